@@ -1,0 +1,63 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "Motus",
+  products: [
+    .library(name: "Motus", targets: ["Motus"]),
+    // The inference path alone, for apps: pure Swift, no OpenBLAS.
+    .library(name: "MotusInference", targets: ["MotusStreaming", "MotusModels", "MotusFeatures"]),
+    .executable(name: "motus", targets: ["MotusCLI"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+  ],
+  targets: [
+    // MARK: - Public API (pure Swift: embeddable in an iOS app)
+    .target(name: "MotusData"),
+    .target(name: "MotusLinearAlgebra"),
+    .target(name: "MotusFeatures", dependencies: ["MotusData", "MotusLinearAlgebra"]),
+    .target(name: "MotusModels", dependencies: ["MotusFeatures", "MotusLinearAlgebra"]),
+    .target(name: "MotusStreaming", dependencies: ["MotusModels", "MotusFeatures", "MotusData"]),
+    .target(name: "MotusBaselines", dependencies: ["MotusData"]),
+
+    // MARK: - Public API (training and batch evaluation: needs OpenBLAS)
+    .target(name: "MotusBLAS", dependencies: ["COpenBLAS", "MotusLinearAlgebra"]),
+    .target(
+      name: "MotusTraining",
+      dependencies: ["MotusModels", "MotusFeatures", "MotusData", "MotusBLAS"]),
+    .target(
+      name: "Motus",
+      dependencies: [
+        "MotusData", "MotusLinearAlgebra", "MotusFeatures", "MotusModels", "MotusStreaming",
+        "MotusBaselines", "MotusTraining",
+      ]),
+
+    // MARK: - Implementation details
+    .systemLibrary(
+      name: "COpenBLAS", pkgConfig: "openblas",
+      providers: [.apt(["libopenblas-dev", "liblapacke-dev"]), .brew(["openblas"])]),
+    .executableTarget(
+      name: "MotusCLI",
+      dependencies: [
+        "Motus", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]),
+
+    // MARK: - Unit test bundles
+    .target(
+      name: "MotusTestSupport", dependencies: ["MotusData", "MotusLinearAlgebra"],
+      path: "Tests/MotusTestSupport"),
+    .testTarget(name: "MotusDataTests", dependencies: ["MotusData", "MotusTestSupport"]),
+    .testTarget(
+      name: "MotusLinearAlgebraTests",
+      dependencies: ["MotusLinearAlgebra", "MotusBLAS", "MotusTestSupport"]),
+    .testTarget(
+      name: "MotusFeaturesTests", dependencies: ["MotusFeatures", "MotusTestSupport"],
+      resources: [.copy("Fixtures")]),
+    .testTarget(name: "MotusModelsTests", dependencies: ["MotusModels", "MotusTestSupport"]),
+    .testTarget(
+      name: "MotusTrainingTests",
+      dependencies: ["MotusTraining", "MotusModels", "MotusTestSupport"]),
+    .testTarget(name: "MotusCLITests", dependencies: ["MotusTestSupport"]),
+  ]
+)

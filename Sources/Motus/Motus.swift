@@ -1,0 +1,9 @@
+// The umbrella: `import Motus` brings in the whole toolkit, as `Numerics` does for its modules.
+// An iOS app that only runs models imports MotusStreaming (product `MotusInference`) instead.
+@_exported import MotusBaselines
+@_exported import MotusData
+@_exported import MotusFeatures
+@_exported import MotusLinearAlgebra
+@_exported import MotusModels
+@_exported import MotusStreaming
+@_exported import MotusTraining

@@ -1,0 +1,2 @@
+// MotusBLAS
+import COpenBLAS

@@ -1,0 +1,11 @@
+import ArgumentParser
+import Motus
+
+@main
+struct MotusCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "motus",
+    abstract: "Train, evaluate and stream activity classifiers on IMU recordings.",
+    version: MotusVersion.string,
+    subcommands: [])
+}
