@@ -20,6 +20,8 @@ let package = Package(
     .target(name: "MotusModels", dependencies: ["MotusFeatures", "MotusLinearAlgebra"]),
     .target(name: "MotusStreaming", dependencies: ["MotusModels", "MotusFeatures", "MotusData"]),
     .target(name: "MotusBaselines", dependencies: ["MotusData"]),
+    // Synthetic recordings for the demo and tests (labelled synthetic wherever they appear).
+    .target(name: "MotusSimulation", dependencies: ["MotusData"]),
 
     // MARK: - Public API (training and batch evaluation: needs OpenBLAS)
     .target(name: "MotusBLAS", dependencies: ["COpenBLAS", "MotusLinearAlgebra"]),
@@ -30,7 +32,7 @@ let package = Package(
       name: "Motus",
       dependencies: [
         "MotusData", "MotusLinearAlgebra", "MotusFeatures", "MotusModels", "MotusStreaming",
-        "MotusBaselines", "MotusTraining",
+        "MotusBaselines", "MotusTraining", "MotusSimulation",
       ]),
 
     // MARK: - Implementation details
@@ -54,10 +56,11 @@ let package = Package(
     .testTarget(
       name: "MotusFeaturesTests", dependencies: ["MotusFeatures", "MotusTestSupport"],
       resources: [.copy("Fixtures")]),
+    .testTarget(name: "MotusSimulationTests", dependencies: ["MotusSimulation"]),
     .testTarget(name: "MotusModelsTests", dependencies: ["MotusModels", "MotusTestSupport"]),
     .testTarget(
       name: "MotusTrainingTests",
       dependencies: ["MotusTraining", "MotusModels", "MotusTestSupport"]),
-    .testTarget(name: "MotusCLITests", dependencies: ["MotusTestSupport"]),
+    .testTarget(name: "MotusCLITests", dependencies: ["MotusCLI", "MotusTestSupport"]),
   ]
 )

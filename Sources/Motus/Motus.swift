@@ -5,5 +5,6 @@
 @_exported import MotusFeatures
 @_exported import MotusLinearAlgebra
 @_exported import MotusModels
+@_exported import MotusSimulation
 @_exported import MotusStreaming
 @_exported import MotusTraining
