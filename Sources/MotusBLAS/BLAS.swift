@@ -1,0 +1,135 @@
+// OpenBLAS/LAPACKE kernels on row-major Float data: sgemm, sgemv, saxpy and sgesv. Shapes as in
+// ReferenceKernels (op(A) [M, K], op(B) [K, N], C [M, N]); each is tested against that loop.
+
+import COpenBLAS
+import MotusLinearAlgebra
+
+/// Fast kernels backed by OpenBLAS, for training and batch evaluation.
+///
+/// OpenBLAS runs single-threaded: its threaded sgemm partitions the work by the thread count,
+/// which changes the summation order, so the same training run could give different last bits
+/// (and model files) on different machines or under different load. Training matrices here are
+/// small enough that one thread costs little.
+public enum BLAS {
+  private static let singleThreaded: Void = { openblas_set_num_threads(1) }()
+
+  /// Forces the one-time OpenBLAS configuration (called by every kernel).
+  @inline(__always) static func configure() { _ = singleThreaded }
+
+  /// `C = alpha * op(A) * op(B) + beta * C` on matrices (cblas_sgemm).
+  ///
+  /// - Parameters:
+  ///   - transposeA: Use `Aᵀ`; then `a` is stored `[K, M]`.
+  ///   - transposeB: Use `Bᵀ`; then `b` is stored `[N, K]`.
+  ///   - c: `[M, N]`; with `beta == 0` its old values are not read.
+  /// - Complexity: O(*M N K*).
+  public static func gemm(
+    transposeA: Bool = false, transposeB: Bool = false, alpha: Float = 1, a: Matrix, b: Matrix,
+    beta: Float = 0, c: inout Matrix
+  ) {
+    let m = transposeA ? a.columnCount : a.rowCount
+    let k = transposeA ? a.rowCount : a.columnCount
+    let kb = transposeB ? b.columnCount : b.rowCount
+    let n = transposeB ? b.rowCount : b.columnCount
+    precondition(k == kb, "inner dimensions differ: op(A) is \(m)x\(k), op(B) is \(kb)x\(n)")
+    precondition(
+      c.rowCount == m && c.columnCount == n,
+      "C is \(c.rowCount)x\(c.columnCount), expected \(m)x\(n)")
+    a.values.withUnsafeBufferPointer { pa in
+      b.values.withUnsafeBufferPointer { pb in
+        c.values.withUnsafeMutableBufferPointer { pc in
+          gemm(
+            transposeA: transposeA, transposeB: transposeB, m: m, n: n, k: k, alpha: alpha,
+            a: pa.baseAddress, lda: a.columnCount, b: pb.baseAddress, ldb: b.columnCount,
+            beta: beta, c: pc.baseAddress, ldc: n)
+        }
+      }
+    }
+  }
+
+  /// `op(A) * op(B)`, shape `[M, N]`.
+  public static func matmul(
+    _ a: Matrix, _ b: Matrix, transposeA: Bool = false, transposeB: Bool = false
+  ) -> Matrix {
+    var c = Matrix(
+      rowCount: transposeA ? a.columnCount : a.rowCount,
+      columnCount: transposeB ? b.rowCount : b.columnCount)
+    gemm(transposeA: transposeA, transposeB: transposeB, a: a, b: b, c: &c)
+    return c
+  }
+
+  /// sgemm on raw row-major buffers; `lda`, `ldb`, `ldc` are the stored row lengths.
+  ///
+  /// Pointers may be `nil` only when the matching dimension product is zero.
+  public static func gemm(
+    transposeA: Bool, transposeB: Bool, m: Int, n: Int, k: Int, alpha: Float,
+    a: UnsafePointer<Float>?, lda: Int, b: UnsafePointer<Float>?, ldb: Int, beta: Float,
+    c: UnsafeMutablePointer<Float>?, ldc: Int
+  ) {
+    precondition(m >= 0 && n >= 0 && k >= 0, "negative gemm shape m=\(m) n=\(n) k=\(k)")
+    if m == 0 || n == 0 { return }
+    configure()
+    if k == 0 {
+      // BLAS may skip the beta scaling when K == 0 and alpha != 0; do it explicitly.
+      for i in 0..<m { for j in 0..<n { c![i * ldc + j] = beta == 0 ? 0 : beta * c![i * ldc + j] } }
+      return
+    }
+    cblas_sgemm(
+      CblasRowMajor, transposeA ? CblasTrans : CblasNoTrans, transposeB ? CblasTrans : CblasNoTrans,
+      blasint(m), blasint(n), blasint(k), alpha, a, blasint(lda), b, blasint(ldb), beta, c,
+      blasint(ldc))
+  }
+
+  /// `y = alpha * op(A) * x + beta * y` (cblas_sgemv).
+  public static func gemv(
+    transpose: Bool = false, alpha: Float = 1, a: Matrix, x: [Float], beta: Float = 0,
+    y: inout [Float]
+  ) {
+    let rows = transpose ? a.columnCount : a.rowCount
+    let cols = transpose ? a.rowCount : a.columnCount
+    precondition(
+      x.count == cols && y.count == rows, "gemv: x \(x.count), y \(y.count), op(A) \(rows)x\(cols)")
+    if rows == 0 { return }
+    if cols == 0 {
+      for i in 0..<rows { y[i] = beta == 0 ? 0 : beta * y[i] }
+      return
+    }
+    configure()
+    cblas_sgemv(
+      CblasRowMajor, transpose ? CblasTrans : CblasNoTrans, blasint(a.rowCount),
+      blasint(a.columnCount), alpha, a.values, blasint(a.columnCount), x, 1, beta, &y, 1)
+  }
+
+  /// `y = alpha * x + y` (cblas_saxpy).
+  public static func axpy(alpha: Float, x: [Float], y: inout [Float]) {
+    precondition(x.count == y.count, "axpy: x has \(x.count) values, y has \(y.count)")
+    if x.isEmpty { return }
+    configure()
+    cblas_saxpy(blasint(x.count), alpha, x, 1, &y, 1)
+  }
+
+  /// Solves `A X = B` by LU with partial pivoting (LAPACKE_sgesv).
+  ///
+  /// - Parameters:
+  ///   - a: Square `[n, n]`.
+  ///   - b: `[n, r]` right-hand sides.
+  /// - Returns: `X`, `[n, r]`.
+  /// - Throws: `LinearAlgebraError.singular` when `A` is exactly singular.
+  /// - Complexity: O(*n*³ + *n*² *r*).
+  public static func solve(_ a: Matrix, _ b: Matrix) throws -> Matrix {
+    let n = a.rowCount
+    precondition(a.columnCount == n, "A must be square, got \(a.rowCount)x\(a.columnCount)")
+    precondition(b.rowCount == n, "B has \(b.rowCount) rows, A has \(n)")
+    if n == 0 || b.columnCount == 0 { return b }
+    configure()
+    var lu = a.values
+    var x = b.values
+    var pivots = [Int32](repeating: 0, count: n)
+    let info = LAPACKE_sgesv(
+      LAPACK_ROW_MAJOR, Int32(n), Int32(b.columnCount), &lu, Int32(n), &pivots, &x,
+      Int32(b.columnCount))
+    if info > 0 { throw LinearAlgebraError.singular(pivot: Int(info)) }
+    if info < 0 { throw LinearAlgebraError.illegalArgument(position: Int(-info)) }
+    return Matrix(rowCount: n, columnCount: b.columnCount, values: x)
+  }
+}

@@ -1,2 +1,0 @@
-// MotusBLAS
-import COpenBLAS

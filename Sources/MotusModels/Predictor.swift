@@ -1,0 +1,60 @@
+// Single-row inference for streaming: F raw features -> K calibrated probabilities with buffers
+// allocated once in init (no allocation per prediction).
+
+import MotusLinearAlgebra
+
+/// Runs a `TrainedModel` on one feature row at a time, reusing its own scratch buffers.
+///
+///     var predictor = model.makePredictor()
+///     let p = features.withUnsafeBufferPointer { predictor.predict(features: $0) }
+///     print(predictor.probabilities)   // K values, in model.classes order
+public struct Predictor: Sendable {
+  public let model: TrainedModel
+  private let layers: [Linear]
+  private var front: [Float]
+  private var back: [Float]
+  /// Probabilities of the last `predict` call, `classes.count` values.
+  public private(set) var probabilities: [Float]
+
+  public init(model: TrainedModel) {
+    self.model = model
+    self.layers = model.classifier.network.layers
+    let width = max(model.featureCount, layers.map(\.outputCount).max() ?? 0)
+    self.front = [Float](repeating: 0, count: width)
+    self.back = [Float](repeating: 0, count: width)
+    self.probabilities = [Float](repeating: 0, count: model.classes.count)
+  }
+
+  /// Classifies one row of `F` raw features.
+  /// - Complexity: O(Σ layer inputCount·outputCount); no allocation.
+  public mutating func predict(features: UnsafeBufferPointer<Float>) -> Prediction {
+    let f = model.featureCount
+    precondition(features.count == f, "expected \(f) features, got \(features.count)")
+    let layerCount = layers.count
+    front.withUnsafeMutableBufferPointer { a in
+      back.withUnsafeMutableBufferPointer { b in
+        for j in 0..<f { a[j] = features[j] }
+        model.standardizer.transform(row: UnsafeMutableBufferPointer(rebasing: a[0..<f]))
+        var input = a
+        var output = b
+        for (index, layer) in layers.enumerated() {
+          layer.apply(row: UnsafeBufferPointer(input), into: output)
+          if index < layerCount - 1 {
+            for o in 0..<layer.outputCount where output[o] < 0 { output[o] = 0 }
+          }
+          swap(&input, &output)
+        }
+        let k = model.classes.count
+        Softmax.apply(UnsafeMutableBufferPointer(rebasing: input[0..<k]), temperature: model.temperature)
+        probabilities.withUnsafeMutableBufferPointer { p in
+          for c in 0..<k { p[c] = input[c] }
+        }
+      }
+    }
+    return model.prediction(from: probabilities)
+  }
+}
+
+extension TrainedModel {
+  public func makePredictor() -> Predictor { Predictor(model: self) }
+}

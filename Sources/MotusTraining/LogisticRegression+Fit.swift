@@ -1,0 +1,75 @@
+// Fitting multinomial logistic regression on standardised features X [N, F], labels in 0..<K.
+// Objective (per row, averaged): weighted cross-entropy + (l2Penalty / (2N))·||W||², i.e.
+// scikit-learn's LogisticRegression(C = 1 / l2Penalty) divided by N (bias not penalised).
+
+import MotusLinearAlgebra
+import MotusModels
+
+extension LogisticRegression {
+  /// How the optimum is searched for.
+  public enum Solver: String, Codable, Sendable, CaseIterable {
+    /// Full-batch L-BFGS: a precise optimum, comparable with scikit-learn's `lbfgs`.
+    case lbfgs
+    /// Mini-batch Adam with early stopping on the validation part.
+    case adam
+  }
+
+  /// Settings for `fit`; no logic here, `fit` validates them.
+  public struct Hyperparameters: Codable, Equatable, Sendable {
+    /// L2 strength (scikit-learn's `alpha`; `C = 1 / l2Penalty`). Must be `>= 0`.
+    public var l2Penalty: Float = 1e-4
+    public var solver: Solver = .lbfgs
+    /// Epochs (Adam) or iterations (L-BFGS). Must be `>= 1`.
+    public var maxEpochs: Int = 200
+    /// Adam step size. Must be `> 0`.
+    public var learningRate: Float = 1e-3
+    /// Adam mini-batch rows. Must be `>= 1`.
+    public var batchSize: Int = 200
+    /// Adam: minimum loss improvement that resets patience. L-BFGS: max |gradient| to stop.
+    public var tolerance: Float = 1e-4
+    /// Adam: epochs without improvement before stopping. Must be `>= 1`.
+    public var patience: Int = 10
+    public var classWeighting: ClassWeighting = .none
+    /// Seeds the Adam shuffles (L-BFGS starts from zero and is deterministic anyway).
+    public var seed: UInt64 = 0
+
+    public init() {}
+  }
+
+  /// Fits to standardised features.
+  ///
+  /// - Parameters:
+  ///   - x: `[N, F]`, standardised (see `Standardizer`).
+  ///   - labels: `N` indices into `classes`.
+  ///   - classes: Class names, `K >= 2`.
+  ///   - validation: Held-out rows for early stopping (Adam) and progress reports.
+  ///   - progress: Called once per epoch or iteration.
+  /// - Throws: `TrainingError` for mismatched sizes, bad labels, non-finite features or
+  ///   hyperparameters out of range.
+  public static func fit(
+    _ x: Matrix, labels: [Int], classes: [String], hyperparameters: Hyperparameters = .init(),
+    validation: (x: Matrix, labels: [Int])? = nil, progress: ((EpochReport) -> Void)? = nil
+  ) throws -> LogisticRegression {
+    let h = hyperparameters
+    let settings = LoopSettings(
+      l2Penalty: h.l2Penalty, maxEpochs: h.maxEpochs, learningRate: h.learningRate,
+      batchSize: h.batchSize, tolerance: h.tolerance, patience: h.patience, seed: h.seed)
+    try NetworkFitting.validate(x: x, labels: labels, classCount: classes.count, settings: settings)
+    let weights = try NetworkFitting.sampleWeights(h.classWeighting, labels: labels, classCount: classes.count)
+    let widths = [x.columnCount, classes.count]
+    let network: FeedForwardNetwork
+    switch h.solver {
+    case .lbfgs:
+      network = NetworkFitting.lbfgs(
+        network: FeedForwardNetwork(widths: widths), x: x, labels: labels, sampleWeights: weights,
+        validation: validation, settings: settings, progress: progress)
+    case .adam:
+      var generator = SplitMix64(seed: h.seed)
+      network = NetworkFitting.adam(
+        network: FeedForwardNetwork(glorotUniform: widths, generator: &generator), x: x,
+        labels: labels, sampleWeights: weights, validation: validation, settings: settings,
+        generator: &generator, progress: progress)
+    }
+    return LogisticRegression(classes: classes, linear: network.layers[0])
+  }
+}

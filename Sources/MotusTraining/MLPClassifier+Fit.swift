@@ -1,0 +1,53 @@
+// Fitting a ReLU MLP on standardised features X [N, F], labels in 0..<K, with mini-batch Adam.
+// Objective per batch of B rows: weighted mean cross-entropy + (l2Penalty / (2B))·Σ||W||², exactly
+// scikit-learn's MLPClassifier `alpha` (which divides by the batch size).
+
+import MotusLinearAlgebra
+import MotusModels
+
+extension MLPClassifier {
+  /// Settings for `fit`; no logic here, `fit` validates them. Defaults follow scikit-learn
+  /// except `hiddenLayerSizes` (64 instead of 100).
+  public struct Hyperparameters: Codable, Equatable, Sendable {
+    /// One or two hidden widths, each `>= 1`.
+    public var hiddenLayerSizes: [Int] = [64]
+    /// L2 strength (scikit-learn's `alpha`). Must be `>= 0`.
+    public var l2Penalty: Float = 1e-4
+    public var maxEpochs: Int = 200
+    public var learningRate: Float = 1e-3
+    public var batchSize: Int = 200
+    /// Minimum validation-loss improvement that resets patience.
+    public var tolerance: Float = 1e-4
+    public var patience: Int = 10
+    public var classWeighting: ClassWeighting = .none
+    /// Seeds the Glorot initialisation and the shuffles.
+    public var seed: UInt64 = 0
+
+    public init() {}
+  }
+
+  /// Fits to standardised features; see `LogisticRegression.fit` for the parameters.
+  public static func fit(
+    _ x: Matrix, labels: [Int], classes: [String], hyperparameters: Hyperparameters = .init(),
+    validation: (x: Matrix, labels: [Int])? = nil, progress: ((EpochReport) -> Void)? = nil
+  ) throws -> MLPClassifier {
+    let h = hyperparameters
+    guard (1...2).contains(h.hiddenLayerSizes.count), h.hiddenLayerSizes.allSatisfy({ $0 >= 1 }) else {
+      throw TrainingError.invalidHyperparameter(
+        name: "hidden", value: "\(h.hiddenLayerSizes)", expected: "one or two sizes, each >= 1")
+    }
+    let settings = LoopSettings(
+      l2Penalty: h.l2Penalty, maxEpochs: h.maxEpochs, learningRate: h.learningRate,
+      batchSize: h.batchSize, tolerance: h.tolerance, patience: h.patience, seed: h.seed)
+    try NetworkFitting.validate(x: x, labels: labels, classCount: classes.count, settings: settings)
+    let weights = try NetworkFitting.sampleWeights(h.classWeighting, labels: labels, classCount: classes.count)
+    var generator = SplitMix64(seed: h.seed)
+    let widths = [x.columnCount] + h.hiddenLayerSizes + [classes.count]
+    let network = NetworkFitting.adam(
+      network: FeedForwardNetwork(glorotUniform: widths, generator: &generator), x: x,
+      labels: labels, sampleWeights: weights, validation: validation, settings: settings,
+      generator: &generator, progress: progress)
+    let layers = network.layers
+    return MLPClassifier(classes: classes, hidden: Array(layers.dropLast()), output: layers[layers.count - 1])
+  }
+}

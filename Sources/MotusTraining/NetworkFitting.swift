@@ -1,0 +1,160 @@
+// The shared training loops: mini-batch Adam with early stopping, and full-batch L-BFGS.
+// N = training rows, F = features, K = classes, P = parameters.
+
+import Foundation
+import MotusLinearAlgebra
+
+/// Settings common to both loops (filled from a model's hyperparameters).
+struct LoopSettings {
+  var l2Penalty: Float
+  var maxEpochs: Int
+  var learningRate: Float
+  var batchSize: Int
+  var tolerance: Float
+  var patience: Int
+  var seed: UInt64
+}
+
+enum NetworkFitting {
+  /// Mini-batch Adam. Rows are shuffled each epoch with `SplitMix64(seed)`. With a validation
+  /// part, training stops after `patience` epochs without the validation loss improving by more
+  /// than `tolerance`, and the parameters of the best epoch are returned. Without one, the same
+  /// rule is applied to the training loss (scikit-learn's `n_iter_no_change`).
+  static func adam(
+    network initial: FeedForwardNetwork, x: Matrix, labels: [Int], sampleWeights: [Float],
+    validation: (x: Matrix, labels: [Int])?, settings: LoopSettings, generator: inout SplitMix64,
+    progress: ((EpochReport) -> Void)?
+  ) -> FeedForwardNetwork {
+    let start = Date()
+    var network = initial
+    var optimizer = Adam(parameterCount: network.parameters.count, learningRate: settings.learningRate)
+    var order = Array(0..<x.rowCount)
+    var best = network
+    var bestScore = Double.infinity
+    var epochsWithoutImprovement = 0
+    for epoch in 1...settings.maxEpochs {
+      generator.shuffle(&order)
+      var epochLoss = 0.0
+      var batchStart = 0
+      while batchStart < order.count {
+        let batch = Array(order[batchStart..<min(order.count, batchStart + settings.batchSize)])
+        batchStart += settings.batchSize
+        let (loss, gradient) = network.lossAndGradient(
+          x: x.rows(batch), labels: batch.map { labels[$0] }, sampleWeights: batch.map { sampleWeights[$0] },
+          l2Penalty: settings.l2Penalty)
+        epochLoss += loss * Double(batch.count)
+        optimizer.update(&network.parameters, gradient: gradient)
+      }
+      epochLoss /= Double(order.count)
+      var report = EpochReport(
+        epoch: epoch, maxEpochs: settings.maxEpochs, trainingLoss: epochLoss,
+        elapsedSeconds: Date().timeIntervalSince(start))
+      let score: Double
+      if let validation {
+        let (loss, accuracy) = evaluate(network, validation.x, validation.labels)
+        report.validationLoss = loss
+        report.validationAccuracy = accuracy
+        score = loss
+      } else {
+        score = epochLoss
+      }
+      progress?(report)
+      if !score.isFinite { break }
+      if score < bestScore - Double(settings.tolerance) {
+        epochsWithoutImprovement = 0
+      } else {
+        epochsWithoutImprovement += 1
+      }
+      if score < bestScore {
+        bestScore = score
+        best = network
+      }
+      if epochsWithoutImprovement >= settings.patience { break }
+    }
+    return best
+  }
+
+  /// Full-batch L-BFGS on the whole training part (convex for logistic regression).
+  static func lbfgs(
+    network initial: FeedForwardNetwork, x: Matrix, labels: [Int], sampleWeights: [Float],
+    validation: (x: Matrix, labels: [Int])?, settings: LoopSettings,
+    progress: ((EpochReport) -> Void)?
+  ) -> FeedForwardNetwork {
+    let start = Date()
+    var network = initial
+    let result = LBFGS.minimize(
+      initial: network.parameters, maxIterations: settings.maxEpochs,
+      gradientTolerance: Double(settings.tolerance),
+      function: { parameters in
+        var trial = initial
+        trial.parameters = parameters
+        return trial.lossAndGradient(
+          x: x, labels: labels, sampleWeights: sampleWeights, l2Penalty: settings.l2Penalty)
+      },
+      iterationDone: { iteration, loss in
+        guard let progress else { return }
+        progress(
+          EpochReport(
+            epoch: iteration, maxEpochs: settings.maxEpochs, trainingLoss: loss,
+            elapsedSeconds: Date().timeIntervalSince(start)))
+      })
+    network.parameters = result.parameters
+    return network
+  }
+
+  /// Unweighted mean cross-entropy and accuracy.
+  static func evaluate(_ network: FeedForwardNetwork, _ x: Matrix, _ labels: [Int]) -> (Double, Double) {
+    guard x.rowCount > 0 else { return (.nan, .nan) }
+    let logits = network.logits(x)
+    let k = logits.columnCount
+    var loss = 0.0
+    var correct = 0
+    for i in 0..<x.rowCount {
+      var maxZ = logits.values[i * k]
+      var arg = 0
+      for c in 1..<k where logits.values[i * k + c] > maxZ {
+        maxZ = logits.values[i * k + c]
+        arg = c
+      }
+      var sum = 0.0
+      for c in 0..<k { sum += Foundation.exp(Double(logits.values[i * k + c] - maxZ)) }
+      loss += Foundation.log(sum) - Double(logits.values[i * k + labels[i]] - maxZ)
+      if arg == labels[i] { correct += 1 }
+    }
+    return (loss / Double(x.rowCount), Double(correct) / Double(x.rowCount))
+  }
+
+  /// Shared input checks for `fit`.
+  static func validate(x: Matrix, labels: [Int], classCount: Int, settings: LoopSettings) throws {
+    guard x.rowCount == labels.count else {
+      throw TrainingError.sampleCountMismatch(features: x.rowCount, labels: labels.count)
+    }
+    guard x.rowCount > 0 else { throw TrainingError.emptyTrainingSet }
+    for (row, y) in labels.enumerated() where !(0..<classCount).contains(y) {
+      throw TrainingError.labelOutOfRange(row: row, label: y, classCount: classCount)
+    }
+    if let j = x.values.firstIndex(where: { !$0.isFinite }) {
+      throw TrainingError.nonFiniteFeature(row: j / max(1, x.columnCount), column: j % max(1, x.columnCount))
+    }
+    let present = Set(labels).count
+    guard present >= 2 else { throw TrainingError.tooFewClasses(present: present) }
+    func bad(_ name: String, _ value: Any, _ expected: String) -> TrainingError {
+      .invalidHyperparameter(name: name, value: "\(value)", expected: expected)
+    }
+    guard settings.l2Penalty >= 0, settings.l2Penalty.isFinite else {
+      throw bad("l2Penalty", settings.l2Penalty, ">= 0")
+    }
+    guard settings.maxEpochs >= 1 else { throw bad("maxEpochs", settings.maxEpochs, ">= 1") }
+    guard settings.learningRate > 0, settings.learningRate.isFinite else {
+      throw bad("learningRate", settings.learningRate, "> 0")
+    }
+    guard settings.batchSize >= 1 else { throw bad("batchSize", settings.batchSize, ">= 1") }
+    guard settings.tolerance >= 0 else { throw bad("tolerance", settings.tolerance, ">= 0") }
+    guard settings.patience >= 1 else { throw bad("patience", settings.patience, ">= 1") }
+  }
+
+  static func sampleWeights(_ weighting: ClassWeighting, labels: [Int], classCount: Int) throws -> [Float] {
+    let perClass = try weighting.classWeights(labels: labels, classCount: classCount)
+    return labels.map { perClass[$0] }
+  }
+}

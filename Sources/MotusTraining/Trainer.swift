@@ -1,0 +1,163 @@
+// The training pipeline on a feature table X [N, F] (raw features in FeatureSpec order), N labels
+// in 0..<K and N group names: group split -> standardise (training rows) -> fit -> temperature
+// scaling and confidence cut-offs on validation -> metrics -> TrainedModel.
+
+import MotusData
+import MotusFeatures
+import MotusLinearAlgebra
+import MotusModels
+
+/// Turns a labelled feature table into a calibrated `TrainedModel`.
+public enum Trainer {
+  /// Trains a model; the same inputs and options give a byte-identical model file.
+  ///
+  /// - Parameters:
+  ///   - features: `[N, F]` raw feature rows.
+  ///   - labels: `N` indices into `classNames`.
+  ///   - groups: `N` subject or session names; validation holds out whole groups.
+  ///   - classNames: `K >= 2` names, the model's classes in order.
+  ///   - spec: The features' description, stored in the model.
+  ///   - progress: Called per epoch (from the calling thread).
+  /// - Throws: `TrainingError` for inconsistent inputs or options.
+  public static func train(
+    features: Matrix, labels: [Int], groups: [String], classNames: [String], spec: FeatureSpec,
+    options: TrainingOptions = .init(), progress: ((EpochReport) -> Void)? = nil
+  ) throws -> (model: TrainedModel, report: TrainingReport) {
+    guard features.rowCount == labels.count else {
+      throw TrainingError.sampleCountMismatch(features: features.rowCount, labels: labels.count)
+    }
+    guard groups.count == features.rowCount else {
+      throw TrainingError.groupCountMismatch(rows: features.rowCount, groups: groups.count)
+    }
+    guard features.rowCount > 0 else { throw TrainingError.emptyTrainingSet }
+    for (row, y) in labels.enumerated() where !(0..<classNames.count).contains(y) {
+      throw TrainingError.labelOutOfRange(row: row, label: y, classCount: classNames.count)
+    }
+    if let j = features.values.firstIndex(where: { !$0.isFinite }) {
+      throw TrainingError.nonFiniteFeature(row: j / features.columnCount, column: j % features.columnCount)
+    }
+    guard options.unknownThreshold >= 0 && options.unknownThreshold <= 1 else {
+      throw TrainingError.invalidHyperparameter(
+        name: "unknownThreshold", value: "\(options.unknownThreshold)", expected: "in [0, 1]")
+    }
+    guard 0 < options.mediumConfidenceAccuracy,
+      options.mediumConfidenceAccuracy <= options.highConfidenceAccuracy,
+      options.highConfidenceAccuracy <= 1
+    else {
+      throw TrainingError.invalidHyperparameter(
+        name: "confidenceAccuracy",
+        value: "\(options.mediumConfidenceAccuracy), \(options.highConfidenceAccuracy)",
+        expected: "0 < medium <= high <= 1")
+    }
+
+    let split = try GroupSplit.split(
+      groups: groups, validationFraction: options.validationFraction, seed: options.seed)
+    let rawTraining = features.rows(split.training)
+    let rawValidation = features.rows(split.validation)
+    let trainingLabels = split.training.map { labels[$0] }
+    let validationLabels = split.validation.map { labels[$0] }
+    let standardizer = Standardizer.fit(rawTraining)
+    let xTrain = standardizer.transform(rawTraining)
+    let xValidation = standardizer.transform(rawValidation)
+    let validation = (x: xValidation, labels: validationLabels)
+
+    var epochs: [EpochReport] = []
+    let record: (EpochReport) -> Void = { report in
+      epochs.append(report)
+      progress?(report)
+    }
+    let classifier: ModelClassifier
+    var hyperparameters: [String: String] = [
+      "model": options.model.rawValue, "l2Penalty": "\(options.l2Penalty)",
+      "maxEpochs": "\(options.maxEpochs)", "tolerance": "\(options.tolerance)",
+      "classWeighting": describe(options.classWeighting),
+      "validationFraction": "\(options.validationFraction)",
+    ]
+    switch options.model {
+    case .logistic:
+      var h = LogisticRegression.Hyperparameters()
+      h.l2Penalty = options.l2Penalty
+      h.solver = options.solver
+      h.maxEpochs = options.maxEpochs
+      h.learningRate = options.learningRate
+      h.batchSize = options.batchSize
+      h.tolerance = options.tolerance
+      h.patience = options.patience
+      h.classWeighting = options.classWeighting
+      h.seed = options.seed
+      hyperparameters["solver"] = options.solver.rawValue
+      if options.solver == .adam {
+        hyperparameters["learningRate"] = "\(options.learningRate)"
+        hyperparameters["batchSize"] = "\(options.batchSize)"
+        hyperparameters["patience"] = "\(options.patience)"
+      }
+      classifier = .logistic(
+        try LogisticRegression.fit(
+          xTrain, labels: trainingLabels, classes: classNames, hyperparameters: h,
+          validation: validation, progress: record))
+    case .mlp:
+      var h = MLPClassifier.Hyperparameters()
+      h.hiddenLayerSizes = options.hiddenLayerSizes
+      h.l2Penalty = options.l2Penalty
+      h.maxEpochs = options.maxEpochs
+      h.learningRate = options.learningRate
+      h.batchSize = options.batchSize
+      h.tolerance = options.tolerance
+      h.patience = options.patience
+      h.classWeighting = options.classWeighting
+      h.seed = options.seed
+      hyperparameters["hiddenLayerSizes"] = options.hiddenLayerSizes.map(String.init).joined(separator: ",")
+      hyperparameters["learningRate"] = "\(options.learningRate)"
+      hyperparameters["batchSize"] = "\(options.batchSize)"
+      hyperparameters["patience"] = "\(options.patience)"
+      classifier = .mlp(
+        try MLPClassifier.fit(
+          xTrain, labels: trainingLabels, classes: classNames, hyperparameters: h,
+          validation: validation, progress: record))
+    }
+
+    // Calibration on the held-out groups.
+    let network = classifier.network
+    let logits = network.logits(xValidation)
+    let temperature = TemperatureScaling.fit(logits: logits, labels: validationLabels)
+    let before = Softmax.rows(logits)
+    let after = Softmax.rows(logits, temperature: temperature)
+    let cutoffs = ConfidenceCutoffs.fit(
+      probabilities: after, labels: validationLabels,
+      mediumAccuracy: options.mediumConfidenceAccuracy, highAccuracy: options.highConfidenceAccuracy)
+    let confusion = ConfusionMatrix(
+      truth: validationLabels, predicted: Metrics.argmax(after), classCount: classNames.count)
+    let digest = FNV1a64.digest(features: features, labels: labels, groups: groups, classNames: classNames)
+    let report = TrainingReport(
+      trainingRowCount: split.training.count, validationRowCount: split.validation.count,
+      validationGroups: split.validationGroups, epochs: epochs, temperature: temperature,
+      validationLogLossBefore: Metrics.logLoss(probabilities: before, labels: validationLabels),
+      validationLogLossAfter: Metrics.logLoss(probabilities: after, labels: validationLabels),
+      eceBefore: Metrics.expectedCalibrationError(probabilities: before, labels: validationLabels),
+      eceAfter: Metrics.expectedCalibrationError(probabilities: after, labels: validationLabels),
+      confusion: confusion, dataDigest: digest)
+    let metadata = TrainingMetadata(
+      dataDigest: digest, seed: options.seed, hyperparameters: hyperparameters,
+      validationMetrics: [
+        "accuracy": report.accuracy, "macroF1": report.macroF1,
+        "balancedAccuracy": report.balancedAccuracy,
+        "logLossBefore": report.validationLogLossBefore, "logLossAfter": report.validationLogLossAfter,
+        "eceBefore": report.eceBefore, "eceAfter": report.eceAfter,
+      ],
+      trainingRowCount: split.training.count, validationRowCount: split.validation.count,
+      validationGroups: split.validationGroups, motusVersion: MotusVersion.string)
+    let model = TrainedModel(
+      featureSpec: spec, standardizer: standardizer, classifier: classifier,
+      temperature: temperature, confidenceCutoffs: cutoffs,
+      unknownThreshold: options.unknownThreshold, metadata: metadata)
+    return (model, report)
+  }
+
+  private static func describe(_ weighting: ClassWeighting) -> String {
+    switch weighting {
+    case .none: return "none"
+    case .balanced: return "balanced"
+    case .given(let weights): return weights.map { "\($0)" }.joined(separator: ",")
+    }
+  }
+}

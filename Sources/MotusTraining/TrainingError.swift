@@ -1,0 +1,52 @@
+// Why fitting refused its input; messages quote the bad value and suggest a fix.
+
+/// Invalid training data or hyperparameters.
+public enum TrainingError: Error, CustomStringConvertible, Equatable {
+  case sampleCountMismatch(features: Int, labels: Int)
+  case groupCountMismatch(rows: Int, groups: Int)
+  case invalidHyperparameter(name: String, value: String, expected: String)
+  case labelOutOfRange(row: Int, label: Int, classCount: Int)
+  case nonFiniteFeature(row: Int, column: Int)
+  case tooFewClasses(present: Int)
+  case tooFewGroups(count: Int)
+  case emptyTrainingSet
+  case classWeightCount(given: Int, classCount: Int)
+
+  public var description: String {
+    switch self {
+    case .sampleCountMismatch(let features, let labels):
+      return "feature table has \(features) rows but there are \(labels) labels. "
+        + "HINT: build labels and features from the same windows."
+    case .groupCountMismatch(let rows, let groups):
+      return "feature table has \(rows) rows but there are \(groups) group names. "
+        + "HINT: pass one subject or session per row."
+    case .invalidHyperparameter(let name, let value, let expected):
+      return "\(name) must be \(expected), got \(value). HINT: fix the '--\(flagName(name))' option."
+    case .labelOutOfRange(let row, let label, let classCount):
+      return "row \(row): label index \(label) is outside 0..<\(classCount). "
+        + "HINT: label indices must index the class names."
+    case .nonFiniteFeature(let row, let column):
+      return "row \(row), feature column \(column) is NaN or infinite. "
+        + "HINT: check the recording for gaps or invalid samples."
+    case .tooFewClasses(let present):
+      return "the training part has \(present) class(es); at least 2 are needed. "
+        + "HINT: add recordings of other activities."
+    case .tooFewGroups(let count):
+      return "\(count) group(s) found; a validation split by group needs at least 2. "
+        + "HINT: use '--validation-group session', or add recordings from more subjects."
+    case .emptyTrainingSet:
+      return "no training rows. HINT: check the data paths and the window settings."
+    case .classWeightCount(let given, let classCount):
+      return "\(given) class weights given for \(classCount) classes. "
+        + "HINT: give one weight per class, or use 'balanced'."
+    }
+  }
+
+  private func flagName(_ name: String) -> String {
+    var out = ""
+    for c in name {
+      if c.isUppercase { out += "-" + c.lowercased() } else { out.append(c) }
+    }
+    return out
+  }
+}

@@ -1,0 +1,39 @@
+// Everything `Trainer.train` needs besides the data: model family, hyperparameters, split and
+// calibration targets. A plain struct with defaults; `Trainer.train` validates it.
+
+import MotusModels
+
+/// Options for the training pipeline.
+public struct TrainingOptions: Codable, Equatable, Sendable {
+  public enum ModelKind: String, Codable, Sendable, CaseIterable {
+    case logistic, mlp
+  }
+
+  public var model: ModelKind = .logistic
+  /// MLP hidden widths (1 or 2 values); ignored for logistic.
+  public var hiddenLayerSizes: [Int] = [64]
+  /// Logistic solver (the MLP always uses Adam).
+  public var solver: LogisticRegression.Solver = .lbfgs
+  /// Seeds the split, initialisation and shuffles.
+  public var seed: UInt64 = 0
+  /// Adam epochs or L-BFGS iterations.
+  public var maxEpochs: Int = 200
+  public var learningRate: Float = 1e-3
+  /// scikit-learn's `alpha` (see `FeedForwardNetwork` for the exact objective).
+  public var l2Penalty: Float = 1e-4
+  public var batchSize: Int = 200
+  public var tolerance: Float = 1e-4
+  /// Epochs without validation improvement before stopping.
+  public var patience: Int = 10
+  /// Balanced by default: activity recordings are heavily imbalanced and macro-F1 matters.
+  public var classWeighting: ClassWeighting = .balanced
+  /// Share of rows (whole groups) held out for early stopping, calibration and metrics.
+  public var validationFraction: Double = 0.2
+  /// Stored in the model: calibrated top probability below this reports unknown (0 = never).
+  public var unknownThreshold: Float = 0
+  /// Validation accuracy targets for the medium and high confidence levels.
+  public var mediumConfidenceAccuracy: Double = 0.7
+  public var highConfidenceAccuracy: Double = 0.9
+
+  public init() {}
+}
