@@ -1,0 +1,120 @@
+import Foundation
+import MotusLinearAlgebra
+import MotusModels
+import MotusTestSupport
+import XCTest
+
+final class ModelFileTests: XCTestCase {
+  var directory: URL!
+
+  override func setUpWithError() throws { directory = try makeTemporaryDirectory() }
+  override func tearDownWithError() throws { try FileManager.default.removeItem(at: directory) }
+
+  func testRoundTrip_IdenticalModelAndPredictions() throws {
+    for model in [Examples.logisticModel, Examples.mlpModel] {
+      let url = directory.appendingPathComponent("m.motus")
+      try ModelFile.write(model, to: url)
+      let loaded = try ModelFile.read(from: url)
+      XCTAssertEqual(loaded, model)
+      XCTAssertEqual(
+        loaded.predictProbabilities(Examples.inputs).values,
+        model.predictProbabilities(Examples.inputs).values)
+      XCTAssertEqual(try ModelFile.encode(loaded), try ModelFile.encode(model), "re-encoding is stable")
+    }
+  }
+
+  func testEncode_LayoutStartsWithMagicVersionAndHeaderLength() throws {
+    let bytes = [UInt8](try ModelFile.encode(Examples.logisticModel))
+    XCTAssertEqual(Array(bytes[0..<8]), Array("MOTUSMDL".utf8))
+    XCTAssertEqual(Array(bytes[8..<12]), [1, 0, 0, 0])
+    let headerLength = Int(bytes[12]) | Int(bytes[13]) << 8 | Int(bytes[14]) << 16 | Int(bytes[15]) << 24
+    // logistic with F = 3, K = 2: weight 6 + bias 2 floats after the header
+    XCTAssertEqual(bytes.count, 16 + headerLength + 4 * 8)
+    let header = try JSONSerialization.jsonObject(with: Data(bytes[16..<(16 + headerLength)])) as? [String: Any]
+    XCTAssertEqual(header?["kind"] as? String, "logistic")
+    XCTAssertEqual(header?["classes"] as? [String], ["sit", "walk"])
+  }
+
+  func testRead_BadMagicFails() throws {
+    let url = directory.appendingPathComponent("notes.txt")
+    try Data("timestamp,session,subject,label\n0,a,b,c\n".utf8).write(to: url)
+    XCTAssertThrowsError(try ModelFile.read(from: url)) { error in
+      XCTAssertEqual(error as? ModelFileError, .badMagic(file: url.path))
+      XCTAssertTrue("\(error)".contains(url.path) && "\(error)".contains("HINT"))
+    }
+  }
+
+  func testRead_FutureVersionFails() throws {
+    var bytes = [UInt8](try ModelFile.encode(Examples.logisticModel))
+    bytes[8] = 2
+    XCTAssertThrowsError(try ModelFile.decode(Data(bytes), file: "future.motus")) { error in
+      XCTAssertEqual(
+        error as? ModelFileError,
+        .unsupportedVersion(file: "future.motus", version: 2, supported: 1...1))
+      XCTAssertTrue("\(error)".contains("HINT"))
+    }
+  }
+
+  func testRead_TruncatedFileFails() throws {
+    let bytes = [UInt8](try ModelFile.encode(Examples.mlpModel))
+    for cut in [0, 4, 8, 12, 15, 16, 100, bytes.count - 1] {
+      XCTAssertThrowsError(try ModelFile.decode(Data(bytes[0..<cut]), file: "cut.motus"), "cut \(cut)") {
+        error in
+        guard case .truncated(let file, _, let actual) = error as? ModelFileError else {
+          return XCTFail("cut \(cut): \(error)")
+        }
+        XCTAssertEqual(file, "cut.motus")
+        XCTAssertEqual(actual, cut)
+      }
+    }
+  }
+
+  func testRead_ShapeMismatchFails() throws {
+    // Rewrite the header so the first weight claims 4 inputs where the standardiser has 3.
+    let bytes = [UInt8](try ModelFile.encode(Examples.mlpModel))
+    let headerLength = Int(bytes[12]) | Int(bytes[13]) << 8 | Int(bytes[14]) << 16 | Int(bytes[15]) << 24
+    let json = String(decoding: bytes[16..<(16 + headerLength)], as: UTF8.self)
+    let edited = json.replacingOccurrences(
+      of: #"{"name":"layers.0.weight","shape":[5,3]}"#, with: #"{"name":"layers.0.weight","shape":[5,4]}"#)
+    XCTAssertNotEqual(edited, json, "the header layout changed; update this test")
+    let header = Array(edited.utf8)
+    var out = Array(bytes[0..<12])
+    withUnsafeBytes(of: UInt32(header.count).littleEndian) { out.append(contentsOf: $0) }
+    out += header + bytes[(16 + headerLength)...]
+    XCTAssertThrowsError(try ModelFile.decode(Data(out), file: "shape.motus")) { error in
+      XCTAssertEqual(
+        error as? ModelFileError,
+        .shapeMismatch(file: "shape.motus", tensor: "layers.0.weight", expected: [5, 3], actual: [5, 4]))
+    }
+  }
+
+  func testRead_TrailingBytesFail() throws {
+    var bytes = [UInt8](try ModelFile.encode(Examples.logisticModel))
+    bytes += [0, 0, 0, 0]
+    XCTAssertThrowsError(try ModelFile.decode(Data(bytes), file: "long.motus")) { error in
+      XCTAssertEqual(error as? ModelFileError, .trailingBytes(file: "long.motus", count: 4))
+    }
+  }
+
+  func testWrite_FailureLeavesOldFileIntact() throws {
+    let url = directory.appendingPathComponent("keep.motus")
+    try ModelFile.write(Examples.logisticModel, to: url)
+    let before = try Data(contentsOf: url)
+    // Block the temporary file by putting a directory where it would go.
+    let blocker = directory.appendingPathComponent(
+      ".keep.motus.\(ProcessInfo.processInfo.processIdentifier).tmp")
+    try FileManager.default.createDirectory(at: blocker, withIntermediateDirectories: false)
+    XCTAssertThrowsError(try ModelFile.write(Examples.mlpModel, to: url)) { error in
+      guard case .unwritable(let file, _) = error as? ModelFileError else { return XCTFail("\(error)") }
+      XCTAssertEqual(file, url.path)
+    }
+    XCTAssertEqual(try Data(contentsOf: url), before)
+  }
+
+  func testWrite_MissingDirectoryFails() {
+    let url = directory.appendingPathComponent("no/such/dir/m.motus")
+    XCTAssertThrowsError(try ModelFile.write(Examples.logisticModel, to: url)) { error in
+      XCTAssertTrue("\(error)".contains(url.path) && "\(error)".contains("HINT"), "\(error)")
+    }
+  }
+}

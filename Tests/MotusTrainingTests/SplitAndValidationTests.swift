@@ -1,0 +1,111 @@
+import MotusLinearAlgebra
+import MotusModels
+import MotusTraining
+import XCTest
+
+final class SplitAndValidationTests: XCTestCase {
+  func testGroupSplit_NeverPutsOneGroupOnBothSides() throws {
+    let groups = (0..<500).map { "g\(($0 * 7) % 13)" }
+    for seed: UInt64 in 0..<20 {
+      let split = try GroupSplit.split(groups: groups, validationFraction: 0.25, seed: seed)
+      let trainGroups = Set(split.training.map { groups[$0] })
+      let validationGroups = Set(split.validation.map { groups[$0] })
+      XCTAssertTrue(trainGroups.isDisjoint(with: validationGroups), "seed \(seed)")
+      XCTAssertEqual(validationGroups, Set(split.validationGroups))
+      XCTAssertEqual(split.training.count + split.validation.count, 500)
+      XCTAssertGreaterThanOrEqual(Double(split.validation.count), 0.25 * 500)
+      XCTAssertFalse(trainGroups.isEmpty)
+    }
+    XCTAssertEqual(
+      try GroupSplit.split(groups: groups, seed: 3), try GroupSplit.split(groups: groups, seed: 3))
+  }
+
+  func testGroupSplit_RejectsSingleGroup() {
+    XCTAssertThrowsError(try GroupSplit.split(groups: ["a", "a"], seed: 0)) { error in
+      XCTAssertEqual(error as? TrainingError, .tooFewGroups(count: 1))
+      XCTAssertTrue("\(error)".contains("HINT"))
+    }
+  }
+
+  func testFit_RejectsNegativePenalty() {
+    var h = LogisticRegression.Hyperparameters()
+    h.l2Penalty = -1
+    XCTAssertThrowsError(
+      try LogisticRegression.fit(Matrix(rows: [[0], [1]]), labels: [0, 1], classes: ["a", "b"], hyperparameters: h)
+    ) { error in
+      XCTAssertEqual(
+        error as? TrainingError, .invalidHyperparameter(name: "l2Penalty", value: "-1.0", expected: ">= 0"))
+      XCTAssertTrue("\(error)".contains("--l2-penalty"))
+    }
+  }
+
+  func testFit_RejectsMismatchedCountsAndBadLabels() {
+    XCTAssertThrowsError(try MLPClassifier.fit(Matrix(rows: [[0], [1]]), labels: [0], classes: ["a", "b"])) {
+      XCTAssertEqual($0 as? TrainingError, .sampleCountMismatch(features: 2, labels: 1))
+    }
+    XCTAssertThrowsError(try MLPClassifier.fit(Matrix(rows: [[0], [1]]), labels: [0, 2], classes: ["a", "b"])) {
+      XCTAssertEqual($0 as? TrainingError, .labelOutOfRange(row: 1, label: 2, classCount: 2))
+    }
+    XCTAssertThrowsError(try MLPClassifier.fit(Matrix(rows: [[0], [.nan]]), labels: [0, 1], classes: ["a", "b"])) {
+      XCTAssertEqual($0 as? TrainingError, .nonFiniteFeature(row: 1, column: 0))
+    }
+    var h = MLPClassifier.Hyperparameters()
+    h.hiddenLayerSizes = [4, 4, 4]
+    XCTAssertThrowsError(
+      try MLPClassifier.fit(Matrix(rows: [[0], [1]]), labels: [0, 1], classes: ["a", "b"], hyperparameters: h))
+  }
+
+  func testTrain_RejectsMissingGroups() {
+    XCTAssertThrowsError(
+      try Trainer.train(
+        features: Matrix(rows: [[0], [1]]), labels: [0, 1], groups: ["s1"], classNames: ["a", "b"],
+        spec: Synthetic.spec)
+    ) { XCTAssertEqual($0 as? TrainingError, .groupCountMismatch(rows: 2, groups: 1)) }
+  }
+
+  func testClassWeighting_BalancedMatchesScikitLearnFormula() throws {
+    // labels: 0 ×3, 1 ×1, class 2 absent; n = 4, k = 2 present -> 4/(2·3), 4/(2·1), 0
+    let w = try ClassWeighting.balanced.classWeights(labels: [0, 0, 0, 1], classCount: 3)
+    XCTAssertEqual(w[0], 2.0 / 3, accuracy: 1e-6)
+    XCTAssertEqual(w[1], 2, accuracy: 1e-6)
+    XCTAssertEqual(w[2], 0)
+    XCTAssertThrowsError(try ClassWeighting.given([1]).classWeights(labels: [0], classCount: 2))
+  }
+
+  func testSplitMix64_MatchesReferenceSequence() {
+    // splitmix64.c with state 0: first outputs 0xe220a8397b1dcdaf, 0x6e789e6aa1b965f4.
+    var g = SplitMix64(seed: 0)
+    XCTAssertEqual(g.next(), 0xe220_a839_7b1d_cdaf)
+    XCTAssertEqual(g.next(), 0x6e78_9e6a_a1b9_65f4)
+  }
+
+  func testFNV1a64_KnownVector() {
+    var h = FNV1a64()
+    h.combine(bytes: Array("a".utf8))
+    XCTAssertEqual(h.hex, "af63dc4c8601ec8c")
+  }
+
+  func testTrain_ReportAndModelAreConsistent() throws {
+    let data = Synthetic.blobs(separation: 4, seed: 10)
+    var options = TrainingOptions()
+    options.model = .mlp
+    options.hiddenLayerSizes = [16]
+    options.maxEpochs = 50
+    let (model, report) = try Trainer.train(
+      features: data.x, labels: data.labels, groups: data.groups, classNames: ["a", "b", "c"],
+      spec: Synthetic.spec, options: options)
+    XCTAssertEqual(model.classes, ["a", "b", "c"])
+    XCTAssertEqual(report.trainingRowCount + report.validationRowCount, data.labels.count)
+    XCTAssertEqual(model.metadata.validationGroups, report.validationGroups)
+    XCTAssertLessThanOrEqual(report.validationLogLossAfter, report.validationLogLossBefore + 1e-9)
+    XCTAssertGreaterThan(report.accuracy, 0.9)
+    XCTAssertEqual(model.metadata.dataDigest, report.dataDigest)
+    // The model's own predictions on the raw validation rows reproduce the reported accuracy.
+    let validationRows = data.groups.indices.filter { report.validationGroups.contains(data.groups[$0]) }
+    let predicted = model.predict(data.x.rows(validationRows)).map(\.classIndex)
+    let truth = validationRows.map { data.labels[$0] }
+    XCTAssertEqual(
+      ConfusionMatrix(truth: truth, predicted: predicted, classCount: 3).accuracy, report.accuracy,
+      accuracy: 1e-12)
+  }
+}

@@ -1,0 +1,49 @@
+// Synthetic (generated, not measured) labelled data for the training tests.
+
+import MotusFeatures
+import MotusLinearAlgebra
+import MotusTraining
+
+enum Synthetic {
+  static let spec = FeatureSpec(
+    recipes: [], channels: ["synthetic"], sampleRateHz: 50, windowLength: 64, hopLength: 32,
+    bandEdgesHz: [0, 1])
+
+  /// `classCount` Gaussian blobs in `featureCount` dimensions, centres `separation` apart,
+  /// `rowsPerGroup` rows per class in each of `groupCount` groups.
+  static func blobs(
+    classCount: Int = 3, featureCount: Int = 4, groupCount: Int = 6, rowsPerGroup: Int = 20,
+    separation: Float = 4, noise: Float = 1, seed: UInt64 = 1
+  ) -> (x: Matrix, labels: [Int], groups: [String]) {
+    var generator = SplitMix64(seed: seed)
+    var values: [Float] = []
+    var labels: [Int] = []
+    var groups: [String] = []
+    for g in 0..<groupCount {
+      for c in 0..<classCount {
+        for _ in 0..<rowsPerGroup {
+          for f in 0..<featureCount {
+            let centre: Float = f % classCount == c ? separation : 0
+            values.append(centre + noise * gaussian(&generator) + Float(f) * 10)
+          }
+          labels.append(c)
+          groups.append("subject\(g)")
+        }
+      }
+    }
+    return (Matrix(rowCount: labels.count, columnCount: featureCount, values: values), labels, groups)
+  }
+
+  /// Standard normal by Box-Muller.
+  static func gaussian(_ generator: inout SplitMix64) -> Float {
+    let u1 = max(Float.leastNormalMagnitude, generator.nextUnitFloat())
+    let u2 = generator.nextUnitFloat()
+    return (-2 * logf(u1)).squareRoot() * cosf(2 * .pi * u2)
+  }
+}
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
