@@ -1,0 +1,149 @@
+// Flags shared by every command that reads labelled CSV data.
+
+import ArgumentParser
+import Foundation
+import Motus
+
+struct DataOptions: ParsableArguments {
+  @Argument(
+    help: ArgumentHelp(
+      "CSV files, or folders whose .csv files are all read.",
+      discussion: "Layout: one row per sample with a header such as "
+        + "`timestamp,session,subject,label,<channels>` (see ../shared/datasets/README.md).",
+      valueName: "path"))
+  var paths: [String] = []
+
+  @Option(help: ArgumentHelp("Column holding the sample time in seconds.", valueName: "name"))
+  var timeColumn = "timestamp"
+
+  @Option(
+    help: ArgumentHelp(
+      "Column naming the session (one continuous recording).",
+      discussion: "Without it (or with an empty name) each file is one session.",
+      valueName: "name"))
+  var sessionColumn = "session"
+
+  @Option(
+    help: ArgumentHelp(
+      "Column naming the subject; without it the subject is 'unknown'.", valueName: "name"))
+  var subjectColumn = "subject"
+
+  @Option(help: ArgumentHelp("Column holding each row's activity label.", valueName: "name"))
+  var labelColumn = "label"
+
+  @Option(
+    help: ArgumentHelp(
+      "Channels to use: comma-separated names or globs (default: every numeric column).",
+      discussion: "Example: `userAcceleration.*,rotationRate.*`. Derived channels: "
+        + "`acceleration.*` is gravity + userAcceleration when the file has no raw "
+        + "acceleration; `|group|` is the magnitude of group.x/y/z (e.g. `|userAcceleration|`).",
+      valueName: "patterns"))
+  var channels: String?
+
+  @Flag(
+    help: ArgumentHelp(
+      "Negate raw acceleration.* columns (Android sign to Core Motion sign).",
+      discussion: "Only raw acceleration columns are negated; acceleration derived from "
+        + "gravity + userAcceleration is already in Core Motion sign."))
+  var negateAcceleration = false
+
+  @Option(
+    help: ArgumentHelp(
+      "Rename labels, e.g. `sitting=stationary,standing=stationary`.",
+      discussion: "Every label named on the left must occur in the data.",
+      valueName: "from=to,..."))
+  var map: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Labels to keep after --map (comma-separated); other rows are dropped.",
+      valueName: "labels"))
+  var labels: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Subjects to keep: numbers, ranges and names, e.g. `1-16` or `1-3,7`.",
+      valueName: "list"))
+  var subjects: String?
+
+  @Option(help: ArgumentHelp("Subjects to leave out, e.g. `17-20`.", valueName: "list"))
+  var excludeSubjects: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Resample every recording to this rate in Hz (anti-alias low-pass, then linear "
+        + "interpolation).", valueName: "hz"))
+  var sampleRate: Double?
+
+  @Option(
+    help: ArgumentHelp(
+      "Split a session where the time step exceeds this many median sample periods.",
+      valueName: "factor"))
+  var gapFactor: Double = 3
+
+  func validate() throws {
+    guard !paths.isEmpty else {
+      throw ValidationError("Give at least one CSV file or folder.")
+    }
+    if timeColumn.isEmpty { throw ValidationError("'--time-column' must not be empty.") }
+    if let sampleRate, !(sampleRate > 0 && sampleRate.isFinite) {
+      throw ValidationError("'--sample-rate' must be a positive number of Hz, got \(sampleRate).")
+    }
+    guard gapFactor > 1 && gapFactor.isFinite else {
+      throw ValidationError("'--gap-factor' must be greater than 1, got \(gapFactor).")
+    }
+    if let channels, Self.list(channels).isEmpty {
+      throw ValidationError("'--channels' names no channel.")
+    }
+    if let labels, Self.list(labels).isEmpty {
+      throw ValidationError("'--labels' names no label.")
+    }
+    do {
+      _ = try loadOptions()
+    } catch let error as SubjectFilter.ParseError {
+      throw ValidationError(error.description)
+    } catch let error as LabelMap.ParseError {
+      throw ValidationError(error.description)
+    }
+  }
+
+  /// The library options these flags describe.
+  func loadOptions() throws -> LoadOptions {
+    var options = LoadOptions()
+    options.timeColumn = timeColumn
+    options.sessionColumn = sessionColumn.isEmpty ? nil : sessionColumn
+    options.subjectColumn = subjectColumn.isEmpty ? nil : subjectColumn
+    options.labelColumn = labelColumn.isEmpty ? nil : labelColumn
+    options.channelPatterns = channels.map(Self.list) ?? []
+    options.negateAcceleration = negateAcceleration
+    if let map { options.labelMap = try LabelMap.parse(map, flag: "--map") }
+    options.keepLabels = labels.map(Self.list)
+    if let subjects { options.subjects = try SubjectFilter(parsing: subjects, flag: "--subjects") }
+    if let excludeSubjects {
+      options.excludeSubjects = try SubjectFilter(
+        parsing: excludeSubjects, flag: "--exclude-subjects")
+    }
+    options.sampleRateHz = sampleRate
+    options.gapFactor = gapFactor
+    return options
+  }
+
+  /// Loads the data the flags describe.
+  ///
+  /// - Parameters:
+  ///   - requireLabels: `false` for commands that also read unlabelled data.
+  ///   - progress: Forwarded to `DatasetLoader.load`.
+  func load(
+    requireLabels: Bool = true, progress: ((Int, Int) -> Void)? = nil
+  ) throws -> LoadResult {
+    var options = try loadOptions()
+    options.requireLabels = requireLabels
+    return try DatasetLoader.load(paths, options: options, progress: progress)
+  }
+
+  /// Splits a comma-separated list, trimming spaces and dropping empty items.
+  static func list(_ text: String) -> [String] {
+    text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+      .filter { !$0.isEmpty }
+  }
+}

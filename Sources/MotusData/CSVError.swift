@@ -1,0 +1,181 @@
+// Everything that can be wrong with labelled CSV input. Each case names where (file, 1-based
+// line and column when there is one) and its description ends with a "HINT: ..." line.
+
+/// Where in a CSV file a problem was found. `line` and `column` are 1-based; the header is
+/// line 1 and the column is the field index, not a byte offset.
+public struct CSVLocation: Sendable, Equatable, CustomStringConvertible {
+  public var file: String
+  public var line: Int
+  public var column: Int
+  /// The header name of `column`, when known.
+  public var columnName: String?
+
+  public init(file: String, line: Int, column: Int, columnName: String? = nil) {
+    self.file = file
+    self.line = line
+    self.column = column
+    self.columnName = columnName
+  }
+
+  public var description: String {
+    let name = columnName.map { " ('\($0)')" } ?? ""
+    return "\(file):\(line):\(column)\(name)"
+  }
+}
+
+/// Bad CSV input or load options that do not fit the data.
+public enum CSVError: Error, Equatable, CustomStringConvertible {
+  case noFiles
+  case noCSVFiles(folder: String)
+  case unreadable(file: String, reason: String)
+  case emptyFile(file: String)
+  case noDataRows(file: String)
+  case missingColumn(name: String, option: String, file: String, available: [String])
+  case duplicateColumn(name: String, at: CSVLocation, firstColumn: Int)
+  case raggedRow(at: CSVLocation, expected: Int, found: Int)
+  case unterminatedQuote(at: CSVLocation)
+  case nonNumeric(text: String, at: CSVLocation)
+  case nonFinite(text: String, at: CSVLocation)
+  case emptyCell(at: CSVLocation)
+  case timestampNotIncreasing(session: String, previous: Double, current: Double, at: CSVLocation)
+  case subjectChanges(session: String, first: String, now: String, at: CSVLocation)
+  case unknownLabelInMap(label: String, present: [String])
+  case unknownKeptLabel(label: String, present: [String])
+  case noChannelMatches(pattern: String, available: [String])
+  case noChannels(file: String)
+  case negateWithoutAcceleration(available: [String])
+  case channelUnavailable(file: String, reason: String)
+  case nothingLeft(reasons: [String])
+
+  /// The file the problem is in, when it is about one file.
+  public var file: String? {
+    switch self {
+    case .unreadable(let f, _), .emptyFile(let f), .noDataRows(let f), .noChannels(let f),
+      .channelUnavailable(let f, _):
+      return f
+    case .missingColumn(_, _, let f, _): return f
+    default: return location?.file
+    }
+  }
+
+  /// File, line and column, when the problem is in one cell or row.
+  public var location: CSVLocation? {
+    switch self {
+    case .duplicateColumn(_, let at, _), .raggedRow(let at, _, _), .unterminatedQuote(let at),
+      .nonNumeric(_, let at), .nonFinite(_, let at), .emptyCell(let at),
+      .timestampNotIncreasing(_, _, _, let at), .subjectChanges(_, _, _, let at):
+      return at
+    default: return nil
+    }
+  }
+
+  public var line: Int? { location?.line }
+  public var column: Int? { location?.column }
+
+  /// Problem statement without the hint.
+  public var message: String {
+    switch self {
+    case .noFiles:
+      return "no input files were given."
+    case .noCSVFiles(let folder):
+      return "\(folder): the folder holds no .csv files."
+    case .unreadable(let file, let reason):
+      return "\(file): cannot read the file (\(reason))."
+    case .emptyFile(let file):
+      return "\(file): the file is empty (no header line)."
+    case .noDataRows(let file):
+      return "\(file): the file has a header but no data rows."
+    case .missingColumn(let name, let option, let file, let available):
+      return "\(file): no column named '\(name)' (\(option)); the header has "
+        + available.joined(separator: ", ") + "."
+    case .duplicateColumn(let name, let at, let first):
+      return "\(at): column '\(name)' appears twice (first as column \(first))."
+    case .raggedRow(let at, let expected, let found):
+      return "\(at): the row has \(found) fields, the header has \(expected)."
+    case .unterminatedQuote(let at):
+      return "\(at): a quoted field is never closed."
+    case .nonNumeric(let text, let at):
+      return "\(at): '\(text)' is not a number."
+    case .nonFinite(let text, let at):
+      return "\(at): '\(text)' is not a finite number."
+    case .emptyCell(let at):
+      return "\(at): the cell is empty."
+    case .timestampNotIncreasing(let session, let previous, let current, let at):
+      return "\(at): in session '\(session)' the time goes from \(previous) to \(current); "
+        + "timestamps must increase within a session."
+    case .subjectChanges(let session, let first, let now, let at):
+      return "\(at): session '\(session)' started with subject '\(first)' but this row says "
+        + "'\(now)'."
+    case .unknownLabelInMap(let label, let present):
+      return "--map names label '\(label)', which is not in the data; labels present: "
+        + present.joined(separator: ", ") + "."
+    case .unknownKeptLabel(let label, let present):
+      return "--labels names '\(label)', which is not in the data after mapping; labels: "
+        + present.joined(separator: ", ") + "."
+    case .noChannelMatches(let pattern, let available):
+      return "--channels pattern '\(pattern)' matches no channel; channels available: "
+        + available.joined(separator: ", ") + "."
+    case .noChannels(let file):
+      return "\(file): the file has no numeric channel columns."
+    case .negateWithoutAcceleration(let available):
+      return "--negate-acceleration was given but no raw acceleration.* column is selected "
+        + "(channels: \(available.joined(separator: ", ")))."
+    case .channelUnavailable(let file, let reason):
+      return "\(file): \(reason)"
+    case .nothingLeft(let reasons):
+      return "no recordings are left after loading: " + reasons.joined(separator: "; ") + "."
+    }
+  }
+
+  /// What to do about it.
+  public var hint: String {
+    switch self {
+    case .noFiles:
+      return "pass one or more CSV files or folders of CSV files."
+    case .noCSVFiles:
+      return "the folder is searched (not recursively) for files ending in .csv."
+    case .unreadable:
+      return "check the path and its permissions."
+    case .emptyFile, .noDataRows:
+      return "expected a header `timestamp,session,subject,label,<channels>` then one row "
+        + "per sample (see ../shared/datasets/README.md)."
+    case .missingColumn(_, let option, _, _):
+      return "name the column with \(option), or fix the header."
+    case .duplicateColumn:
+      return "rename one of the columns so each header name is unique."
+    case .raggedRow:
+      return "every row needs one field per header column; quote fields that contain commas."
+    case .unterminatedQuote:
+      return "close the quote, and double any quote inside a quoted field (\"\")."
+    case .nonNumeric:
+      return "channel and time cells must be decimal numbers; leave a cell empty to mark a "
+        + "missing value."
+    case .nonFinite:
+      return "NaN and infinity are not allowed; leave the cell empty to mark a missing value "
+        + "(it is interpolated and counted)."
+    case .emptyCell:
+      return "the time cell must hold the sample time in seconds."
+    case .timestampNotIncreasing:
+      return "sort the rows by session then time, or give each continuous recording its own "
+        + "session name (--session-column)."
+    case .subjectChanges:
+      return "one session belongs to one subject; check --session-column and --subject-column."
+    case .unknownLabelInMap, .unknownKeptLabel:
+      return "check the spelling against the labels listed (names are case-sensitive)."
+    case .noChannelMatches:
+      return "patterns are comma-separated names or globs such as `userAcceleration.*`; "
+        + "derived: acceleration.* (gravity + userAcceleration), |name| magnitudes."
+    case .noChannels:
+      return "channel columns hold numbers; select them with --channels."
+    case .negateWithoutAcceleration:
+      return "only raw acceleration.* columns (Android sign) are negated; drop the flag or "
+        + "select acceleration.* channels."
+    case .channelUnavailable:
+      return "all files loaded together need the channels the first file provides."
+    case .nothingLeft:
+      return "check --subjects, --exclude-subjects, --labels and --gap-factor."
+    }
+  }
+
+  public var description: String { message + " HINT: " + hint }
+}

@@ -1,0 +1,120 @@
+// Parses CSV one line at a time, for input that arrives as a stream (`motus stream`).
+// The batch loader uses the same scanner and number parser, so both accept the same text.
+
+/// One parsed data row.
+public struct CSVRow: Sendable, Equatable {
+  public var file: String
+  /// 1-based line number in the input (the header is line 1).
+  public var line: Int
+  /// Unquoted field texts, one per header column.
+  public var fields: [String]
+  /// Header names, for error messages.
+  public var header: [String]
+
+  /// The number in `column` (0-based index), or `nil` for an empty cell.
+  ///
+  /// - Throws: `CSVError.nonNumeric` or `.nonFinite` naming the 1-based line and column.
+  public func number(at column: Int) throws -> Double? {
+    precondition(column >= 0 && column < fields.count, "column \(column) of \(fields.count)")
+    let text = fields[column]
+    let at = CSVLocation(
+      file: file, line: line, column: column + 1,
+      columnName: column < header.count ? header[column] : nil)
+    switch DecimalParser.parse(text) {
+    case .empty: return nil
+    case .notANumber: throw CSVError.nonNumeric(text: text, at: at)
+    case .value(let v):
+      guard v.isFinite else { throw CSVError.nonFinite(text: text, at: at) }
+      return v
+    }
+  }
+}
+
+/// Splits a header line into column indices, then parses one data line at a time.
+///
+///     var parser = try CSVRowParser(headerLine: "timestamp,label,x", file: "<stdin>")
+///     let t = try parser.requireColumn("timestamp", option: "--time-column")
+///     if let row = try parser.parse("0.02,walking,0.5") { print(try row.number(at: t)) }
+///
+/// Each call to `parse` is one physical line: a quoted field cannot span lines here (the
+/// batch loader allows it). A line with the wrong field count throws `CSVError.raggedRow`.
+public struct CSVRowParser: Sendable {
+  public let file: String
+  /// Column names from the header, in order.
+  public let header: [String]
+  /// The line number the next `parse` call is given (header is line 1).
+  public private(set) var nextLine: Int
+  private let indexOfName: [String: Int]
+
+  /// Parses the header. A UTF-8 BOM, surrounding spaces and quotes are removed.
+  ///
+  /// - Throws: `CSVError.emptyFile` for a blank header, `.duplicateColumn`.
+  public init(headerLine: String, file: String = "<stream>") throws {
+    var bytes = Array(headerLine.utf8)
+    let count = bytes.count
+    let names = try bytes.withUnsafeMutableBufferPointer { buffer -> [String]? in
+      guard let base = buffer.baseAddress else { return nil }
+      var scanner = CSVScanner(base: UnsafePointer(base), count: count)
+      return try scanner.readHeader(file: file)
+    }
+    guard let names else { throw CSVError.emptyFile(file: file) }
+    self.file = file
+    self.header = names
+    self.nextLine = 2
+    var index: [String: Int] = [:]
+    for (i, n) in names.enumerated() { index[n] = i }
+    self.indexOfName = index
+  }
+
+  /// The 0-based index of the column named `name`, if any.
+  public func column(_ name: String) -> Int? { indexOfName[name] }
+
+  /// The 0-based index of `name`, or `CSVError.missingColumn` naming the option to set.
+  public func requireColumn(_ name: String, option: String) throws -> Int {
+    guard let i = indexOfName[name] else {
+      throw CSVError.missingColumn(name: name, option: option, file: file, available: header)
+    }
+    return i
+  }
+
+  /// Parses the next line (without its line end; a trailing `\r` is dropped).
+  ///
+  /// - Returns: `nil` for a blank line, which is skipped but counted.
+  /// - Throws: `CSVError.raggedRow`, `.unterminatedQuote`.
+  public mutating func parse(_ line: String) throws -> CSVRow? {
+    let lineNumber = nextLine
+    nextLine += 1
+    var bytes = Array(line.utf8)
+    while let last = bytes.last, last == UInt8(ascii: "\n") || last == UInt8(ascii: "\r") {
+      bytes.removeLast()
+    }
+    if bytes.isEmpty { return nil }
+    let count = bytes.count
+    let header = self.header
+    let file = self.file
+    let fields = try bytes.withUnsafeMutableBufferPointer { buffer -> [String] in
+      guard let base = buffer.baseAddress else { return [] }
+      var scanner = CSVScanner(base: UnsafePointer(base), count: count)
+      scanner.position = 0  // a BOM only counts at the start of the input
+      var fields: [String] = []
+      fields.reserveCapacity(header.count)
+      while true {
+        let field = scanner.next()
+        if field.terminator == .unterminatedQuote {
+          throw CSVError.unterminatedQuote(
+            at: CSVLocation(file: file, line: lineNumber, column: fields.count + 1))
+        }
+        fields.append(scanner.text(field))
+        if field.terminator != .comma { break }
+      }
+      return fields
+    }
+    guard fields.count == header.count else {
+      let column = min(fields.count, header.count) + 1
+      throw CSVError.raggedRow(
+        at: CSVLocation(file: file, line: lineNumber, column: column),
+        expected: header.count, found: fields.count)
+    }
+    return CSVRow(file: file, line: lineNumber, fields: fields, header: header)
+  }
+}

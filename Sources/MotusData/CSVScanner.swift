@@ -1,0 +1,174 @@
+// Splits a UTF-8 CSV byte buffer into fields (RFC 4180: comma separator, optional quotes,
+// doubled quotes inside quotes, LF / CRLF / CR line ends, a leading UTF-8 BOM). Unquoted
+// fields are returned as byte ranges into the buffer so the hot loop never copies.
+
+/// How a field ended.
+enum CSVFieldEnd: UInt8 {
+  case comma, lineEnd, endOfInput, unterminatedQuote
+}
+
+/// One field: `start..<end` in the buffer, or (when `quoted`) in the scanner's `unquoted`.
+struct CSVField {
+  var start: Int
+  var end: Int
+  var quoted: Bool
+  var terminator: CSVFieldEnd
+}
+
+struct CSVScanner {
+  let base: UnsafePointer<UInt8>
+  let count: Int
+  /// Byte offset of the next field.
+  var position: Int
+  /// 1-based line of `position` (advances past newlines inside quoted fields too).
+  var line = 1
+  /// The unescaped text of the last quoted field.
+  var unquoted: [UInt8] = []
+
+  init(base: UnsafePointer<UInt8>, count: Int) {
+    self.base = base
+    self.count = count
+    // Skip a UTF-8 byte order mark.
+    if count >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF {
+      position = 3
+    } else {
+      position = 0
+    }
+  }
+
+  var atEnd: Bool { position >= count }
+
+  /// Scans one field and consumes its terminator. Increments `line` after a line end.
+  @inline(__always)
+  mutating func next() -> CSVField {
+    let start = position
+    if start < count && base[start] == UInt8(ascii: "\"") { return nextQuoted() }
+    var i = start
+    while i < count {
+      let b = base[i]
+      if b == UInt8(ascii: ",") {
+        position = i + 1
+        return CSVField(start: start, end: i, quoted: false, terminator: .comma)
+      }
+      if b == UInt8(ascii: "\n") || b == UInt8(ascii: "\r") {
+        consumeLineEnd(at: i)
+        return CSVField(start: start, end: i, quoted: false, terminator: .lineEnd)
+      }
+      i += 1
+    }
+    position = count
+    return CSVField(start: start, end: count, quoted: false, terminator: .endOfInput)
+  }
+
+  @inline(__always)
+  private mutating func consumeLineEnd(at i: Int) {
+    if base[i] == UInt8(ascii: "\r") && i + 1 < count && base[i + 1] == UInt8(ascii: "\n") {
+      position = i + 2
+    } else {
+      position = i + 1
+    }
+    line += 1
+  }
+
+  private mutating func nextQuoted() -> CSVField {
+    unquoted.removeAll(keepingCapacity: true)
+    var i = position + 1
+    var closed = false
+    while i < count {
+      let b = base[i]
+      if b == UInt8(ascii: "\"") {
+        if i + 1 < count && base[i + 1] == UInt8(ascii: "\"") {
+          unquoted.append(b)
+          i += 2
+          continue
+        }
+        closed = true
+        i += 1
+        break
+      }
+      if b == UInt8(ascii: "\n") { line += 1 }
+      unquoted.append(b)
+      i += 1
+    }
+    if !closed {
+      position = count
+      return CSVField(start: 0, end: unquoted.count, quoted: true, terminator: .unterminatedQuote)
+    }
+    // Text between the closing quote and the separator is kept (lenient, as spreadsheets are).
+    while i < count {
+      let b = base[i]
+      if b == UInt8(ascii: ",") {
+        position = i + 1
+        return CSVField(start: 0, end: unquoted.count, quoted: true, terminator: .comma)
+      }
+      if b == UInt8(ascii: "\n") || b == UInt8(ascii: "\r") {
+        consumeLineEnd(at: i)
+        return CSVField(start: 0, end: unquoted.count, quoted: true, terminator: .lineEnd)
+      }
+      unquoted.append(b)
+      i += 1
+    }
+    position = count
+    return CSVField(start: 0, end: unquoted.count, quoted: true, terminator: .endOfInput)
+  }
+
+  /// The field's text as a String.
+  func text(_ field: CSVField) -> String {
+    if field.quoted { return String(decoding: unquoted[field.start..<field.end], as: UTF8.self) }
+    return String(
+      decoding: UnsafeBufferPointer(start: base + field.start, count: field.end - field.start),
+      as: UTF8.self)
+  }
+
+  /// Parses the field as a number.
+  func number(_ field: CSVField) -> DecimalParser.Outcome {
+    if field.quoted {
+      return unquoted.withUnsafeBufferPointer { b in
+        guard let p = b.baseAddress else { return DecimalParser.Outcome.empty }
+        return DecimalParser.parse(p, field.start, field.end)
+      }
+    }
+    return DecimalParser.parse(base, field.start, field.end)
+  }
+}
+
+extension CSVScanner {
+  /// Reads the header line into column names, rejecting duplicates.
+  /// Returns `nil` when the input holds no header (empty file).
+  mutating func readHeader(file: String) throws -> [String]? {
+    while !atEnd {
+      let headerLine = line
+      var names: [String] = []
+      while true {
+        let field = next()
+        if field.terminator == .unterminatedQuote {
+          throw CSVError.unterminatedQuote(
+            at: CSVLocation(file: file, line: headerLine, column: names.count + 1))
+        }
+        names.append(text(field).trimmingASCIISpaces())
+        if field.terminator != .comma { break }
+      }
+      if names == [""] { continue }  // blank line before the header
+      var firstIndex: [String: Int] = [:]
+      for (i, name) in names.enumerated() {
+        if let first = firstIndex[name] {
+          throw CSVError.duplicateColumn(
+            name: name, at: CSVLocation(file: file, line: headerLine, column: i + 1),
+            firstColumn: first + 1)
+        }
+        firstIndex[name] = i
+      }
+      return names
+    }
+    return nil
+  }
+}
+
+extension String {
+  func trimmingASCIISpaces() -> String {
+    var s = Substring(self)
+    while let f = s.first, f == " " || f == "\t" { s.removeFirst() }
+    while let l = s.last, l == " " || l == "\t" { s.removeLast() }
+    return String(s)
+  }
+}

@@ -1,0 +1,219 @@
+// After parsing: label map and filters, subject filters, rate detection, gap splitting,
+// missing-cell filling, channel recipes and resampling, per session. Times in seconds.
+
+import Foundation
+
+extension LoadState {
+  mutating func finish(files: [String]) throws -> LoadResult {
+    report.files = files
+    let plan = try ChannelPlan(recipes: recipes, rawChannels: rawChannels)
+    for (c, name) in rawChannels.enumerated() where missing[c] > 0 {
+      report.missingValues[name] = missing[c]
+    }
+
+    // Labels: map, check the map and the keep list against the data, decide per raw label.
+    let present = labelNames.names.sorted(by: naturalOrder)
+    for key in options.labelMap.keys.sorted() where !labelNames.names.contains(key) {
+      throw CSVError.unknownLabelInMap(label: key, present: present)
+    }
+    let mapped = labelNames.names.map { options.labelMap[$0] ?? $0 }
+    let mappedPresent = Array(Set(mapped)).sorted(by: naturalOrder)
+    var keep = [Bool](repeating: true, count: mapped.count)
+    if let keepLabels = options.keepLabels {
+      for k in keepLabels where !mappedPresent.contains(k) {
+        throw CSVError.unknownKeptLabel(label: k, present: mappedPresent)
+      }
+      let keepSet = Set(keepLabels)
+      keep = mapped.map { keepSet.contains($0) }
+    }
+    var mappedIDs = Interner()
+    let mappedID = mapped.map { mappedIDs.id(of: $0) }
+
+    // Session names must be unique across files.
+    var filesOfName: [Int32: Set<Int>] = [:]
+    for s in sessions { filesOfName[s.name, default: []].insert(s.fileIndex) }
+
+    var recordings: [Recording] = []
+    let rawCount = rawChannels.count
+    for s in sessions {
+      let file = files[s.fileIndex]
+      var name = sessionNames.names[Int(s.name)]
+      if (filesOfName[s.name]?.count ?? 0) > 1 {
+        name = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+          + "/" + name
+      }
+      let subject = subjectNames.names[Int(s.subject)]
+      let rowCount = s.timestamps.count
+      let period = LoadState.medianStep(s.timestamps)
+      var summary = LoadReport.Session(
+        name: name, subject: subject, file: file, rowCount: rowCount,
+        detectedRateHz: period > 0 ? 1 / period : 0, recordingCount: 0)
+      func skip(_ reason: String, rows: Int = rowCount, session: String = name) {
+        report.skipped.append(
+          LoadReport.Skipped(session: session, file: file, rowCount: rows, reason: reason))
+      }
+      defer { report.sessions.append(summary) }
+
+      if let only = options.subjects, !only.contains(subject) {
+        skip("subject not in --subjects")
+        continue
+      }
+      if let excluded = options.excludeSubjects, excluded.contains(subject) {
+        skip("subject in --exclude-subjects")
+        continue
+      }
+      // Rows whose label is kept.
+      var rows: [Int] = []
+      rows.reserveCapacity(rowCount)
+      for r in 0..<rowCount {
+        let l = s.labels[r]
+        if l >= 0 && keep[Int(l)] { rows.append(r) }
+      }
+      report.rowsDroppedByLabel += rowCount - rows.count
+      if rows.isEmpty {
+        skip("no rows with a kept label")
+        continue
+      }
+      // Channel-major raw columns of the kept rows, missing cells filled.
+      var raw = [[Float]](repeating: [], count: rawCount)
+      for c in 0..<rawCount {
+        raw[c] = rows.map { s.values[$0 * rawCount + c] }
+      }
+      let times = rows.map { s.timestamps[$0] }
+      var emptyChannel: String? = nil
+      for c in 0..<rawCount where !LoadState.fillMissing(&raw[c], times: times) {
+        emptyChannel = rawChannels[c]
+        break
+      }
+      if let emptyChannel {
+        skip("channel '\(emptyChannel)' has no values")
+        continue
+      }
+      // Split at gaps longer than gapFactor median periods.
+      var pieces: [Range<Int>] = []
+      var start = 0
+      let maxStep = period * options.gapFactor
+      for i in 1..<max(times.count, 1) where period > 0 && times[i] - times[i - 1] > maxStep {
+        pieces.append(start..<i)
+        start = i
+      }
+      pieces.append(start..<times.count)
+
+      for (k, piece) in pieces.enumerated() {
+        let pieceName = k == 0 ? name : "\(name)#\(k + 1)"
+        guard piece.count >= 2 else {
+          skip("recording shorter than 2 samples", rows: piece.count, session: pieceName)
+          continue
+        }
+        var pieceTimes = Array(times[piece])
+        var columns = plan.apply(columns: raw.map { Array($0[piece]) })
+        var labels = rows[piece].map { mappedID[Int(s.labels[$0])] }
+        let pieceStep = LoadState.medianStep(pieceTimes)
+        var rate = 1 / pieceStep
+        if let target = options.sampleRateHz, !columns.isEmpty {
+          let resampled = StreamingResampler.resample(
+            timestamps: pieceTimes, columns: columns, inputRateHz: rate, outputRateHz: target)
+          labels = LoadState.nearestLabels(
+            at: resampled.timestamps, times: pieceTimes, labels: labels)
+          pieceTimes = resampled.timestamps
+          columns = resampled.columns
+          rate = target
+        }
+        guard pieceTimes.count >= 2 else {
+          skip("recording shorter than 2 samples", rows: piece.count, session: pieceName)
+          continue
+        }
+        recordings.append(
+          Recording(
+            session: pieceName, subject: subject, source: file, timestamps: pieceTimes,
+            columns: columns, labelIndices: labels, sampleRateHz: rate))
+        summary.recordingCount += 1
+      }
+    }
+
+    // Final label vocabulary: labels used by recordings, in natural order.
+    var used = Set<Int32>()
+    for r in recordings { used.formUnion(r.labelIndices) }
+    let vocabulary = used.map { mappedIDs.names[Int($0)] }.sorted(by: naturalOrder)
+    var finalIndex = [Int32](repeating: -1, count: mappedIDs.names.count)
+    for (i, l) in vocabulary.enumerated() { finalIndex[Int(mappedIDs.id(of: l))] = Int32(i) }
+    for i in recordings.indices {
+      recordings[i].labelIndices = recordings[i].labelIndices.map { finalIndex[Int($0)] }
+      let step = 1 / recordings[i].sampleRateHz
+      for l in recordings[i].labelIndices {
+        report.labelDurationsSeconds[vocabulary[Int(l)], default: 0] += step
+        report.labelSampleCounts[vocabulary[Int(l)], default: 0] += 1
+      }
+    }
+    report.recordingCount = recordings.count
+    guard !recordings.isEmpty else {
+      throw CSVError.nothingLeft(reasons: report.skippedByReason.map { "\($0.count) \($0.reason)" })
+    }
+    let dataset = Dataset(
+      channels: recipes.map(\.name), labels: vocabulary, recordings: recordings)
+    return LoadResult(dataset: dataset, recipes: recipes, report: report)
+  }
+
+  /// Typical time step: the median step, refined to the mean of the steps within 50% of
+  /// it. The refinement matters when times are printed with few digits (`666.6`, `666.6667`
+  /// at 15 Hz): the plain median then snaps to one of the rounded steps. Steps outside the
+  /// band (gaps, dropped samples) do not bias it. Returns 0 for fewer than two times.
+  /// - Complexity: O(n log n).
+  static func medianStep(_ times: [Double]) -> Double {
+    guard times.count >= 2 else { return 0 }
+    var steps = [Double](repeating: 0, count: times.count - 1)
+    for i in 1..<times.count { steps[i - 1] = times[i] - times[i - 1] }
+    steps.sort()
+    let m = steps.count / 2
+    let median = steps.count % 2 == 1 ? steps[m] : (steps[m - 1] + steps[m]) / 2
+    var sum = 0.0
+    var count = 0
+    for s in steps where abs(s - median) <= 0.5 * median {
+      sum += s
+      count += 1
+    }
+    return count > 0 ? sum / Double(count) : median
+  }
+
+  /// Replaces NaN cells by linear interpolation in time between the nearest values (held
+  /// at the ends). Returns false when the column has no values at all.
+  static func fillMissing(_ column: inout [Float], times: [Double]) -> Bool {
+    guard column.contains(where: { $0.isNaN }) else { return true }
+    guard let firstValid = column.firstIndex(where: { !$0.isNaN }) else { return false }
+    for i in 0..<firstValid { column[i] = column[firstValid] }
+    var previous = firstValid
+    var i = firstValid + 1
+    while i < column.count {
+      if !column[i].isNaN {
+        previous = i
+        i += 1
+        continue
+      }
+      var next = i
+      while next < column.count && column[next].isNaN { next += 1 }
+      if next == column.count {
+        for j in i..<next { column[j] = column[previous] }
+      } else {
+        let t0 = times[previous]
+        let t1 = times[next]
+        for j in i..<next {
+          let w = Float((times[j] - t0) / (t1 - t0))
+          column[j] = column[previous] + w * (column[next] - column[previous])
+        }
+      }
+      i = next
+    }
+    return true
+  }
+
+  /// For each grid time, the label of the input sample nearest in time.
+  static func nearestLabels(at grid: [Double], times: [Double], labels: [Int32]) -> [Int32] {
+    var out = [Int32](repeating: 0, count: grid.count)
+    var j = 0
+    for (k, g) in grid.enumerated() {
+      while j + 1 < times.count && abs(times[j + 1] - g) <= abs(times[j] - g) { j += 1 }
+      out[k] = labels[j]
+    }
+    return out
+  }
+}

@@ -1,0 +1,140 @@
+// Parses decimal numbers straight from UTF-8 bytes. The fast path handles the forms CSV
+// exporters write (`-0.067855`, `1e-3`, up to 19 significant digits, |exponent| <= 22) with
+// one exact multiply or divide, which is correctly rounded (Clinger's fast path); anything
+// else (more digits, big exponents, hex, `nan`, `inf`, surrounding spaces) goes to `strtod`.
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+enum DecimalParser {
+  /// Result of parsing one cell.
+  enum Outcome: Equatable {
+    case empty
+    case value(Double)
+    case notANumber
+  }
+
+  private static let powersOfTen: [Double] = (0...22).map { e in
+    var p = 1.0
+    for _ in 0..<e { p *= 10 }
+    return p
+  }
+
+  /// Parses `bytes[start..<end]`. Returns `.value` for finite and non-finite numbers alike
+  /// (the caller rejects NaN and infinity with its own location).
+  @inline(__always)
+  static func parse(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Outcome {
+    if start == end { return .empty }
+    var i = start
+    var negative = false
+    let first = base[i]
+    if first == UInt8(ascii: "-") {
+      negative = true
+      i += 1
+    } else if first == UInt8(ascii: "+") {
+      i += 1
+    }
+    var mantissa: UInt64 = 0
+    var digitCount = 0
+    var sawDigit = false
+    var exponent = 0
+    while i < end {
+      let d = base[i] &- 48
+      if d > 9 { break }
+      sawDigit = true
+      if digitCount < 19 {
+        mantissa = mantissa &* 10 &+ UInt64(d)
+        if mantissa != 0 { digitCount += 1 }
+      } else {
+        return slowParse(base, start, end)
+      }
+      i += 1
+    }
+    if i < end && base[i] == UInt8(ascii: ".") {
+      i += 1
+      while i < end {
+        let d = base[i] &- 48
+        if d > 9 { break }
+        sawDigit = true
+        if digitCount < 19 {
+          mantissa = mantissa &* 10 &+ UInt64(d)
+          if mantissa != 0 { digitCount += 1 }
+          exponent -= 1
+        } else {
+          return slowParse(base, start, end)
+        }
+        i += 1
+      }
+    }
+    if !sawDigit { return slowParse(base, start, end) }
+    if i < end && (base[i] | 0x20) == UInt8(ascii: "e") {
+      i += 1
+      var expNegative = false
+      if i < end && (base[i] == UInt8(ascii: "-") || base[i] == UInt8(ascii: "+")) {
+        expNegative = base[i] == UInt8(ascii: "-")
+        i += 1
+      }
+      var e = 0
+      var expDigits = 0
+      while i < end {
+        let d = base[i] &- 48
+        if d > 9 { break }
+        if e < 100_000 { e = e * 10 + Int(d) }
+        expDigits += 1
+        i += 1
+      }
+      if expDigits == 0 { return slowParse(base, start, end) }
+      exponent += expNegative ? -e : e
+    }
+    if i != end { return slowParse(base, start, end) }
+    // Exact when the mantissa fits in 53 bits and the power of ten is exact (<= 1e22).
+    guard mantissa <= (1 << 53), exponent >= -22, exponent <= 22 else {
+      return slowParse(base, start, end)
+    }
+    var value = Double(mantissa)
+    if exponent < 0 {
+      value /= powersOfTen[-exponent]
+    } else if exponent > 0 {
+      value *= powersOfTen[exponent]
+    }
+    return .value(negative ? -value : value)
+  }
+
+  /// `strtod` over a NUL-terminated copy; the whole (space-trimmed) cell must be consumed.
+  static func slowParse(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Outcome {
+    var s = start
+    var e = end
+    while s < e && (base[s] == 32 || base[s] == 9) { s += 1 }
+    while e > s && (base[e - 1] == 32 || base[e - 1] == 9) { e -= 1 }
+    if s == e { return .empty }
+    // Reject forms strtod accepts but a CSV number should not be (hex floats).
+    var copy = [CChar](repeating: 0, count: e - s + 1)
+    for k in s..<e {
+      let b = base[k]
+      if b == UInt8(ascii: "x") || b == UInt8(ascii: "X") { return .notANumber }
+      copy[k - s] = CChar(bitPattern: b)
+    }
+    return copy.withUnsafeMutableBufferPointer { buffer -> Outcome in
+      guard let p = buffer.baseAddress else { return .notANumber }
+      var endPointer: UnsafeMutablePointer<CChar>? = nil
+      let value = strtod(p, &endPointer)
+      guard let stop = endPointer, stop - p == e - s else { return .notANumber }
+      return .value(value)
+    }
+  }
+
+  /// Convenience for tests and the row parser.
+  static func parse(_ text: String) -> Outcome {
+    var bytes = Array(text.utf8)
+    let count = bytes.count
+    return bytes.withUnsafeMutableBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return Outcome.empty }
+      return parse(UnsafePointer(base), 0, count)
+    }
+  }
+}

@@ -1,0 +1,71 @@
+// Which subjects to keep or drop: "1-16", "17-20", "1-3,7", or names such as "alice,bob".
+
+/// A set of subjects given as comma-separated numbers, inclusive ranges and names.
+///
+/// A subject whose name is an integer matches a range (`"7"` is in `1-16`); any other
+/// subject matches only an identical name.
+public struct SubjectFilter: Sendable, Equatable, CustomStringConvertible {
+  public var ranges: [ClosedRange<Int>]
+  public var names: Set<String>
+
+  public init(ranges: [ClosedRange<Int>] = [], names: Set<String> = []) {
+    self.ranges = ranges
+    self.names = names
+  }
+
+  /// Parses `"1-16,18"`.
+  ///
+  /// - Parameter flag: Named in the error message (for example `--subjects`).
+  /// - Throws: `SubjectFilter.ParseError` for an empty list, an empty item or a range whose
+  ///   end is below its start.
+  public init(parsing text: String, flag: String = "--subjects") throws {
+    var ranges: [ClosedRange<Int>] = []
+    var names: Set<String> = []
+    let items = text.split(separator: ",", omittingEmptySubsequences: false)
+    for raw in items {
+      let item = String(raw).trimmingASCIISpaces()
+      guard !item.isEmpty else { throw ParseError(flag: flag, text: text, item: item) }
+      if let n = Int(item) {
+        ranges.append(n...n)
+        continue
+      }
+      let parts = item.split(separator: "-", omittingEmptySubsequences: false)
+      if parts.count == 2, let lo = Int(parts[0].trimmingCharacters()),
+        let hi = Int(parts[1].trimmingCharacters())
+      {
+        guard lo <= hi else { throw ParseError(flag: flag, text: text, item: item) }
+        ranges.append(lo...hi)
+      } else {
+        names.insert(item)
+      }
+    }
+    self.init(ranges: ranges, names: names)
+  }
+
+  public func contains(_ subject: String) -> Bool {
+    if names.contains(subject) { return true }
+    guard let n = Int(subject) else { return false }
+    return ranges.contains { $0.contains(n) }
+  }
+
+  public var description: String {
+    let r = ranges.map {
+      $0.lowerBound == $0.upperBound ? "\($0.lowerBound)" : "\($0.lowerBound)-\($0.upperBound)"
+    }
+    return (r + names.sorted()).joined(separator: ",")
+  }
+
+  public struct ParseError: Error, Equatable, CustomStringConvertible {
+    public var flag: String
+    public var text: String
+    public var item: String
+    public var description: String {
+      "\(flag) '\(text)': cannot read item '\(item)'. "
+        + "HINT: give numbers, ranges and names separated by commas, e.g. `1-16,18`."
+    }
+  }
+}
+
+extension Substring {
+  fileprivate func trimmingCharacters() -> String { String(self).trimmingASCIISpaces() }
+}

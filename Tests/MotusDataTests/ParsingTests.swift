@@ -1,0 +1,105 @@
+// Small parsers: subject lists, label maps, channel globs, numbers, and the row parser.
+
+@testable import MotusData
+import MotusTestSupport
+import XCTest
+
+final class ParsingTests: XCTestCase {
+  func testSubjectFilter_ParsesRangesListsAndNames() throws {
+    let f = try SubjectFilter(parsing: "1-3, 7,alice")
+    XCTAssertEqual(f.ranges, [1...3, 7...7])
+    XCTAssertEqual(f.names, ["alice"])
+    XCTAssertTrue(f.contains("2"))
+    XCTAssertTrue(f.contains("7"))
+    XCTAssertTrue(f.contains("alice"))
+    XCTAssertFalse(f.contains("4"))
+    XCTAssertFalse(f.contains("sub2"))
+    XCTAssertEqual(try SubjectFilter(parsing: "17-20").ranges, [17...20])
+  }
+
+  func testSubjectFilter_RejectsEmptyItemsAndBackwardRanges() {
+    for bad in ["", "1,,2", "5-3"] {
+      XCTAssertThrowsError(try SubjectFilter(parsing: bad, flag: "--exclude-subjects")) {
+        XCTAssertTrue("\($0)".contains("--exclude-subjects"), "\($0)")
+        XCTAssertTrue("\($0)".contains("HINT:"), "\($0)")
+      }
+    }
+  }
+
+  func testLabelMap_ParsesAndRejectsWithFlagName() throws {
+    XCTAssertEqual(
+      try LabelMap.parse("sitting=stationary, standing = stationary"),
+      ["sitting": "stationary", "standing": "stationary"])
+    for bad in ["sitting", "=x", "a=", "a=b,a=c", "a=b=c"] {
+      XCTAssertThrowsError(try LabelMap.parse(bad, flag: "--map")) {
+        XCTAssertTrue("\($0)".hasPrefix("--map"), "\($0)")
+      }
+    }
+  }
+
+  func testGlob_MatchesStarAndQuestionMark() {
+    XCTAssertTrue(ChannelSelector.globMatches("userAcceleration.*", "userAcceleration.x"))
+    XCTAssertTrue(ChannelSelector.globMatches("*.?", "gravity.z"))
+    XCTAssertTrue(ChannelSelector.globMatches("|userAcceleration|", "|userAcceleration|"))
+    XCTAssertFalse(ChannelSelector.globMatches("gravity.?", "gravity.xy"))
+    XCTAssertFalse(ChannelSelector.globMatches("rot*", "userAcceleration.x"))
+  }
+
+  func testDecimalParser_AgreesWithStrtodOnGeneratedNumbers() {
+    // Deterministic generator (LCG) of digit strings in the forms CSV exporters write.
+    var state: UInt64 = 12345
+    func next() -> UInt64 {
+      state = state &* 6364136223846793005 &+ 1442695040888963407
+      return state >> 33
+    }
+    for _ in 0..<20000 {
+      let intDigits = Int(next() % 6)
+      let fracDigits = Int(next() % 12)
+      var s = next() % 2 == 0 ? "-" : ""
+      s += intDigits == 0 ? "0" : String(next() % UInt64(pow(10.0, Double(intDigits))))
+      if fracDigits > 0 {
+        s += "." + (0..<fracDigits).map { _ in String(next() % 10) }.joined()
+      }
+      if next() % 5 == 0 { s += "e" + String(Int(next() % 40) - 20) }
+      guard case .value(let v) = DecimalParser.parse(s) else { return XCTFail(s) }
+      XCTAssertEqual(v, Double(s), s)
+    }
+    XCTAssertEqual(DecimalParser.parse(""), .empty)
+    XCTAssertEqual(DecimalParser.parse("12345678901234567890123"), .value(1.2345678901234568e22))
+    XCTAssertEqual(DecimalParser.parse(" 2.5 "), .value(2.5))
+    for bad in ["abc", "1.2.3", "-", ".", "1e", "0x1p3", "1,5"] {
+      XCTAssertEqual(DecimalParser.parse(bad), .notANumber, bad)
+    }
+  }
+
+  func testRowParser_ParsesLinesWithLineNumbersAndErrors() throws {
+    var parser = try CSVRowParser(headerLine: "\u{FEFF}timestamp,label,\"x\"\r", file: "live")
+    XCTAssertEqual(parser.header, ["timestamp", "label", "x"])
+    let t = try parser.requireColumn("timestamp", option: "--time-column")
+    let x = try XCTUnwrap(parser.column("x"))
+    let row = try XCTUnwrap(try parser.parse("0.02,\"a,b\",1.5\r\n"))
+    XCTAssertEqual(row.line, 2)
+    XCTAssertEqual(row.fields, ["0.02", "a,b", "1.5"])
+    XCTAssertEqual(try row.number(at: t), 0.02)
+    XCTAssertEqual(try row.number(at: x), 1.5)
+    XCTAssertNil(try parser.parse(""))  // blank line 3
+    let empty = try XCTUnwrap(try parser.parse("0.04,a,"))
+    XCTAssertNil(try empty.number(at: x))
+    let bad = try XCTUnwrap(try parser.parse("0.06,a,zz"))
+    XCTAssertThrowsError(try bad.number(at: x)) { error in
+      XCTAssertEqual(error as? CSVError, .nonNumeric(
+        text: "zz", at: CSVLocation(file: "live", line: 5, column: 3, columnName: "x")))
+    }
+    XCTAssertThrowsError(try parser.parse("0.08,a")) { error in
+      guard case .raggedRow(let at, 3, 2)? = error as? CSVError else { return XCTFail("\(error)") }
+      XCTAssertEqual([at.line, at.column], [6, 3])
+    }
+    XCTAssertThrowsError(try parser.requireColumn("session", option: "--session-column"))
+    XCTAssertThrowsError(try CSVRowParser(headerLine: "a,b,a")) { error in
+      guard case .duplicateColumn("a", let at, 1)? = error as? CSVError else {
+        return XCTFail("\(error)")
+      }
+      XCTAssertEqual(at.column, 3)
+    }
+  }
+}
