@@ -8,10 +8,10 @@ struct Inspect: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Summarise labelled CSV files: sessions, subjects, labels, rates, channels.",
     discussion: """
-      Reads the files with the same options as `motus train` (labels are optional here) and \
-      prints aligned tables. Example:
-        motus inspect ../shared/datasets/motionsense/motionsense.csv \
-      --map sitting=stationary,standing=stationary
+      Reads the files with the same options as `motus train` (labels are optional here) \
+      and prints aligned tables. Example:
+
+        motus inspect motionsense.csv --map sitting=stationary,standing=stationary
       """)
 
   @OptionGroup var data: DataOptions

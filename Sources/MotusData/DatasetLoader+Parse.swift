@@ -203,10 +203,11 @@ struct LoadState {
             throw CSVError.nonNumeric(text: scanner.text(field), at: location(line, f))
           }
         } else if role != LoadState.skip {
-          let id: Int32
-          if field.quoted {
+          let id: Int32  // -2: empty cell, quoted or not
+          if field.end == field.start {
+            id = -2
+          } else if field.quoted {
             id = scanner.unquoted.withUnsafeBufferPointer { b in
-              // An empty quoted string has no base address; intern it by name.
               guard let p = b.baseAddress else { return Int32(-2) }
               switch role {
               case LoadState.session: return sessionNames.id(p, field.start, field.end)
@@ -214,8 +215,6 @@ struct LoadState {
               default: return labelNames.id(p, field.start, field.end)
               }
             }
-          } else if field.end == field.start {
-            id = -2
           } else {
             switch role {
             case LoadState.session: id = sessionNames.id(scanner.base, field.start, field.end)

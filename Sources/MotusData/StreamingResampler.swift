@@ -126,10 +126,11 @@ public struct StreamingResampler: Sendable {
   ///   - emit: Receives the grid time and `channelCount` values (valid during the call).
   /// - Complexity: O(N * channelCount) per input sample; no allocation after warm-up.
   public mutating func push(
-    timestamp: Double, values: [Float],
+    timestamp: Double, values: UnsafeBufferPointer<Float>,
     emit: (_ timestamp: Double, _ values: UnsafeBufferPointer<Float>) -> Void
   ) {
-    precondition(values.count == channelCount, "expected \(channelCount) values")
+    precondition(
+      values.count == channelCount, "expected \(channelCount) values, got \(values.count)")
     if !started {
       started = true
       gridStart = timestamp
@@ -142,6 +143,14 @@ public struct StreamingResampler: Sendable {
     if historyCount >= taps.count { filterOldestPending(emit: emit) }
   }
 
+  /// `push` for an array of `channelCount` values.
+  public mutating func push(
+    timestamp: Double, values: [Float],
+    emit: (_ timestamp: Double, _ values: UnsafeBufferPointer<Float>) -> Void
+  ) {
+    values.withUnsafeBufferPointer { push(timestamp: timestamp, values: $0, emit: emit) }
+  }
+
   /// Flushes the samples still inside the filter (padding with the last input) and
   /// emits the remaining grid points up to the last input time, then resets.
   public mutating func finish(
@@ -149,15 +158,17 @@ public struct StreamingResampler: Sendable {
   ) {
     guard started else { return }
     let last = lastInput
-    while pendingHead < pendingTimes.count {
-      write(last)
-      if historyCount >= taps.count { filterOldestPending(emit: emit) }
+    last.withUnsafeBufferPointer { padding in
+      while pendingHead < pendingTimes.count {
+        write(padding)
+        if historyCount >= taps.count { filterOldestPending(emit: emit) }
+      }
     }
     reset()
   }
 
   @inline(__always)
-  private mutating func write(_ values: [Float]) {
+  private mutating func write(_ values: UnsafeBufferPointer<Float>) {
     let base = writeSlot * channelCount
     for c in 0..<channelCount { history[base + c] = values[c] }
     writeSlot = (writeSlot + 1) % taps.count

@@ -58,6 +58,15 @@ final class DatasetLoaderTests: XCTestCase {
     XCTAssertEqual(result.dataset.recordings[0].columns, [[1, 3], [2, 4]])
   }
 
+  func testLoad_EmptyLabelCellsQuotedOrNotAreDroppedAndCounted() throws {
+    let body = "0,s,1,w,1,2\n0.1,s,1,,1,2\n0.2,s,1,\"\",1,2\n0.3,s,1,w,1,2\n0.4,s,1,w,1,2\n"
+    let path = try folder.write("x.csv", header + body)
+    let result = try DatasetLoader.load([path], options: options())
+    XCTAssertEqual(result.dataset.labels, ["w"])
+    XCTAssertEqual(result.report.rowsDroppedByLabel, 2)
+    XCTAssertEqual(result.dataset.sampleCount, 3)
+  }
+
   func testLoad_QuotedFieldSpanningLinesKeepsLineNumbersRight() throws {
     let text = header + "0,s,1,\"multi\nline\",1,2\n0.1,s,1,\"multi\nline\",1,x\n"
     let path = try folder.write("x.csv", text)
