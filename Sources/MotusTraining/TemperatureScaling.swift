@@ -22,14 +22,18 @@ public enum TemperatureScaling {
   }
 
   /// The temperature minimising the NLL, by golden-section search on `log T` over
-  /// `[log 0.05, log 20]` (NLL is unimodal in `log T` for practical logits), to `|Δ log T| < 1e-6`.
-  /// Returns 1 when there are no rows.
+  /// `[log 0.05, log 1000]` (NLL is unimodal in `log T` for practical logits), to
+  /// `|Δ log T| < 1e-6`. Returns 1 when there are no rows.
+  ///
+  /// The range is asymmetric on purpose: weakly penalised models can be overconfident by a
+  /// factor of 20 or more, while a validation part classified perfectly pushes T towards 0
+  /// without telling anything; 0.05 bounds that sharpening.
   public static func fit(logits: Matrix, labels: [Int]) -> Float {
     precondition(logits.rowCount == labels.count, "\(logits.rowCount) logit rows, \(labels.count) labels")
     guard logits.rowCount > 0 else { return 1 }
     let ratio = (5.0.squareRoot() - 1) / 2
     var lo = Foundation.log(0.05)
-    var hi = Foundation.log(20.0)
+    var hi = Foundation.log(1000.0)
     func nll(_ logT: Double) -> Double {
       negativeLogLikelihood(logits: logits, labels: labels, temperature: Foundation.exp(logT))
     }

@@ -66,9 +66,10 @@ public enum Trainer {
       epochs.append(report)
       progress?(report)
     }
+    let l2Penalty = options.l2Penalty ?? (options.model == .logistic ? 1 : 1e-4)
     let classifier: ModelClassifier
     var hyperparameters: [String: String] = [
-      "model": options.model.rawValue, "l2Penalty": "\(options.l2Penalty)",
+      "model": options.model.rawValue, "l2Penalty": "\(l2Penalty)",
       "maxEpochs": "\(options.maxEpochs)", "tolerance": "\(options.tolerance)",
       "classWeighting": describe(options.classWeighting),
       "validationFraction": "\(options.validationFraction)",
@@ -76,7 +77,7 @@ public enum Trainer {
     switch options.model {
     case .logistic:
       var h = LogisticRegression.Hyperparameters()
-      h.l2Penalty = options.l2Penalty
+      h.l2Penalty = l2Penalty
       h.solver = options.solver
       h.maxEpochs = options.maxEpochs
       h.learningRate = options.learningRate
@@ -98,7 +99,7 @@ public enum Trainer {
     case .mlp:
       var h = MLPClassifier.Hyperparameters()
       h.hiddenLayerSizes = options.hiddenLayerSizes
-      h.l2Penalty = options.l2Penalty
+      h.l2Penalty = l2Penalty
       h.maxEpochs = options.maxEpochs
       h.learningRate = options.learningRate
       h.batchSize = options.batchSize

@@ -19,8 +19,9 @@ public struct TrainingOptions: Codable, Equatable, Sendable {
   /// Adam epochs or L-BFGS iterations.
   public var maxEpochs: Int = 200
   public var learningRate: Float = 1e-3
-  /// scikit-learn's `alpha` (see `FeedForwardNetwork` for the exact objective).
-  public var l2Penalty: Float = 1e-4
+  /// scikit-learn's `alpha` (see `FeedForwardNetwork` for the exact objective). `nil` takes the
+  /// family's scikit-learn default: 1 for logistic (`C = 1`), 1e-4 for the MLP.
+  public var l2Penalty: Float? = nil
   public var batchSize: Int = 200
   public var tolerance: Float = 1e-4
   /// Epochs without validation improvement before stopping.
