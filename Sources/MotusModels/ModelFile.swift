@@ -177,6 +177,10 @@ public enum ModelFile {
       throw ModelFileError.malformedHeader(file: file, reason: "standardizer mean/scale disagree")
     }
     guard k >= 1 else { throw ModelFileError.malformedHeader(file: file, reason: "no classes") }
+    let specCount = header.featureSpec.featureNames.count
+    guard specCount == f else {
+      throw ModelFileError.shapeMismatch(file: file, tensor: "standardizer", expected: [specCount], actual: [f])
+    }
     var widths: [Int]
     switch header.kind {
     case "logistic":

@@ -49,6 +49,10 @@ public struct TrainedModel: Sendable, Equatable {
       standardizer.featureCount == classifier.network.featureCount,
       "standardiser has \(standardizer.featureCount) features, classifier "
         + "\(classifier.network.featureCount)")
+    precondition(
+      featureSpec.featureNames.count == standardizer.featureCount,
+      "feature spec names \(featureSpec.featureNames.count) features, standardiser has "
+        + "\(standardizer.featureCount)")
     precondition(temperature > 0 && temperature.isFinite, "temperature must be > 0, got \(temperature)")
     self.featureSpec = featureSpec
     self.standardizer = standardizer

@@ -30,6 +30,9 @@ public enum Trainer {
       throw TrainingError.groupCountMismatch(rows: features.rowCount, groups: groups.count)
     }
     guard features.rowCount > 0 else { throw TrainingError.emptyTrainingSet }
+    guard spec.featureNames.count == features.columnCount else {
+      throw TrainingError.featureCountMismatch(spec: spec.featureNames.count, table: features.columnCount)
+    }
     for (row, y) in labels.enumerated() where !(0..<classNames.count).contains(y) {
       throw TrainingError.labelOutOfRange(row: row, label: y, classCount: classNames.count)
     }

@@ -4,6 +4,8 @@
 public enum TrainingError: Error, CustomStringConvertible, Equatable {
   case sampleCountMismatch(features: Int, labels: Int)
   case groupCountMismatch(rows: Int, groups: Int)
+  /// The feature table's columns disagree with the feature spec's names.
+  case featureCountMismatch(spec: Int, table: Int)
   case invalidHyperparameter(name: String, value: String, expected: String)
   case labelOutOfRange(row: Int, label: Int, classCount: Int)
   case nonFiniteFeature(row: Int, column: Int)
@@ -20,6 +22,9 @@ public enum TrainingError: Error, CustomStringConvertible, Equatable {
     case .groupCountMismatch(let rows, let groups):
       return "feature table has \(rows) rows but there are \(groups) group names. "
         + "HINT: pass one subject or session per row."
+    case .featureCountMismatch(let spec, let table):
+      return "the feature spec names \(spec) features but the table has \(table) columns. "
+        + "HINT: build the table with FeatureExtractor(spec:) from the same spec."
     case .invalidHyperparameter(let name, let value, let expected):
       return "\(name) must be \(expected), got \(value). HINT: fix the '--\(flagName(name))' option."
     case .labelOutOfRange(let row, let label, let classCount):

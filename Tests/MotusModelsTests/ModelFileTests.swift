@@ -88,6 +88,25 @@ final class ModelFileTests: XCTestCase {
     }
   }
 
+  func testRead_FeatureSpecDisagreeingWithStandardizerFails() throws {
+    // Rewrite the header's spec to name a fourth statistic: 4 features vs 3 in the standardiser.
+    let bytes = [UInt8](try ModelFile.encode(Examples.logisticModel))
+    let headerLength = Int(bytes[12]) | Int(bytes[13]) << 8 | Int(bytes[14]) << 16 | Int(bytes[15]) << 24
+    let json = String(decoding: bytes[16..<(16 + headerLength)], as: UTF8.self)
+    let edited = json.replacingOccurrences(
+      of: #""statistics":["mean","std","rms"]"#, with: #""statistics":["mean","std","rms","max"]"#)
+    XCTAssertNotEqual(edited, json, "the header layout changed; update this test")
+    let header = Array(edited.utf8)
+    var out = Array(bytes[0..<12])
+    withUnsafeBytes(of: UInt32(header.count).littleEndian) { out.append(contentsOf: $0) }
+    out += header + bytes[(16 + headerLength)...]
+    XCTAssertThrowsError(try ModelFile.decode(Data(out), file: "spec.motus")) { error in
+      XCTAssertEqual(
+        error as? ModelFileError,
+        .shapeMismatch(file: "spec.motus", tensor: "standardizer", expected: [4], actual: [3]))
+    }
+  }
+
   func testRead_TrailingBytesFail() throws {
     var bytes = [UInt8](try ModelFile.encode(Examples.logisticModel))
     bytes += [0, 0, 0, 0]

@@ -63,6 +63,15 @@ final class SplitAndValidationTests: XCTestCase {
     ) { XCTAssertEqual($0 as? TrainingError, .groupCountMismatch(rows: 2, groups: 1)) }
   }
 
+  func testTrain_RejectsSpecThatDisagreesWithTable() {
+    let data = Synthetic.blobs(featureCount: 5)
+    XCTAssertThrowsError(
+      try Trainer.train(
+        features: data.x, labels: data.labels, groups: data.groups, classNames: ["a", "b", "c"],
+        spec: Synthetic.spec)
+    ) { XCTAssertEqual($0 as? TrainingError, .featureCountMismatch(spec: 4, table: 5)) }
+  }
+
   func testClassWeighting_BalancedMatchesScikitLearnFormula() throws {
     // labels: 0 ×3, 1 ×1, class 2 absent; n = 4, k = 2 present -> 4/(2·3), 4/(2·1), 0
     let w = try ClassWeighting.balanced.classWeights(labels: [0, 0, 0, 1], classCount: 3)
