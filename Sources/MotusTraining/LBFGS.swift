@@ -18,11 +18,11 @@ public enum LBFGS {
   ///   - gradientTolerance: Stop when `max |g_i| <= gradientTolerance`.
   ///   - memory: Number of `(s, y)` pairs kept. Default 10 (scikit-learn uses scipy's 10).
   ///   - function: Returns the loss and its gradient (`P` values) at a point.
-  ///   - iterationDone: Called after each iteration with (iteration, loss).
+  ///   - iterationDone: Called after each iteration with (iteration, loss, parameters).
   public static func minimize(
     initial: [Float], maxIterations: Int, gradientTolerance: Double = 1e-5, memory: Int = 10,
     function: ([Float]) -> (loss: Double, gradient: [Float]),
-    iterationDone: ((Int, Double) -> Void)? = nil
+    iterationDone: ((Int, Double, [Float]) -> Void)? = nil
   ) -> Result {
     var x = initial.map(Double.init)
     var (f, gFloat) = function(initial)
@@ -95,7 +95,7 @@ public enum LBFGS {
       x = newX
       f = newF
       g = newG
-      iterationDone?(iteration, f)
+      iterationDone?(iteration, f, x.map(Float.init))
       if change <= 1e-10 * max(1, abs(f)) {
         return Result(parameters: x.map(Float.init), loss: f, iterations: iteration, converged: true)
       }

@@ -91,12 +91,17 @@ enum NetworkFitting {
         return trial.lossAndGradient(
           x: x, labels: labels, sampleWeights: sampleWeights, l2Penalty: settings.l2Penalty)
       },
-      iterationDone: { iteration, loss in
+      iterationDone: { iteration, loss, parameters in
         guard let progress else { return }
-        progress(
-          EpochReport(
-            epoch: iteration, maxEpochs: settings.maxEpochs, trainingLoss: loss,
-            elapsedSeconds: Date().timeIntervalSince(start)))
+        var report = EpochReport(
+          epoch: iteration, maxEpochs: settings.maxEpochs, trainingLoss: loss,
+          elapsedSeconds: Date().timeIntervalSince(start))
+        if let validation {
+          var current = initial
+          current.parameters = parameters
+          (report.validationLoss, report.validationAccuracy) = evaluate(current, validation.x, validation.labels)
+        }
+        progress(report)
       })
     network.parameters = result.parameters
     return network

@@ -9,9 +9,18 @@ final class ConvergenceTests: XCTestCase {
   func testLogisticLBFGS_SeparatesSyntheticBlobs() throws {
     let data = Synthetic.blobs(separation: 5, seed: 3)
     let x = Standardizer.fit(data.x).transform(data.x)
-    let model = try LogisticRegression.fit(x, labels: data.labels, classes: ["a", "b", "c"])
+    var reports: [EpochReport] = []
+    let model = try LogisticRegression.fit(
+      x, labels: data.labels, classes: ["a", "b", "c"], validation: (x, data.labels),
+      progress: { reports.append($0) })
     let accuracy = ConfusionMatrix(truth: data.labels, predicted: model.predict(x), classCount: 3).accuracy
     XCTAssertGreaterThan(accuracy, 0.97)
+    // Each iteration reports; the last one describes the returned model.
+    XCTAssertFalse(reports.isEmpty)
+    XCTAssertEqual(try XCTUnwrap(reports.last?.validationAccuracy), accuracy, accuracy: 1e-12)
+    let network = FeedForwardNetwork(widths: [4, 3], parameters: model.linear.weight.values + model.linear.bias)
+    let loss = network.lossAndGradient(x: x, labels: data.labels, l2Penalty: 1e-4).loss
+    XCTAssertEqual(reports.last!.trainingLoss, loss, accuracy: 1e-6)
   }
 
   func testLogisticLBFGS_ReachesStationaryPoint() throws {
