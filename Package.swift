@@ -55,6 +55,7 @@ let package = Package(
       dependencies: ["MotusLinearAlgebra", "MotusBLAS", "MotusTestSupport"]),
     .testTarget(
       name: "MotusFeaturesTests", dependencies: ["MotusFeatures", "MotusTestSupport"],
+      exclude: ["Reference"],
       resources: [.copy("Fixtures")]),
     .testTarget(name: "MotusSimulationTests", dependencies: ["MotusSimulation"]),
     .testTarget(name: "MotusModelsTests", dependencies: ["MotusModels", "MotusTestSupport"]),

@@ -32,7 +32,8 @@ public struct FeatureSpec: Codable, Sendable, Equatable {
   public init(
     recipes: [ChannelRecipe], channels: [String], vectors: [[String]] = [],
     gravity: [String]? = nil, sampleRateHz: Double, windowLength: Int, hopLength: Int,
-    statistics: [Statistic] = Statistic.allCases, spectral: [SpectralFeature] = SpectralFeature.allCases,
+    statistics: [Statistic] = Statistic.allCases,
+    spectral: [SpectralFeature] = SpectralFeature.allCases,
     bandEdgesHz: [Double]
   ) {
     self.recipes = recipes
@@ -67,4 +68,134 @@ public enum SpectralFeature: String, Codable, Sendable, CaseIterable {
   case dominantShare = "dominant_share"
   case spectralCentroid = "centroid_hz"
   case spectralEntropy = "entropy"
+}
+
+// MARK: - Names, defaults, validation
+
+extension FeatureSpec {
+  /// The default band edges in Hz, capped at the Nyquist frequency (which becomes the last edge).
+  public static let defaultBandEdgesHz: [Double] = [0, 0.5, 1, 2, 3, 5, 8, 12, 16, 20, 25]
+
+  /// `defaultBandEdgesHz` below `sampleRateHz / 2`, then the Nyquist frequency itself.
+  public static func defaultBandEdges(sampleRateHz: Double) -> [Double] {
+    let nyquist = sampleRateHz / 2
+    return defaultBandEdgesHz.filter { $0 < nyquist } + [nyquist]
+  }
+
+  /// The spec most commands use: every statistic and spectral feature for `channels`, axis
+  /// correlations for each `name.x/.y/.z` triple among `channels`, the angle to gravity when
+  /// the recipes produce `gravity.x/y/z`, and the default band edges.
+  ///
+  /// - Parameters:
+  ///   - recipes: Every channel the extractor receives, in column order.
+  ///   - channels: The recipe outputs that get per-channel features (often all of them).
+  ///   - sampleRateHz: The rate the windows are sampled at.
+  ///   - windowLength, hopLength: In samples.
+  public static func standard(
+    recipes: [ChannelRecipe], channels: [String], sampleRateHz: Double, windowLength: Int,
+    hopLength: Int
+  ) -> FeatureSpec {
+    let names = Set(recipes.map(\.name))
+    var vectors: [[String]] = []
+    for channel in channels where channel.hasSuffix(".x") {
+      let prefix = String(channel.dropLast(2))
+      let axes = ["x", "y", "z"].map { "\(prefix).\($0)" }
+      if axes.allSatisfy(channels.contains) { vectors.append(axes) }
+    }
+    let gravityAxes = ["gravity.x", "gravity.y", "gravity.z"]
+    let gravity = gravityAxes.allSatisfy(names.contains) ? gravityAxes : nil
+    return FeatureSpec(
+      recipes: recipes, channels: channels, vectors: vectors, gravity: gravity,
+      sampleRateHz: sampleRateHz, windowLength: windowLength, hopLength: hopLength,
+      bandEdgesHz: defaultBandEdges(sampleRateHz: sampleRateHz))
+  }
+
+  /// `userAcceleration` for `[userAcceleration.x, .y, .z]`.
+  public static func vectorName(_ axes: [String]) -> String {
+    guard let first = axes.first else { return "" }
+    return first.hasSuffix(".x") ? String(first.dropLast(2)) : first
+  }
+
+  /// Whether `axes` gets a `gravity_angle` feature (never for gravity itself).
+  func hasGravityAngle(_ axes: [String]) -> Bool {
+    guard let gravity else { return false }
+    return axes != gravity
+  }
+
+  /// `band_<lo>-<hi>Hz`, with edges printed as the shortest decimal (`0.5`, `2`, `7.5`).
+  public static func bandName(lo: Double, hi: Double) -> String {
+    "band_\(formatHz(lo))-\(formatHz(hi))Hz"
+  }
+
+  static func formatHz(_ value: Double) -> String {
+    if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
+    return "\(value)"
+  }
+
+  /// Feature names in output order: for each channel its statistics then its spectral
+  /// features (bands expanded in edge order); then for each vector `corr_xy`, `corr_xz`,
+  /// `corr_yz` and, when gravity is set and the vector is not gravity, `gravity_angle`.
+  public var featureNames: [String] {
+    var names: [String] = []
+    for channel in channels {
+      for statistic in statistics { names.append("\(channel):\(statistic.rawValue)") }
+      for feature in spectral {
+        if feature == .bandPowers {
+          for b in 0..<max(bandEdgesHz.count - 1, 0) {
+            names.append(
+              "\(channel):\(FeatureSpec.bandName(lo: bandEdgesHz[b], hi: bandEdgesHz[b + 1]))")
+          }
+        } else {
+          names.append("\(channel):\(feature.rawValue)")
+        }
+      }
+    }
+    for axes in vectors {
+      let name = FeatureSpec.vectorName(axes)
+      for pair in ["xy", "xz", "yz"] { names.append("\(name):corr_\(pair)") }
+      if hasGravityAngle(axes) { names.append("\(name):gravity_angle") }
+    }
+    return names
+  }
+
+  /// Checks every field; the error names the field and gives a hint.
+  public func validate() throws {
+    guard windowLength > 0 else { throw FeatureSpecError.windowNotPositive(windowLength) }
+    guard (1...windowLength).contains(hopLength) else {
+      throw FeatureSpecError.hopOutOfRange(hop: hopLength, window: windowLength)
+    }
+    guard sampleRateHz > 0, sampleRateHz.isFinite else {
+      throw FeatureSpecError.sampleRateNotPositive(sampleRateHz)
+    }
+    let nyquist = sampleRateHz / 2
+    if spectral.contains(.bandPowers) {
+      guard bandEdgesHz.count >= 2 else { throw FeatureSpecError.tooFewBandEdges(bandEdgesHz) }
+      for i in bandEdgesHz.indices {
+        let edge = bandEdgesHz[i]
+        guard edge.isFinite, edge >= 0 else {
+          throw FeatureSpecError.bandEdgesNotAscending(bandEdgesHz)
+        }
+        if i > 0, edge <= bandEdgesHz[i - 1] {
+          throw FeatureSpecError.bandEdgesNotAscending(bandEdgesHz)
+        }
+        // A relative slack so a rounded Nyquist edge (e.g. 7.5 at 15 Hz) is accepted.
+        if edge > nyquist * (1 + 1e-9) {
+          throw FeatureSpecError.bandEdgeAboveNyquist(edge: edge, nyquist: nyquist)
+        }
+      }
+    }
+    let available = recipes.map(\.name)
+    let known = Set(available)
+    for channel in channels + vectors.flatMap({ $0 }) + (gravity ?? [])
+    where !known.contains(channel) {
+      throw FeatureSpecError.unknownChannel(channel, available: available)
+    }
+    for axes in vectors where axes.count != 3 {
+      throw FeatureSpecError.vectorNotThreeAxes(axes)
+    }
+    if let gravity, gravity.count != 3 { throw FeatureSpecError.vectorNotThreeAxes(gravity) }
+    if Set(featureNames).count != featureNames.count {
+      throw FeatureSpecError.duplicateFeatureNames
+    }
+  }
 }

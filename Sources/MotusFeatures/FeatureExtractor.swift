@@ -1,0 +1,454 @@
+// Turns one window of channel columns into the feature vector a FeatureSpec names.
+// Input: columns[c][t] (c in spec.recipes order), window [start, start + n). Output: F Floats.
+// Units: statistics in the channel's unit; rates in 1/s; lags, frequencies in s and Hz;
+// band powers in (channel unit)^2 (|X_k|^2 / n summed over the band's bins); angles in rad.
+//
+// Definitions (the NumPy reference in Tests/MotusFeaturesTests/Reference computes the same):
+// - std, skewness, kurtosis: population moments of d = x - mean (ddof 0; skewness m3/m2^1.5,
+//   excess kurtosis m4/m2^2 - 3, as scipy's biased defaults); 0 when m2 == 0.
+// - percentiles: NumPy's default linear interpolation at q * (n - 1); iqr = p75 - p25;
+//   mad = median(|x - median(x)|), unscaled.
+// - mean_crossing_rate: count of t in 1..<n with (d[t-1] >= 0) != (d[t] >= 0), times rate / n.
+// - acf: r[k] = sum_{t < n-k} d[t] d[t+k] / sum_t d[t]^2. acf_peak is the highest r[k] with
+//   r[k] > r[k-1] and r[k] >= r[k+1] over lags k in [max(1, round(0.2 s * rate)), n / 2];
+//   acf_lag is that k in seconds (smallest k on ties); both 0 when there is none.
+// - spectrum: periodic Hann w[t] = 0.5 - 0.5 cos(2 pi t / n) (scipy.signal.get_window("hann"),
+//   not the symmetric np.hanning) times d; P[k] = |X[k]|^2 / n for bins k in 0...n/2 at
+//   f[k] = k * rate / n. Band b holds bins with lo <= f[k] < hi (the last band also takes
+//   f[k] == hi). dominant_hz is the arg max of P over k >= 1 (DC is a windowing artefact),
+//   dominant_share its P over the total; centroid_hz = sum f P / sum P; entropy =
+//   -sum p ln p / ln(n/2 + 1) with p = P / sum P. All 0 when the total power is 0.
+// - corr_xy/xz/yz: Pearson correlation of two axes, 0 when either std is 0.
+// - gravity_angle: mean over samples of acos(v . g / (|v| |g|)), skipping zero vectors.
+
+import Foundation
+import MotusData
+
+/// Computes a spec's features for one window at a time, with no allocation per window.
+///
+///     var extractor = try FeatureExtractor(spec: spec)
+///     var row = [Float](repeating: 0, count: extractor.featureCount)
+///     row.withUnsafeMutableBufferPointer { extractor.extract(columns: cols, start: 0, into: $0) }
+///
+/// Scratch buffers are allocated once in `init`. Copies share them until one of them
+/// extracts, which then takes its own (copy-on-write), so a copy per thread is safe.
+public struct FeatureExtractor: Sendable {
+  public let spec: FeatureSpec
+  public let featureNames: [String]
+  public var featureCount: Int { featureNames.count }
+  private var storage: Storage
+
+  /// Plans the extractor; throws `FeatureSpecError` when the spec is invalid.
+  public init(spec: FeatureSpec) throws {
+    try spec.validate()
+    self.spec = spec
+    self.featureNames = spec.featureNames
+    self.storage = Storage(spec: spec)
+    precondition(storage.outputCount == featureNames.count, "feature layout out of sync")
+  }
+
+  /// Writes the features of window `[start, start + spec.windowLength)` into `output`.
+  ///
+  /// - Parameters:
+  ///   - columns: One column per `spec.recipes` entry, `columns[c][t]`.
+  ///   - start: First sample of the window.
+  ///   - output: At least `featureCount` Floats, in `featureNames` order.
+  /// - Complexity: O(C n log n) for C channels and window length n; no heap allocation.
+  public mutating func extract(
+    columns: [[Float]], start: Int, into output: UnsafeMutableBufferPointer<Float>
+  ) {
+    precondition(
+      columns.count == spec.recipes.count,
+      "expected \(spec.recipes.count) columns (one per recipe), got \(columns.count)")
+    precondition(output.count >= featureCount, "output has \(output.count) < \(featureCount)")
+    let n = spec.windowLength
+    for column in columns {
+      precondition(
+        start >= 0 && start + n <= column.count,
+        "window [\(start), \(start + n)) is outside a column of \(column.count) samples")
+    }
+    if !isKnownUniquelyReferenced(&storage) { storage = Storage(spec: spec) }
+    storage.extract(columns: columns, start: start, output: output.baseAddress!)
+  }
+
+  /// Convenience form that allocates the row (tests, one-off use).
+  public mutating func extract(columns: [[Float]], start: Int) -> [Float] {
+    var row = [Float](repeating: 0, count: featureCount)
+    row.withUnsafeMutableBufferPointer { extract(columns: columns, start: start, into: $0) }
+    return row
+  }
+}
+
+// MARK: - Planned state and the hot loops
+
+extension FeatureExtractor {
+  /// Tables and scratch. Mutated only through a uniquely referenced `FeatureExtractor`.
+  final class Storage: @unchecked Sendable {
+    let n: Int
+    let rate: Double
+    let statistics: [Statistic]
+    let spectral: [SpectralFeature]
+    let channelColumns: [Int]
+    let vectorColumns: [(Int, Int, Int)]
+    let vectorHasAngle: [Bool]
+    let gravityColumns: (Int, Int, Int)?
+    let needsSort: Bool
+    let needsACF: Bool
+    let needsSpectrum: Bool
+    let minLag: Int
+    let maxLag: Int
+    let bandBins: [Range<Int>]
+    let binCount: Int
+    let outputCount: Int
+    let fft: FFTPlan
+    let hann: UnsafeMutableBufferPointer<Float>
+    // Scratch.
+    let deviation: UnsafeMutableBufferPointer<Float>
+    let sorted: UnsafeMutableBufferPointer<Float>
+    // Scratch for the sort, then for the windowed spectrum input.
+    let work: UnsafeMutableBufferPointer<Float>
+    let fftReal: UnsafeMutableBufferPointer<Float>
+    let fftImag: UnsafeMutableBufferPointer<Float>
+    let fftScratch: UnsafeMutableBufferPointer<Float>
+    let acf: UnsafeMutableBufferPointer<Float>
+    let power: UnsafeMutableBufferPointer<Double>
+    let statisticValues: UnsafeMutableBufferPointer<Double>
+
+    init(spec: FeatureSpec) {
+      n = spec.windowLength
+      rate = spec.sampleRateHz
+      statistics = spec.statistics
+      spectral = spec.spectral
+      var columnOf: [String: Int] = [:]
+      for (i, recipe) in spec.recipes.enumerated() where columnOf[recipe.name] == nil {
+        columnOf[recipe.name] = i
+      }
+      func column(_ name: String) -> Int {
+        guard let c = columnOf[name] else { preconditionFailure("unknown channel \(name)") }
+        return c
+      }
+      channelColumns = spec.channels.map(column)
+      vectorColumns = spec.vectors.map { (column($0[0]), column($0[1]), column($0[2])) }
+      vectorHasAngle = spec.vectors.map(spec.hasGravityAngle)
+      gravityColumns = spec.gravity.map { (column($0[0]), column($0[1]), column($0[2])) }
+      let sortStats: Set<Statistic> = [.p10, .p25, .median, .p75, .p90, .iqr, .mad]
+      needsSort = statistics.contains(where: sortStats.contains)
+      needsACF =
+        statistics.contains(.autocorrelationPeak) || statistics.contains(.autocorrelationLag)
+      needsSpectrum = !spectral.isEmpty
+      minLag = max(1, Int((0.2 * rate).rounded()))
+      maxLag = n / 2
+      binCount = n / 2 + 1
+      let edges = spec.bandEdgesHz
+      var bins: [Range<Int>] = []
+      if spectral.contains(.bandPowers) {
+        for b in 0..<(edges.count - 1) {
+          let last = b == edges.count - 2
+          var first = binCount, end = 0
+          for k in 0..<binCount {
+            let f = Double(k) * rate / Double(n)
+            if f >= edges[b] && (f < edges[b + 1] || (last && f == edges[b + 1])) {
+              first = min(first, k)
+              end = max(end, k + 1)
+            }
+          }
+          bins.append(first < end ? first..<end : 0..<0)
+        }
+      }
+      bandBins = bins
+      var perChannel = statistics.count
+      for feature in spectral { perChannel += feature == .bandPowers ? bins.count : 1 }
+      outputCount =
+        perChannel * spec.channels.count
+        + vectorHasAngle.reduce(0) { $0 + ($1 ? 4 : 3) }
+      fft = FFTPlan(length: n)
+      func floats(_ count: Int) -> UnsafeMutableBufferPointer<Float> {
+        let p = UnsafeMutableBufferPointer<Float>.allocate(capacity: max(count, 1))
+        p.initialize(repeating: 0)
+        return p
+      }
+      hann = floats(n)
+      for t in 0..<n { hann[t] = Float(0.5 - 0.5 * cos(2 * Double.pi * Double(t) / Double(n))) }
+      deviation = floats(n)
+      sorted = floats(n)
+      work = floats(Swift.max(n, FeatureKernels.bitonicLength(n)))
+      fftReal = floats(n)
+      fftImag = floats(n)
+      fftScratch = floats(fft.realScratchCount)
+      acf = floats(n + 1)
+      power = UnsafeMutableBufferPointer<Double>.allocate(capacity: binCount)
+      power.initialize(repeating: 0)
+      statisticValues = UnsafeMutableBufferPointer<Double>.allocate(
+        capacity: Statistic.allCases.count)
+      statisticValues.initialize(repeating: 0)
+    }
+
+    deinit {
+      for buffer in [hann, deviation, sorted, work, fftReal, fftImag, fftScratch, acf] {
+        buffer.deallocate()
+      }
+      power.deallocate()
+      statisticValues.deallocate()
+    }
+
+    func extract(columns: [[Float]], start: Int, output: UnsafeMutablePointer<Float>) {
+      var out = output
+      for c in channelColumns {
+        columns[c].withUnsafeBufferPointer { column in
+          out = channelFeatures(column.baseAddress! + start, out)
+        }
+      }
+      for (v, axes) in vectorColumns.enumerated() {
+        columns[axes.0].withUnsafeBufferPointer { xs in
+          columns[axes.1].withUnsafeBufferPointer { ys in
+            columns[axes.2].withUnsafeBufferPointer { zs in
+              let x = xs.baseAddress! + start, y = ys.baseAddress! + start
+              let z = zs.baseAddress! + start
+              let r = correlations(x, y, z)
+              out[0] = Float(r.xy)
+              out[1] = Float(r.xz)
+              out[2] = Float(r.yz)
+              out += 3
+              if vectorHasAngle[v], let g = gravityColumns {
+                columns[g.0].withUnsafeBufferPointer { gxs in
+                  columns[g.1].withUnsafeBufferPointer { gys in
+                    columns[g.2].withUnsafeBufferPointer { gzs in
+                      out[0] = Float(
+                        meanAngle(
+                          x, y, z, gxs.baseAddress! + start, gys.baseAddress! + start,
+                          gzs.baseAddress! + start))
+                      out += 1
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+
+    /// Writes one channel's statistics then spectral features; returns the next slot.
+    private func channelFeatures(
+      _ x: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>
+    ) -> UnsafeMutablePointer<Float> {
+      let nD = Double(n)
+      // Pass 1: mean, min, max (four lanes; Double sums).
+      var sum4 = SIMD4<Double>.zero
+      var low4 = SIMD4<Float>(repeating: x[0]), high4 = low4
+      var t = 0
+      while t + 4 <= n {
+        let v = UnsafeRawPointer(x + t).loadUnaligned(as: SIMD4<Float>.self)
+        sum4 += SIMD4<Double>(v)
+        low4 = low4.replacing(with: v, where: v .< low4)
+        high4 = high4.replacing(with: v, where: v .> high4)
+        t += 4
+      }
+      var sum = sum4.sum()
+      var low = low4.min(), high = high4.max()
+      while t < n {
+        sum += Double(x[t])
+        low = Swift.min(low, x[t])
+        high = Swift.max(high, x[t])
+        t += 1
+      }
+      let mean = sum / nD
+      // Pass 2: central moments and rms in Double; keep d in Float for the ACF and FFT.
+      let dev = deviation.baseAddress!
+      var m2Sum = SIMD4<Double>.zero, m3Sum = m2Sum, m4Sum = m2Sum, squareSum = m2Sum
+      let mean4 = SIMD4<Double>(repeating: mean)
+      t = 0
+      while t + 4 <= n {
+        let v = SIMD4<Double>(UnsafeRawPointer(x + t).loadUnaligned(as: SIMD4<Float>.self))
+        let d = v - mean4
+        let d2 = d * d
+        m2Sum += d2
+        m3Sum += d2 * d
+        m4Sum += d2 * d2
+        squareSum += v * v
+        UnsafeMutableRawPointer(dev + t).storeBytes(of: SIMD4<Float>(d), as: SIMD4<Float>.self)
+        t += 4
+      }
+      var s2 = m2Sum.sum(), s3 = m3Sum.sum(), s4 = m4Sum.sum(), squares = squareSum.sum()
+      while t < n {
+        let v = Double(x[t])
+        let d = v - mean
+        s2 += d * d
+        s3 += d * d * d
+        s4 += d * d * d * d
+        squares += v * v
+        dev[t] = Float(d)
+        t += 1
+      }
+      // Sign changes of d (Float(d) keeps the sign of d: |d| is far above Float's minimum).
+      var crossings = 0
+      for t in 1..<Swift.max(n, 1) where (dev[t - 1] >= 0) != (dev[t] >= 0) { crossings += 1 }
+      let m2 = s2 / nD
+      let values = statisticValues
+      values[slot(.mean)] = mean
+      values[slot(.std)] = m2.squareRoot()
+      values[slot(.min)] = Double(low)
+      values[slot(.max)] = Double(high)
+      values[slot(.rms)] = (squares / nD).squareRoot()
+      values[slot(.skewness)] = m2 > 0 ? (s3 / nD) / (m2 * m2.squareRoot()) : 0
+      values[slot(.kurtosis)] = m2 > 0 ? (s4 / nD) / (m2 * m2) - 3 : 0
+      values[slot(.meanCrossingRate)] = Double(crossings) * rate / nD
+      if needsSort {
+        let s = sorted.baseAddress!
+        s.update(from: x, count: n)
+        FeatureKernels.bitonicSort(s, n, scratch: work.baseAddress!)
+        let p25 = FeatureKernels.percentile(s, n, 0.25)
+        let p75 = FeatureKernels.percentile(s, n, 0.75)
+        let median = FeatureKernels.percentile(s, n, 0.5)
+        values[slot(.p10)] = FeatureKernels.percentile(s, n, 0.10)
+        values[slot(.p25)] = p25
+        values[slot(.median)] = median
+        values[slot(.p75)] = p75
+        values[slot(.p90)] = FeatureKernels.percentile(s, n, 0.90)
+        values[slot(.iqr)] = p75 - p25
+        values[slot(.mad)] = FeatureKernels.medianAbsoluteDeviation(s, n, median: median)
+      }
+      if needsACF {
+        let peak = FeatureKernels.autocorrelationPeak(
+          dev, n, minLag: minLag, maxLag: maxLag, scratch: acf.baseAddress!)
+        values[slot(.autocorrelationPeak)] = peak.value
+        values[slot(.autocorrelationLag)] = Double(peak.lag) / rate
+      }
+      var out = output
+      for statistic in statistics {
+        out.pointee = Float(values[slot(statistic)])
+        out += 1
+      }
+      if needsSpectrum { out = spectralFeatures(out) }
+      return out
+    }
+
+    @inline(__always)
+    private func slot(_ statistic: Statistic) -> Int {
+      switch statistic {
+      case .mean: 0
+      case .std: 1
+      case .min: 2
+      case .max: 3
+      case .p10: 4
+      case .p25: 5
+      case .median: 6
+      case .p75: 7
+      case .p90: 8
+      case .iqr: 9
+      case .rms: 10
+      case .mad: 11
+      case .skewness: 12
+      case .kurtosis: 13
+      case .meanCrossingRate: 14
+      case .autocorrelationPeak: 15
+      case .autocorrelationLag: 16
+      }
+    }
+
+    /// Spectral features of the mean-removed window in `deviation`.
+    private func spectralFeatures(_ output: UnsafeMutablePointer<Float>) -> UnsafeMutablePointer<
+      Float
+    > {
+      let re = fftReal.baseAddress!, im = fftImag.baseAddress!
+      let dev = deviation.baseAddress!, w = hann.baseAddress!
+      let windowed = work.baseAddress!
+      for t in 0..<n { windowed[t] = dev[t] * w[t] }
+      fft.forwardReal(input: windowed, real: re, imag: im, scratch: fftScratch)
+      let p = power.baseAddress!
+      let scale = 1 / Double(n)
+      var total = 0.0, weighted = 0.0
+      var dominant = 0, dominantPower = -1.0
+      let binHz = rate / Double(n)
+      for k in 0..<binCount {
+        let r = Double(re[k]), i = Double(im[k])
+        let value = (r * r + i * i) * scale
+        p[k] = value
+        total += value
+        weighted += Double(k) * binHz * value
+        if k >= 1 && value > dominantPower {
+          dominantPower = value
+          dominant = k
+        }
+      }
+      var entropy = 0.0
+      if total > 0 {
+        var sumPLogP = 0.0
+        for k in 0..<binCount where p[k] > 0 {
+          let q = p[k] / total
+          sumPLogP += q * log(q)
+        }
+        entropy = binCount > 1 ? -sumPLogP / log(Double(binCount)) : 0
+      }
+      var out = output
+      for feature in spectral {
+        switch feature {
+        case .bandPowers:
+          for bins in bandBins {
+            var bandPower = 0.0
+            for k in bins { bandPower += p[k] }
+            out.pointee = Float(bandPower)
+            out += 1
+          }
+          continue
+        case .dominantFrequency:
+          out.pointee = total > 0 ? Float(Double(dominant) * binHz) : 0
+        case .dominantShare:
+          out.pointee = total > 0 && dominant > 0 ? Float(dominantPower / total) : 0
+        case .spectralCentroid:
+          out.pointee = total > 0 ? Float(weighted / total) : 0
+        case .spectralEntropy:
+          out.pointee = Float(entropy)
+        }
+        out += 1
+      }
+      return out
+    }
+
+    private func correlations(
+      _ x: UnsafePointer<Float>, _ y: UnsafePointer<Float>, _ z: UnsafePointer<Float>
+    ) -> (xy: Double, xz: Double, yz: Double) {
+      var sx = 0.0, sy = 0.0, sz = 0.0
+      for t in 0..<n {
+        sx += Double(x[t])
+        sy += Double(y[t])
+        sz += Double(z[t])
+      }
+      let mx = sx / Double(n), my = sy / Double(n), mz = sz / Double(n)
+      var xx = 0.0, yy = 0.0, zz = 0.0, xy = 0.0, xz = 0.0, yz = 0.0
+      for t in 0..<n {
+        let dx = Double(x[t]) - mx, dy = Double(y[t]) - my, dz = Double(z[t]) - mz
+        xx += dx * dx
+        yy += dy * dy
+        zz += dz * dz
+        xy += dx * dy
+        xz += dx * dz
+        yz += dy * dz
+      }
+      func r(_ c: Double, _ a: Double, _ b: Double) -> Double {
+        a > 0 && b > 0 ? c / (a * b).squareRoot() : 0
+      }
+      return (r(xy, xx, yy), r(xz, xx, zz), r(yz, yy, zz))
+    }
+
+    private func meanAngle(
+      _ x: UnsafePointer<Float>, _ y: UnsafePointer<Float>, _ z: UnsafePointer<Float>,
+      _ gx: UnsafePointer<Float>, _ gy: UnsafePointer<Float>, _ gz: UnsafePointer<Float>
+    ) -> Double {
+      var sum = 0.0
+      var count = 0
+      for t in 0..<n {
+        let vx = Double(x[t]), vy = Double(y[t]), vz = Double(z[t])
+        let hx = Double(gx[t]), hy = Double(gy[t]), hz = Double(gz[t])
+        let vv = vx * vx + vy * vy + vz * vz
+        let gg = hx * hx + hy * hy + hz * hz
+        guard vv > 0 && gg > 0 else { continue }
+        let cosine = (vx * hx + vy * hy + vz * hz) / (vv * gg).squareRoot()
+        // Float acos: about twice as fast, and its error (~1e-7 rad) is far below Float output.
+        sum += Double(acos(Float(Swift.min(1, Swift.max(-1, cosine)))))
+        count += 1
+      }
+      return count > 0 ? sum / Double(count) : 0
+    }
+  }
+}

@@ -1,0 +1,246 @@
+// Allocation-free kernels behind FeatureExtractor, on raw Float pointers of window length n.
+// FeatureExtractor+Reference.swift holds the plain versions they are tested against.
+
+enum FeatureKernels {
+  /// Sorts `n` Floats ascending in place (Shell sort, Ciura gaps): no recursion, no
+  /// allocation, and bounded even with NaN.
+  /// The last pass (gap 1) is an insertion sort, so any length sorts correctly.
+  /// - Complexity: about O(n^1.3) comparisons for n up to a few thousand.
+  static func shellSort(_ a: UnsafeMutablePointer<Float>, _ n: Int) {
+    let gaps = (701, 301, 132, 57, 23, 10, 4, 1)
+    withUnsafeBytes(of: gaps) { raw in
+      for gap in raw.bindMemory(to: Int.self) where gap < n {
+        for i in gap..<n {
+          let value = a[i]
+          var j = i
+          while j >= gap && a[j - gap] > value {
+            a[j] = a[j - gap]
+            j -= gap
+          }
+          a[j] = value
+        }
+      }
+    }
+  }
+
+  /// Sorts `n` Floats ascending with a bitonic network over the next power of two (padded
+  /// with +infinity). Every compare-exchange is a min/max with no data-dependent branch, and
+  /// each stage's pairs are independent, so the loops vectorise; random data sorts several
+  /// times faster than with a comparison sort. `shellSort` is the reference it is tested
+  /// against.
+  ///
+  /// - Parameter scratch: At least `bitonicLength(n)` Floats.
+  /// - Complexity: O(p log^2 p) min/max pairs, p = `bitonicLength(n)`.
+  static func bitonicSort(
+    _ a: UnsafeMutablePointer<Float>, _ n: Int, scratch x: UnsafeMutablePointer<Float>
+  ) {
+    let p = bitonicLength(n)
+    x.update(from: a, count: n)
+    for i in n..<p { x[i] = .infinity }
+    if p < 8 {
+      shellSort(x, p)
+      a.update(from: x, count: n)
+      return
+    }
+    // x is viewed as p / 4 lanes of SIMD4; distances >= 4 pair whole vectors, distances
+    // 1 and 2 (and the mirror of a 4-block) pair lanes within a vector.
+    var k = 2
+    while k <= p {
+      // Merge step 1: compare mirrored pairs of each block of k (sorts two ascending runs).
+      if k == 2 {
+        withinVectors(
+          x, p, swap: { SIMD4($0[1], $0[0], $0[3], $0[2]) }, takeMax: [false, true, false, true])
+      } else if k == 4 {
+        withinVectors(
+          x, p, swap: { SIMD4($0[3], $0[2], $0[1], $0[0]) }, takeMax: [false, false, true, true])
+      } else {
+        var block = 0
+        while block < p {
+          var i = 0
+          while i < k / 2 {
+            let lo = x + block + i, hi = x + block + k - 4 - i
+            let u = load4(lo), w = load4(hi)
+            let v = SIMD4(w[3], w[2], w[1], w[0])
+            store4(u.replacing(with: v, where: v .< u), lo)
+            let high = u.replacing(with: v, where: u .< v)
+            store4(SIMD4(high[3], high[2], high[1], high[0]), hi)
+            i &+= 4
+          }
+          block &+= k
+        }
+      }
+      // Then half-cleaners of distance k/4, k/8, ..., 1.
+      var d = k / 4
+      while d >= 4 {
+        var start = 0
+        while start < p {
+          var i = start
+          while i < start &+ d {
+            let u = load4(x + i), v = load4(x + i + d)
+            store4(u.replacing(with: v, where: v .< u), x + i)
+            store4(u.replacing(with: v, where: u .< v), x + i + d)
+            i &+= 4
+          }
+          start &+= 2 * d
+        }
+        d /= 2
+      }
+      if k >= 8 {
+        withinVectors(
+          x, p, swap: { SIMD4($0[2], $0[3], $0[0], $0[1]) }, takeMax: [false, false, true, true])
+      }
+      if k >= 4 {
+        withinVectors(
+          x, p, swap: { SIMD4($0[1], $0[0], $0[3], $0[2]) }, takeMax: [false, true, false, true])
+      }
+      k *= 2
+    }
+    a.update(from: x, count: n)
+  }
+
+  /// Compare-exchanges lane pairs inside every SIMD4 of `x`: each lane meets `swap`'s lane
+  /// and keeps the max where `takeMax`, else the min.
+  @inline(__always)
+  private static func withinVectors(
+    _ x: UnsafeMutablePointer<Float>, _ p: Int, swap: (SIMD4<Float>) -> SIMD4<Float>,
+    takeMax: SIMDMask<SIMD4<Int32>>
+  ) {
+    var i = 0
+    while i < p {
+      let u = load4(x + i), v = swap(u)
+      let low = u.replacing(with: v, where: v .< u)
+      let high = u.replacing(with: v, where: u .< v)
+      store4(low.replacing(with: high, where: takeMax), x + i)
+      i &+= 4
+    }
+  }
+
+  @inline(__always)
+  private static func load4(_ p: UnsafeMutablePointer<Float>) -> SIMD4<Float> {
+    UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self)
+  }
+
+  @inline(__always)
+  private static func store4(_ v: SIMD4<Float>, _ p: UnsafeMutablePointer<Float>) {
+    UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD4<Float>.self)
+  }
+
+  /// The padded length `bitonicSort` works on: the next power of two >= max(n, 2).
+  static func bitonicLength(_ n: Int) -> Int {
+    var p = 2
+    while p < n { p <<= 1 }
+    return p
+  }
+
+  /// The median of |s - m| for sorted `s` and its median `m`, without another sort: the
+  /// deviations left of `m` (read backwards) and right of it are two ascending runs, and
+  /// the k-th smallest of two sorted runs is a binary search.
+  /// - Complexity: O(log n).
+  static func medianAbsoluteDeviation(_ s: UnsafePointer<Float>, _ n: Int, median m: Double)
+    -> Double
+  {
+    // split = first index with s[split] >= m.
+    var low = 0, high = n
+    while low < high {
+      let mid = (low + high) / 2
+      if Double(s[mid]) < m { low = mid + 1 } else { high = mid }
+    }
+    let split = low
+    let lower = kthDeviation((n - 1) / 2, s, n, split, m)
+    return n % 2 == 1 ? lower : (lower + kthDeviation(n / 2, s, n, split, m)) / 2
+  }
+
+  /// The k-th smallest (0-based) of A[i] = m - s[split-1-i] and B[j] = s[split+j] - m.
+  private static func kthDeviation(
+    _ k: Int, _ s: UnsafePointer<Float>, _ n: Int, _ split: Int, _ m: Double
+  ) -> Double {
+    let a = split, b = n - split, taken = k + 1
+    func left(_ i: Int) -> Double { m - Double(s[split - 1 - i]) }
+    func right(_ j: Int) -> Double { Double(s[split + j]) - m }
+    // Smallest i (taken from A) with A[i] >= B[taken - i - 1].
+    var low = Swift.max(0, taken - b), high = Swift.min(taken, a)
+    while low < high {
+      let i = (low + high) / 2
+      if left(i) < right(taken - i - 1) { low = i + 1 } else { high = i }
+    }
+    let j = taken - low
+    return Swift.max(low > 0 ? left(low - 1) : -.infinity, j > 0 ? right(j - 1) : -.infinity)
+  }
+
+  /// NumPy's default ("linear") percentile of sorted values: interpolate at q * (n - 1).
+  @inline(__always)
+  static func percentile(_ sorted: UnsafePointer<Float>, _ n: Int, _ q: Double) -> Double {
+    let position = q * Double(n - 1)
+    let lower = Int(position.rounded(.down))
+    let upper = Swift.min(lower + 1, n - 1)
+    let fraction = position - Double(lower)
+    let a = Double(sorted[lower]), b = Double(sorted[upper])
+    return a + (b - a) * fraction
+  }
+
+  /// `sum_{t < count} a[t] * b[t]` with eight Float lanes.
+  @inline(__always)
+  static func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, _ count: Int) -> Float {
+    var lanes = SIMD8<Float>.zero
+    var i = 0
+    while i + 8 <= count {
+      let va = UnsafeRawPointer(a + i).loadUnaligned(as: SIMD8<Float>.self)
+      let vb = UnsafeRawPointer(b + i).loadUnaligned(as: SIMD8<Float>.self)
+      lanes += va * vb
+      i += 8
+    }
+    var total = lanes.sum()
+    while i < count {
+      total += a[i] * b[i]
+      i += 1
+    }
+    return total
+  }
+
+  /// The highest local maximum of the normalised autocorrelation of the mean-removed `d` at
+  /// lags `minLag...maxLag` (see FeatureExtractor for the definition).
+  ///
+  /// - Parameter scratch: At least `n + 1` Floats.
+  /// - Returns: The peak and its lag in samples; `(0, 0)` when there is no local maximum.
+  static func autocorrelationPeak(
+    _ d: UnsafePointer<Float>, _ n: Int, minLag: Int, maxLag: Int,
+    scratch r: UnsafeMutablePointer<Float>
+  ) -> (value: Double, lag: Int) {
+    let energy = dot(d, d, n)
+    guard energy > 0, minLag <= maxLag, maxLag + 1 < n else { return (0, 0) }
+    // Four lags per sweep share the loads of d[t]; the leftover lags go one by one.
+    var k = minLag - 1
+    while k + 3 <= maxLag + 1 {
+      let count = n - k - 3
+      var s0 = SIMD8<Float>.zero, s1 = SIMD8<Float>.zero
+      var s2 = SIMD8<Float>.zero, s3 = SIMD8<Float>.zero
+      var t = 0
+      while t + 8 <= count {
+        let a = UnsafeRawPointer(d + t).loadUnaligned(as: SIMD8<Float>.self)
+        let b = d + t + k
+        s0 += a * UnsafeRawPointer(b).loadUnaligned(as: SIMD8<Float>.self)
+        s1 += a * UnsafeRawPointer(b + 1).loadUnaligned(as: SIMD8<Float>.self)
+        s2 += a * UnsafeRawPointer(b + 2).loadUnaligned(as: SIMD8<Float>.self)
+        s3 += a * UnsafeRawPointer(b + 3).loadUnaligned(as: SIMD8<Float>.self)
+        t += 8
+      }
+      // Tails: lag k + j runs to n - k - j, beyond the shared `count`.
+      r[k] = s0.sum() + dot(d + t, d + t + k, n - k - t)
+      r[k + 1] = s1.sum() + dot(d + t, d + t + k + 1, n - k - 1 - t)
+      r[k + 2] = s2.sum() + dot(d + t, d + t + k + 2, n - k - 2 - t)
+      r[k + 3] = s3.sum() + dot(d + t, d + t + k + 3, n - k - 3 - t)
+      k += 4
+    }
+    while k <= maxLag + 1 {
+      r[k] = dot(d, d + k, n - k)
+      k += 1
+    }
+    var best: Float = -.infinity
+    var bestLag = 0
+    for k in minLag...maxLag where r[k] > r[k - 1] && r[k] >= r[k + 1] && r[k] > best {
+      best = r[k]
+      bestLag = k
+    }
+    return bestLag == 0 ? (0, 0) : (Double(best) / Double(energy), bestLag)
+  }
+}

@@ -1,0 +1,103 @@
+// Every window of a dataset as one feature row: features [N, F] plus, per row, the majority
+// label, its purity, the recording and the start sample. The batch path training reads.
+
+import MotusData
+import MotusLinearAlgebra
+
+/// One row per kept window of a dataset.
+public struct WindowTable: Sendable, Equatable {
+  /// `[windowCount, featureCount]`, columns in `featureNames` order.
+  public var features: Matrix
+  public var featureNames: [String]
+  /// Majority label of each window, an index into `labels`. Shape `[windowCount]`.
+  public var labelIndices: [Int32]
+  /// Fraction of the window's samples that carry its label, in (0, 1].
+  public var purity: [Float]
+  /// Index into `recordingSessions` / `recordingSubjects` (the dataset's recordings).
+  public var recordingIndices: [Int]
+  /// First sample of each window within its recording.
+  public var starts: [Int]
+  /// Timestamp in seconds of each window's first sample.
+  public var startTimes: [Double]
+  /// The dataset's label vocabulary.
+  public var labels: [String]
+  public var recordingSessions: [String]
+  public var recordingSubjects: [String]
+  /// Recordings shorter than one window, which gave no rows.
+  public var skippedRecordingCount: Int
+  /// Windows dropped because their purity was below the minimum.
+  public var droppedImpureCount: Int
+
+  public var windowCount: Int { labelIndices.count }
+  public func label(at row: Int) -> String { labels[Int(labelIndices[row])] }
+  public func session(at row: Int) -> String { recordingSessions[recordingIndices[row]] }
+  public func subject(at row: Int) -> String { recordingSubjects[recordingIndices[row]] }
+
+  /// Extracts every window of every recording.
+  ///
+  /// - Parameters:
+  ///   - dataset: Its `channels` must equal `extractor.spec.recipes.map(\.name)`, and each
+  ///     recording must be sampled at the spec's rate (within 2 %).
+  ///   - extractor: Planned once; copied here, so the caller's stays untouched.
+  ///   - minimumPurity: Windows whose majority label covers less than this fraction are
+  ///     dropped (0, the default, keeps all).
+  /// - Throws: `FeatureSpecError.channelMismatch` or `.sampleRateMismatch`.
+  /// - Complexity: O(windows * cost of one extraction).
+  public static func make(
+    dataset: Dataset, extractor: FeatureExtractor, minimumPurity: Float = 0
+  ) throws -> WindowTable {
+    let spec = extractor.spec
+    let recipeNames = spec.recipes.map(\.name)
+    guard dataset.channels == recipeNames else {
+      throw FeatureSpecError.channelMismatch(dataset: dataset.channels, recipes: recipeNames)
+    }
+    for recording in dataset.recordings
+    where abs(recording.sampleRateHz - spec.sampleRateHz) > 0.02 * spec.sampleRateHz {
+      throw FeatureSpecError.sampleRateMismatch(
+        session: recording.session, recordingHz: recording.sampleRateHz,
+        specHz: spec.sampleRateHz)
+    }
+    var extractor = extractor
+    let window = SlidingWindow(length: spec.windowLength, hop: spec.hopLength)
+    let featureCount = extractor.featureCount
+    var table = WindowTable(
+      features: Matrix(rowCount: 0, columnCount: featureCount),
+      featureNames: extractor.featureNames,
+      labelIndices: [], purity: [], recordingIndices: [], starts: [], startTimes: [],
+      labels: dataset.labels, recordingSessions: dataset.recordings.map(\.session),
+      recordingSubjects: dataset.recordings.map(\.subject), skippedRecordingCount: 0,
+      droppedImpureCount: 0)
+    var values: [Float] = []
+    values.reserveCapacity(
+      dataset.recordings.reduce(0) { $0 + window.count(sampleCount: $1.sampleCount) } * featureCount
+    )
+    var row = [Float](repeating: 0, count: featureCount)
+    for (r, recording) in dataset.recordings.enumerated() {
+      let count = window.count(sampleCount: recording.sampleCount)
+      if count == 0 {
+        table.skippedRecordingCount += 1
+        continue
+      }
+      for start in window.starts(sampleCount: recording.sampleCount) {
+        let majority = SlidingWindow.majorityLabel(
+          recording.labelIndices[start..<(start + window.length)])
+        if majority.purity < minimumPurity {
+          table.droppedImpureCount += 1
+          continue
+        }
+        row.withUnsafeMutableBufferPointer {
+          extractor.extract(columns: recording.columns, start: start, into: $0)
+        }
+        values.append(contentsOf: row)
+        table.labelIndices.append(majority.label)
+        table.purity.append(majority.purity)
+        table.recordingIndices.append(r)
+        table.starts.append(start)
+        table.startTimes.append(recording.timestamps[start])
+      }
+    }
+    table.features = Matrix(
+      rowCount: table.labelIndices.count, columnCount: featureCount, values: values)
+    return table
+  }
+}

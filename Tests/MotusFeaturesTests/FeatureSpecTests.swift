@@ -1,0 +1,83 @@
+import Foundation
+import MotusData
+import MotusFeatures
+import XCTest
+
+final class FeatureSpecTests: XCTestCase {
+  private let motionSenseChannels =
+    ["userAcceleration", "gravity", "rotationRate"].flatMap { v in
+      ["x", "y", "z"].map { "\(v).\($0)" }
+    }
+    + ["attitude.roll", "attitude.pitch", "attitude.yaw"]
+
+  private func motionSenseSpec() -> FeatureSpec {
+    let recipes =
+      motionSenseChannels.map { ChannelRecipe.copy($0) } + [
+        ChannelRecipe(
+          name: "|userAcceleration|", operation: .magnitude,
+          inputs: ["userAcceleration.x", "userAcceleration.y", "userAcceleration.z"]),
+        ChannelRecipe(
+          name: "|rotationRate|", operation: .magnitude,
+          inputs: ["rotationRate.x", "rotationRate.y", "rotationRate.z"]),
+      ]
+    return FeatureSpec.standard(
+      recipes: recipes, channels: recipes.map(\.name), sampleRateHz: 50, windowLength: 128,
+      hopLength: 64)
+  }
+
+  func testStandard_InfersVectorsGravityAndBands() throws {
+    let spec = motionSenseSpec()
+    XCTAssertEqual(
+      spec.vectors.map(FeatureSpec.vectorName), ["userAcceleration", "gravity", "rotationRate"])
+    XCTAssertEqual(spec.gravity ?? [], ["gravity.x", "gravity.y", "gravity.z"])
+    XCTAssertEqual(spec.bandEdgesHz, [0, 0.5, 1, 2, 3, 5, 8, 12, 16, 20, 25])
+    XCTAssertEqual(FeatureSpec.defaultBandEdges(sampleRateHz: 15), [0, 0.5, 1, 2, 3, 5, 7.5])
+    try spec.validate()
+  }
+
+  func testFeatureNames_OrderAndExamples() {
+    let names = motionSenseSpec().featureNames
+    // 14 channels x (17 statistics + 10 bands + 4 spectral) + 3 x 3 correlations + 2 angles.
+    XCTAssertEqual(names.count, 14 * 31 + 9 + 2)
+    XCTAssertEqual(Set(names).count, names.count)
+    XCTAssertEqual(names.first, "userAcceleration.x:mean")
+    for example in [
+      "userAcceleration.x:std", "|rotationRate|:band_2-3Hz", "|rotationRate|:band_0-0.5Hz",
+      "userAcceleration:corr_xy", "userAcceleration:gravity_angle", "attitude.yaw:acf_lag",
+      "rotationRate:gravity_angle",
+    ] {
+      XCTAssertTrue(names.contains(example), example)
+    }
+    XCTAssertFalse(names.contains("gravity:gravity_angle"))
+    XCTAssertEqual(names.last, "rotationRate:gravity_angle")
+  }
+
+  func testCodable_RoundTripIsEqual() throws {
+    let spec = motionSenseSpec()
+    let data = try JSONEncoder().encode(spec)
+    XCTAssertEqual(try JSONDecoder().decode(FeatureSpec.self, from: data), spec)
+  }
+
+  func testValidate_RejectsBadFieldsWithHints() {
+    var spec = motionSenseSpec()
+    func expect(_ change: (inout FeatureSpec) -> Void, _ expected: FeatureSpecError) {
+      var bad = spec
+      change(&bad)
+      XCTAssertThrowsError(try bad.validate()) { error in
+        XCTAssertEqual(error as? FeatureSpecError, expected)
+        XCTAssertTrue("\(error)".contains("HINT:"), "\(error)")
+      }
+    }
+    expect({ $0.windowLength = 0 }, .windowNotPositive(0))
+    expect({ $0.hopLength = 0 }, .hopOutOfRange(hop: 0, window: 128))
+    expect({ $0.hopLength = 129 }, .hopOutOfRange(hop: 129, window: 128))
+    expect({ $0.bandEdgesHz = [0, 2, 1] }, .bandEdgesNotAscending([0, 2, 1]))
+    expect({ $0.bandEdgesHz = [0, 30] }, .bandEdgeAboveNyquist(edge: 30, nyquist: 25))
+    expect({ $0.bandEdgesHz = [0] }, .tooFewBandEdges([0]))
+    expect(
+      { $0.channels.append("magnetometer.x") },
+      .unknownChannel("magnetometer.x", available: spec.recipes.map(\.name)))
+    spec.hopLength = 128
+    XCTAssertNoThrow(try spec.validate())
+  }
+}
