@@ -75,11 +75,8 @@ extension LoadState {
         continue
       }
       // Channel-major raw columns of the kept rows, missing cells filled.
-      var raw = [[Float]](repeating: [], count: rawCount)
-      for c in 0..<rawCount {
-        raw[c] = rows.map { s.values[$0 * rawCount + c] }
-      }
-      let times = rows.map { s.timestamps[$0] }
+      var raw = LoadState.transpose(s.values, rows: rows, channelCount: rawCount)
+      let times = rows.count == rowCount ? s.timestamps : rows.map { s.timestamps[$0] }
       var emptyChannel: String? = nil
       for c in 0..<rawCount where !LoadState.fillMissing(&raw[c], times: times) {
         emptyChannel = rawChannels[c]
@@ -106,9 +103,11 @@ extension LoadState {
           continue
         }
         var pieceTimes = Array(times[piece])
-        var columns = plan.apply(columns: raw.map { Array($0[piece]) })
+        var columns = LoadState.apply(plan, to: raw, range: piece)
         var labels = rows[piece].map { mappedID[Int(s.labels[$0])] }
-        let pieceStep = LoadState.medianStep(pieceTimes)
+        // The whole session unsplit: its step is already known.
+        let whole = pieces.count == 1 && rows.count == rowCount
+        let pieceStep = whole ? period : LoadState.medianStep(pieceTimes)
         var rate = 1 / pieceStep
         if let target = options.sampleRateHz, !columns.isEmpty {
           let resampled = StreamingResampler.resample(
@@ -152,6 +151,45 @@ extension LoadState {
     let dataset = Dataset(
       channels: recipes.map(\.name), labels: vocabulary, recordings: recordings)
     return LoadResult(dataset: dataset, recipes: recipes, report: report)
+  }
+
+  /// Channel-major copy of the given rows of row-major `values`: `[channelCount][rows.count]`.
+  /// - Complexity: O(rows.count * channelCount), one pass over the rows.
+  static func transpose(_ values: [Float], rows: [Int], channelCount: Int) -> [[Float]] {
+    let n = rows.count
+    var columns = [[Float]](repeating: [], count: channelCount)
+    values.withUnsafeBufferPointer { v in
+      for c in 0..<channelCount {
+        columns[c] = [Float](unsafeUninitializedCapacity: n) { out, count in
+          for (i, r) in rows.enumerated() { out[i] = v[r * channelCount + c] }
+          count = n
+        }
+      }
+    }
+    return columns
+  }
+
+  /// Runs `plan` over `raw[c][range]`. A plan of plain copies of raw columns is applied as a
+  /// column copy (times the scale, exact for 1 and -1), which gives the same values as
+  /// `ChannelPlan.apply` without the per-sample gather.
+  static func apply(_ plan: ChannelPlan, to raw: [[Float]], range: Range<Int>) -> [[Float]] {
+    let slotOf = Dictionary(
+      plan.rawChannels.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+    // Copies of raw columns only: no input may name an earlier recipe's output.
+    var earlier: Set<String> = []
+    var copies = true
+    for r in plan.recipes {
+      copies = copies && r.operation == .copy && r.inputs.count == 1
+        && slotOf[r.inputs[0]] != nil && !earlier.contains(r.inputs[0])
+      earlier.insert(r.name)
+    }
+    if copies {
+      return plan.recipes.map { recipe in
+        let column = raw[slotOf[recipe.inputs[0]] ?? 0][range]
+        return recipe.scale == 1 ? Array(column) : column.map { $0 * recipe.scale }
+      }
+    }
+    return plan.apply(columns: raw.map { Array($0[range]) })
   }
 
   /// Typical time step: the median step, refined to the mean of the steps within 50% of
