@@ -1,5 +1,5 @@
-// After parsing: label map and filters, subject filters, rate detection, gap splitting,
-// missing-cell filling, channel recipes and resampling, per session. Times in seconds.
+// After parsing: label map and filters, subject filters, rate detection, missing-cell
+// filling, gap splitting, channel recipes and resampling, per session. Times in seconds.
 
 import Foundation
 

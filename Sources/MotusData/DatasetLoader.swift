@@ -1,6 +1,6 @@
 // Loads labelled long-layout CSV files (`timestamp,session,subject,label,<channels>`) into a
-// `Dataset`. Order of operations: parse raw columns -> label map / filters -> split sessions
-// at time gaps -> fill missing cells -> `ChannelPlan` (recipes) -> optional resampling.
+// `Dataset`. Order of operations: parse raw columns -> label map / filters -> fill missing
+// cells -> split sessions at time gaps -> `ChannelPlan` (recipes) -> optional resampling.
 // Times are seconds (Double); channel values are parsed as Double and stored as Float.
 
 import Foundation
