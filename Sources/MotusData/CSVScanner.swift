@@ -121,6 +121,7 @@ struct CSVScanner {
   }
 
   /// Parses the field as a number.
+  @inline(__always)
   func number(_ field: CSVField) -> DecimalParser.Outcome {
     if field.quoted {
       return unquoted.withUnsafeBufferPointer { b in

@@ -131,18 +131,27 @@ extension LoadState {
     }
 
     // Final label vocabulary: labels used by recordings, in natural order.
-    var used = Set<Int32>()
-    for r in recordings { used.formUnion(r.labelIndices) }
-    let vocabulary = used.map { mappedIDs.names[Int($0)] }.sorted(by: naturalOrder)
+    var used = [Bool](repeating: false, count: mappedIDs.names.count)
+    for r in recordings {
+      for l in r.labelIndices { used[Int(l)] = true }
+    }
+    let vocabulary = mappedIDs.names.indices.filter { used[$0] }.map { mappedIDs.names[$0] }
+      .sorted(by: naturalOrder)
     var finalIndex = [Int32](repeating: -1, count: mappedIDs.names.count)
     for (i, l) in vocabulary.enumerated() { finalIndex[Int(mappedIDs.id(of: l))] = Int32(i) }
+    var seconds = [Double](repeating: 0, count: vocabulary.count)
+    var counts = [Int](repeating: 0, count: vocabulary.count)
     for i in recordings.indices {
       recordings[i].labelIndices = recordings[i].labelIndices.map { finalIndex[Int($0)] }
       let step = 1 / recordings[i].sampleRateHz
       for l in recordings[i].labelIndices {
-        report.labelDurationsSeconds[vocabulary[Int(l)], default: 0] += step
-        report.labelSampleCounts[vocabulary[Int(l)], default: 0] += 1
+        seconds[Int(l)] += step
+        counts[Int(l)] += 1
       }
+    }
+    for (i, label) in vocabulary.enumerated() {
+      report.labelDurationsSeconds[label] = seconds[i]
+      report.labelSampleCounts[label] = counts[i]
     }
     report.recordingCount = recordings.count
     guard !recordings.isEmpty else {
