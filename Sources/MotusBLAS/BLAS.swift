@@ -21,6 +21,10 @@ public enum BLAS {
   /// - Parameters:
   ///   - transposeA: Use `Aᵀ`; then `a` is stored `[K, M]`.
   ///   - transposeB: Use `Bᵀ`; then `b` is stored `[N, K]`.
+  ///   - alpha: Scale of the product. Default 1.
+  ///   - a: `A`, stored `[M, K]` (or `[K, M]` when transposed).
+  ///   - b: `B`, stored `[K, N]` (or `[N, K]` when transposed).
+  ///   - beta: Scale of the old `C`. Default 0.
   ///   - c: `[M, N]`; with `beta == 0` its old values are not read.
   /// - Complexity: O(*M N K*).
   public static func gemm(
@@ -67,11 +71,11 @@ public enum BLAS {
     c: UnsafeMutablePointer<Float>?, ldc: Int
   ) {
     precondition(m >= 0 && n >= 0 && k >= 0, "negative gemm shape m=\(m) n=\(n) k=\(k)")
-    if m == 0 || n == 0 { return }
+    guard m > 0, n > 0, let c else { return }
     configure()
     if k == 0 {
       // BLAS may skip the beta scaling when K == 0 and alpha != 0; do it explicitly.
-      for i in 0..<m { for j in 0..<n { c![i * ldc + j] = beta == 0 ? 0 : beta * c![i * ldc + j] } }
+      for i in 0..<m { for j in 0..<n { c[i * ldc + j] = beta == 0 ? 0 : beta * c[i * ldc + j] } }
       return
     }
     cblas_sgemm(

@@ -64,6 +64,12 @@ struct Train: ParsableCommand {
       valueName: "alpha"))
   var l2: Float?
 
+  @Option(
+    help: ArgumentHelp(
+      "Stopping tolerance: L-BFGS max |gradient|; Adam minimum validation-loss improvement.",
+      valueName: "tol"))
+  var tolerance: Float = 1e-4
+
   @Option(help: "Adam mini-batch size in windows.")
   var batchSize: Int = 200
 
@@ -73,7 +79,9 @@ struct Train: ParsableCommand {
   @Option(help: "Hold out whole subjects or whole sessions for validation.")
   var validationGroup: GroupChoice = .subject
 
-  @Option(help: ArgumentHelp("Share of windows held out for validation, in (0, 1).", valueName: "fraction"))
+  @Option(
+    help: ArgumentHelp(
+      "Share of windows held out for validation, in (0, 1).", valueName: "fraction"))
   var validationFraction: Double = 0.2
 
   @Option(help: "Epochs without validation improvement before stopping (Adam).")
@@ -82,7 +90,8 @@ struct Train: ParsableCommand {
   func validate() throws {
     let sizes = try hiddenLayerSizes()
     guard (1...2).contains(sizes.count) else {
-      throw ValidationError("'--hidden' takes one or two widths, got \(sizes.count). Example: --hidden 64,32")
+      throw ValidationError(
+        "'--hidden' takes one or two widths, got \(sizes.count). Example: --hidden 64,32")
     }
     guard epochs >= 1 else { throw ValidationError("'--epochs' must be >= 1, got \(epochs).") }
     guard learningRate > 0 && learningRate.isFinite else {
@@ -91,8 +100,15 @@ struct Train: ParsableCommand {
     if let l2, !(l2 >= 0 && l2.isFinite) {
       throw ValidationError("'--l2' must be >= 0, got \(l2).")
     }
-    guard batchSize >= 1 else { throw ValidationError("'--batch-size' must be >= 1, got \(batchSize).") }
-    guard patience >= 1 else { throw ValidationError("'--patience' must be >= 1, got \(patience).") }
+    guard batchSize >= 1 else {
+      throw ValidationError("'--batch-size' must be >= 1, got \(batchSize).")
+    }
+    guard tolerance >= 0 && tolerance.isFinite else {
+      throw ValidationError("'--tolerance' must be >= 0, got \(tolerance).")
+    }
+    guard patience >= 1 else {
+      throw ValidationError("'--patience' must be >= 1, got \(patience).")
+    }
     guard validationFraction > 0 && validationFraction < 1 else {
       throw ValidationError("'--validation-fraction' must be in (0, 1), got \(validationFraction).")
     }
@@ -101,7 +117,8 @@ struct Train: ParsableCommand {
   func hiddenLayerSizes() throws -> [Int] {
     try DataOptions.list(hidden).map { item in
       guard let n = Int(item), n >= 1 else {
-        throw ValidationError("'--hidden' item '\(item)' is not a positive width. Example: --hidden 64,32")
+        throw ValidationError(
+          "'--hidden' item '\(item)' is not a positive width. Example: --hidden 64,32")
       }
       return n
     }
@@ -127,7 +144,8 @@ struct Train: ParsableCommand {
       throw ToolError(error.description)
     }
     guard table.windowCount > 0 else {
-      throw ToolError("no windows to train on.", hint: "use a shorter --window or check the filters.")
+      throw ToolError(
+        "no windows to train on.", hint: "use a shorter --window or check the filters.")
     }
 
     // Keep only labels that have windows, in the dataset's label order.
@@ -154,6 +172,7 @@ struct Train: ParsableCommand {
     options.classWeighting = classWeights == .balanced ? .balanced : .none
     options.validationFraction = validationFraction
     options.patience = patience
+    options.tolerance = tolerance
 
     let progress = EpochProgress()
     let trained: (model: TrainedModel, report: TrainingReport)
@@ -171,10 +190,14 @@ struct Train: ParsableCommand {
     } catch let error as ModelFileError {
       throw ToolError(error.description)
     }
-    print(Self.summary(trained.report, classNames: classNames, windowCount: table.windowCount, output: output))
+    print(
+      Self.summary(
+        trained.report, classNames: classNames, windowCount: table.windowCount, output: output))
   }
 
-  static func summary(_ report: TrainingReport, classNames: [String], windowCount: Int, output: String)
+  static func summary(
+    _ report: TrainingReport, classNames: [String], windowCount: Int, output: String
+  )
     -> String
   {
     func f(_ x: Double, _ digits: Int = 3) -> String { String(format: "%.\(digits)f", x) }
@@ -184,8 +207,9 @@ struct Train: ParsableCommand {
       "\(report.epochs.count) epochs in \(f(report.epochs.last?.elapsedSeconds ?? 0, 1)) s; "
         + "validation accuracy \(f(report.accuracy)), macro-F1 "
         + "\(f(report.macroF1)), balanced accuracy \(f(report.balancedAccuracy))",
-      "calibration: temperature \(f(Double(report.temperature))), log loss \(f(report.validationLogLossBefore))"
-        + " -> \(f(report.validationLogLossAfter)), ECE \(f(report.eceBefore)) -> \(f(report.eceAfter))",
+      "calibration: temperature \(f(Double(report.temperature))), log loss "
+        + "\(f(report.validationLogLossBefore)) -> \(f(report.validationLogLossAfter)), ECE "
+        + "\(f(report.eceBefore)) -> \(f(report.eceAfter))",
     ]
     let perClass = classNames.indices.map { c in
       "\(classNames[c]) \(f(report.confusion.f1(c), 2)) (n=\(report.confusion.support(c)))"
@@ -203,13 +227,15 @@ final class EpochProgress: @unchecked Sendable {
 
   func update(_ report: EpochReport) {
     guard enabled else { return }
-    var text = "\repoch \(report.epoch)/\(report.maxEpochs)  loss "
+    var text =
+      "\repoch \(report.epoch)/\(report.maxEpochs)  loss "
       + String(format: "%.4f", report.trainingLoss)
     if let accuracy = report.validationAccuracy {
       text += String(format: "  val acc %.3f", accuracy)
     }
     // An upper bound: early stopping may end sooner.
-    let left = report.elapsedSeconds / Double(report.epoch) * Double(report.maxEpochs - report.epoch)
+    let left =
+      report.elapsedSeconds / Double(report.epoch) * Double(report.maxEpochs - report.epoch)
     text += String(format: "  <= %.0fs left   ", left)
     FileHandle.standardError.write(Data(text.utf8))
     shown = true

@@ -5,7 +5,8 @@ extension Matrix {
   /// Adds `vector` (length `columnCount`) to every row.
   /// - Complexity: O(*N F*).
   public mutating func addRowVector(_ vector: [Float]) {
-    precondition(vector.count == columnCount, "vector has \(vector.count) values, rows have \(columnCount)")
+    precondition(
+      vector.count == columnCount, "vector has \(vector.count) values, rows have \(columnCount)")
     let f = columnCount
     values.withUnsafeMutableBufferPointer { v in
       for i in 0..<rowCount {

@@ -12,6 +12,10 @@ public enum ReferenceKernels {
   /// - Parameters:
   ///   - transposeA: Use `Aᵀ`; then `a` is stored `[K, M]`.
   ///   - transposeB: Use `Bᵀ`; then `b` is stored `[N, K]`.
+  ///   - alpha: Scale of the product. Default 1.
+  ///   - a: `A`, stored `[M, K]` (or `[K, M]` when transposed).
+  ///   - b: `B`, stored `[K, N]` (or `[N, K]` when transposed).
+  ///   - beta: Scale of the old `C`. Default 0.
   ///   - c: `[M, N]`; when `beta == 0` its old values are ignored (even NaN), as in BLAS.
   /// - Complexity: O(*M N K*).
   public static func gemm(
@@ -80,11 +84,13 @@ public enum ReferenceKernels {
   ) {
     let rows = transpose ? a.columnCount : a.rowCount
     let cols = transpose ? a.rowCount : a.columnCount
-    precondition(x.count == cols && y.count == rows, "gemv: x \(x.count), y \(y.count), A \(rows)x\(cols)")
+    precondition(
+      x.count == cols && y.count == rows, "gemv: x \(x.count), y \(y.count), A \(rows)x\(cols)")
     for i in 0..<rows {
       var sum: Float = 0
       for j in 0..<cols {
-        sum += (transpose ? a.values[j * a.columnCount + i] : a.values[i * a.columnCount + j]) * x[j]
+        sum +=
+          (transpose ? a.values[j * a.columnCount + i] : a.values[i * a.columnCount + j]) * x[j]
       }
       y[i] = alpha * sum + (beta == 0 ? 0 : beta * y[i])
     }

@@ -24,7 +24,8 @@ extension FeedForwardClassifier {
 
   /// Unnormalised scores, shape `[N, K]`.
   public func logits(_ x: Matrix) -> Matrix {
-    precondition(x.columnCount == featureCount, "expected \(featureCount) features, got \(x.columnCount)")
+    precondition(
+      x.columnCount == featureCount, "expected \(featureCount) features, got \(x.columnCount)")
     var h = x
     for (index, layer) in layers.enumerated() {
       h = layer(h)

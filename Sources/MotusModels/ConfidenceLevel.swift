@@ -5,9 +5,15 @@
 public enum ConfidenceLevel: String, Codable, Sendable, CaseIterable, Comparable {
   case low, medium, high
 
-  public static func < (a: ConfidenceLevel, b: ConfidenceLevel) -> Bool {
-    allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+  private var rank: Int {
+    switch self {
+    case .low: return 0
+    case .medium: return 1
+    case .high: return 2
+    }
   }
+
+  public static func < (a: ConfidenceLevel, b: ConfidenceLevel) -> Bool { a.rank < b.rank }
 }
 
 /// Probability cut-offs between confidence levels, stored in the model file.

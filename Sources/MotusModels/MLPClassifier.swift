@@ -17,7 +17,9 @@ public struct MLPClassifier: FeedForwardClassifier, Equatable {
     for i in 1..<all.count {
       precondition(
         all[i].inputCount == all[i - 1].outputCount,
-        "layer \(i) takes \(all[i].inputCount) inputs, layer \(i - 1) gives \(all[i - 1].outputCount)")
+        "layer \(i) takes \(all[i].inputCount) inputs, layer \(i - 1) gives "
+          + "\(all[i - 1].outputCount)"
+      )
     }
     precondition(
       output.outputCount == classes.count,

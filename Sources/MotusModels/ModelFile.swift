@@ -41,7 +41,8 @@ public enum ModelFile {
     let layers = model.classifier.network.layers
     var tensors: [TensorEntry] = []
     for (l, layer) in layers.enumerated() {
-      tensors.append(TensorEntry(name: "layers.\(l).weight", shape: [layer.outputCount, layer.inputCount]))
+      tensors.append(
+        TensorEntry(name: "layers.\(l).weight", shape: [layer.outputCount, layer.inputCount]))
       tensors.append(TensorEntry(name: "layers.\(l).bias", shape: [layer.outputCount]))
     }
     let header = Header(
@@ -111,7 +112,8 @@ public enum ModelFile {
     }
     let version = readUInt32(bytes, at: 8)
     guard supportedVersions.contains(version) else {
-      throw ModelFileError.unsupportedVersion(file: file, version: version, supported: supportedVersions)
+      throw ModelFileError.unsupportedVersion(
+        file: file, version: version, supported: supportedVersions)
     }
     let headerLength = Int(readUInt32(bytes, at: 12))
     guard bytes.count >= 16 + headerLength else {
@@ -126,9 +128,11 @@ public enum ModelFile {
     let structure = try expectedShapes(header, file: file)
     guard header.tensors.map(\.name) == structure.map(\.name) else {
       throw ModelFileError.malformedHeader(
-        file: file, reason: "tensors \(header.tensors.map(\.name)), expected \(structure.map(\.name))")
+        file: file,
+        reason: "tensors \(header.tensors.map(\.name)), expected \(structure.map(\.name))")
     }
-    for (declared, expected) in zip(header.tensors, structure) where declared.shape != expected.shape {
+    for (declared, expected) in zip(header.tensors, structure)
+    where declared.shape != expected.shape {
       throw ModelFileError.shapeMismatch(
         file: file, tensor: declared.name, expected: expected.shape, actual: declared.shape)
     }
@@ -147,20 +151,24 @@ public enum ModelFile {
       let weight = readFloats(bytes, at: &offset, count: shape[0] * shape[1])
       let bias = readFloats(bytes, at: &offset, count: shape[0])
       layers.append(
-        Linear(weight: Matrix(rowCount: shape[0], columnCount: shape[1], values: weight), bias: bias))
+        Linear(
+          weight: Matrix(rowCount: shape[0], columnCount: shape[1], values: weight), bias: bias))
     }
     let classifier: ModelClassifier
     if header.kind == "logistic" {
       classifier = .logistic(LogisticRegression(classes: header.classes, linear: layers[0]))
     } else {
       classifier = .mlp(
-        MLPClassifier(classes: header.classes, hidden: Array(layers.dropLast()), output: layers[layers.count - 1]))
+        MLPClassifier(
+          classes: header.classes, hidden: Array(layers.dropLast()),
+          output: layers[layers.count - 1]))
     }
     guard header.temperature > 0, header.temperature.isFinite,
       0 <= header.confidenceCutoffs.medium,
       header.confidenceCutoffs.medium <= header.confidenceCutoffs.high
     else {
-      throw ModelFileError.malformedHeader(file: file, reason: "bad temperature or confidence cut-offs")
+      throw ModelFileError.malformedHeader(
+        file: file, reason: "bad temperature or confidence cut-offs")
     }
     return TrainedModel(
       featureSpec: header.featureSpec, standardizer: header.standardizer, classifier: classifier,
@@ -173,13 +181,15 @@ public enum ModelFile {
   private static func expectedShapes(_ header: Header, file: String) throws -> [TensorEntry] {
     let f = header.standardizer.mean.count
     let k = header.classes.count
-    guard header.standardizer.scale.count == f, header.standardizer.scale.allSatisfy({ $0 > 0 }) else {
+    guard header.standardizer.scale.count == f, header.standardizer.scale.allSatisfy({ $0 > 0 })
+    else {
       throw ModelFileError.malformedHeader(file: file, reason: "standardizer mean/scale disagree")
     }
     guard k >= 1 else { throw ModelFileError.malformedHeader(file: file, reason: "no classes") }
     let specCount = header.featureSpec.featureNames.count
     guard specCount == f else {
-      throw ModelFileError.shapeMismatch(file: file, tensor: "standardizer", expected: [specCount], actual: [f])
+      throw ModelFileError.shapeMismatch(
+        file: file, tensor: "standardizer", expected: [specCount], actual: [f])
     }
     var widths: [Int]
     switch header.kind {
@@ -188,20 +198,23 @@ public enum ModelFile {
     case "mlp":
       let layerCount = header.tensors.count / 2
       guard (2...3).contains(layerCount) else {
-        throw ModelFileError.malformedHeader(file: file, reason: "an MLP has 2 or 3 layers, got \(layerCount)")
+        throw ModelFileError.malformedHeader(
+          file: file, reason: "an MLP has 2 or 3 layers, got \(layerCount)")
       }
       widths = [f]
       for l in 0..<(layerCount - 1) {
         let shape = header.tensors[2 * l].shape
         guard shape.count == 2, shape[0] > 0 else {
           throw ModelFileError.shapeMismatch(
-            file: file, tensor: header.tensors[2 * l].name, expected: [-1, widths[l]], actual: shape)
+            file: file, tensor: header.tensors[2 * l].name, expected: [-1, widths[l]], actual: shape
+          )
         }
         widths.append(shape[0])
       }
       widths.append(k)
     default:
-      throw ModelFileError.malformedHeader(file: file, reason: "unknown model kind '\(header.kind)'")
+      throw ModelFileError.malformedHeader(
+        file: file, reason: "unknown model kind '\(header.kind)'")
     }
     var entries: [TensorEntry] = []
     for l in 0..<(widths.count - 1) {

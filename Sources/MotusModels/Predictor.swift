@@ -11,6 +11,8 @@ import MotusLinearAlgebra
 public struct Predictor: Sendable {
   public let model: TrainedModel
   private let layers: [Linear]
+  // Cached: `model.classes` goes through an existential and would allocate per call.
+  private let classCount: Int
   private var front: [Float]
   private var back: [Float]
   /// Probabilities of the last `predict` call, `classes.count` values.
@@ -19,6 +21,7 @@ public struct Predictor: Sendable {
   public init(model: TrainedModel) {
     self.model = model
     self.layers = model.classifier.network.layers
+    self.classCount = model.classes.count
     let width = max(model.featureCount, layers.map(\.outputCount).max() ?? 0)
     self.front = [Float](repeating: 0, count: width)
     self.back = [Float](repeating: 0, count: width)
@@ -44,8 +47,9 @@ public struct Predictor: Sendable {
           }
           swap(&input, &output)
         }
-        let k = model.classes.count
-        Softmax.apply(UnsafeMutableBufferPointer(rebasing: input[0..<k]), temperature: model.temperature)
+        let k = classCount
+        Softmax.apply(
+          UnsafeMutableBufferPointer(rebasing: input[0..<k]), temperature: model.temperature)
         probabilities.withUnsafeMutableBufferPointer { p in
           for c in 0..<k { p[c] = input[c] }
         }

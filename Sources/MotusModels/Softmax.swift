@@ -29,7 +29,9 @@ public enum Softmax {
     let k = logits.columnCount
     out.values.withUnsafeMutableBufferPointer { v in
       for i in 0..<logits.rowCount {
-        apply(UnsafeMutableBufferPointer(rebasing: v[(i * k)..<((i + 1) * k)]), temperature: temperature)
+        apply(
+          UnsafeMutableBufferPointer(rebasing: v[(i * k)..<((i + 1) * k)]), temperature: temperature
+        )
       }
     }
     return out

@@ -44,7 +44,8 @@ public struct Standardizer: Codable, Sendable, Equatable {
 
   /// `(x - mean) / scale`, shape `[N, F]`.
   public func transform(_ x: Matrix) -> Matrix {
-    precondition(x.columnCount == featureCount, "expected \(featureCount) features, got \(x.columnCount)")
+    precondition(
+      x.columnCount == featureCount, "expected \(featureCount) features, got \(x.columnCount)")
     var out = x
     let f = featureCount
     for i in 0..<x.rowCount {

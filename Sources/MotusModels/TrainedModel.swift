@@ -53,7 +53,8 @@ public struct TrainedModel: Sendable, Equatable {
       featureSpec.featureNames.count == standardizer.featureCount,
       "feature spec names \(featureSpec.featureNames.count) features, standardiser has "
         + "\(standardizer.featureCount)")
-    precondition(temperature > 0 && temperature.isFinite, "temperature must be > 0, got \(temperature)")
+    precondition(
+      temperature > 0 && temperature.isFinite, "temperature must be > 0, got \(temperature)")
     self.featureSpec = featureSpec
     self.standardizer = standardizer
     self.classifier = classifier

@@ -14,13 +14,16 @@ extension ConfidenceCutoffs {
   /// - Parameters:
   ///   - probabilities: Calibrated `[N, K]`.
   ///   - labels: `N` true class indices.
-  ///   - mediumAccuracy: Default 0.7. highAccuracy: Default 0.9 (`mediumAccuracy <= highAccuracy`).
-  ///   - minimumSupport: Default 10 rows.
+  ///   - mediumAccuracy: Target for `.medium`. Default 0.7.
+  ///   - highAccuracy: Target for `.high` (`>= mediumAccuracy`). Default 0.9.
+  ///   - minimumSupport: Smallest prefix considered. Default 10 rows.
+  /// - Returns: Cut-offs with `medium <= high`.
   public static func fit(
     probabilities: Matrix, labels: [Int], mediumAccuracy: Double = 0.7, highAccuracy: Double = 0.9,
     minimumSupport: Int = 10
   ) -> ConfidenceCutoffs {
-    precondition(mediumAccuracy <= highAccuracy, "medium target \(mediumAccuracy) > high \(highAccuracy)")
+    precondition(
+      mediumAccuracy <= highAccuracy, "medium target \(mediumAccuracy) > high \(highAccuracy)")
     var rows: [(p: Float, correct: Bool)] = []
     for i in 0..<probabilities.rowCount {
       var best = 0

@@ -7,11 +7,14 @@ public struct ConfusionMatrix: Sendable, Equatable {
   public private(set) var counts: [[Int]]
 
   public init(truth: [Int], predicted: [Int], classCount: Int) {
-    precondition(truth.count == predicted.count, "\(truth.count) labels, \(predicted.count) predictions")
+    precondition(
+      truth.count == predicted.count, "\(truth.count) labels, \(predicted.count) predictions")
     self.classCount = classCount
     counts = Array(repeating: Array(repeating: 0, count: classCount), count: classCount)
     for (t, p) in zip(truth, predicted) {
-      precondition((0..<classCount).contains(t) && (0..<classCount).contains(p), "label \(t)/\(p) out of range")
+      precondition(
+        (0..<classCount).contains(t) && (0..<classCount).contains(p), "label \(t)/\(p) out of range"
+      )
       counts[t][p] += 1
     }
   }

@@ -32,11 +32,15 @@ public struct FNV1a64: Sendable {
   }
 
   /// Digest of features (shape, then Float bits LE), labels, groups and class names.
-  public static func digest(features: Matrix, labels: [Int], groups: [String], classNames: [String]) -> String {
+  public static func digest(features: Matrix, labels: [Int], groups: [String], classNames: [String])
+    -> String
+  {
     var h = FNV1a64()
     h.combine(UInt64(features.rowCount))
     h.combine(UInt64(features.columnCount))
-    for v in features.values { withUnsafeBytes(of: v.bitPattern.littleEndian) { h.combine(bytes: $0) } }
+    for v in features.values {
+      withUnsafeBytes(of: v.bitPattern.littleEndian) { h.combine(bytes: $0) }
+    }
     for y in labels { h.combine(UInt64(bitPattern: Int64(y))) }
     for g in groups { h.combine(g) }
     for c in classNames { h.combine(c) }

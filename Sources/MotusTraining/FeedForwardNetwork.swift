@@ -36,7 +36,8 @@ public struct FeedForwardNetwork: Sendable, Equatable {
 
   /// All-zero parameters.
   public init(widths: [Int]) {
-    self.init(widths: widths, parameters: .init(repeating: 0, count: Self.parameterCount(widths: widths)))
+    self.init(
+      widths: widths, parameters: .init(repeating: 0, count: Self.parameterCount(widths: widths)))
   }
 
   /// Glorot/Xavier uniform initialisation (Glorot and Bengio, "Understanding the difficulty of
@@ -71,7 +72,8 @@ public struct FeedForwardNetwork: Sendable, Equatable {
       let i = widths[l]
       let start = weightOffset(l)
       return Linear(
-        weight: Matrix(rowCount: o, columnCount: i, values: Array(parameters[start..<(start + o * i)])),
+        weight: Matrix(
+          rowCount: o, columnCount: i, values: Array(parameters[start..<(start + o * i)])),
         bias: Array(parameters[(start + o * i)..<(start + o * i + o)]))
     }
   }
@@ -83,6 +85,7 @@ public struct FeedForwardNetwork: Sendable, Equatable {
   ///   - labels: `B` class indices in `0..<K`.
   ///   - sampleWeights: `B` weights `s_i`, or `nil` for all 1.
   ///   - l2Penalty: `alpha >= 0`.
+  ///   - backend: OpenBLAS (default) or the reference loops.
   /// - Returns: the loss (accumulated in Double) and `P` gradient values.
   /// - Complexity: O(*B* Σ_l O_l I_l).
   public func lossAndGradient(
@@ -119,9 +122,10 @@ public struct FeedForwardNetwork: Sendable, Equatable {
           // dW = dZᵀ·A, [O, I]
           delta.values.withUnsafeBufferPointer { d in
             a.values.withUnsafeBufferPointer { av in
-              gemm(backend, transposeA: true, transposeB: false, m: o, n: inputs, k: b,
-                   a: d.baseAddress, lda: o, b: av.baseAddress, ldb: inputs, beta: 0,
-                   c: g.baseAddress! + start, ldc: inputs)
+              gemm(
+                backend, transposeA: true, transposeB: false, m: o, n: inputs, k: b,
+                a: d.baseAddress, lda: o, b: av.baseAddress, ldb: inputs, beta: 0,
+                c: g.baseAddress.map { $0 + start }, ldc: inputs)
             }
           }
           let decay = l2Penalty / Float(b)
@@ -141,9 +145,10 @@ public struct FeedForwardNetwork: Sendable, Equatable {
         parameters.withUnsafeBufferPointer { p in
           delta.values.withUnsafeBufferPointer { d in
             next.values.withUnsafeMutableBufferPointer { nv in
-              gemm(backend, transposeA: false, transposeB: false, m: b, n: inputs, k: o,
-                   a: d.baseAddress, lda: o, b: p.baseAddress! + start, ldb: inputs, beta: 0,
-                   c: nv.baseAddress, ldc: inputs)
+              gemm(
+                backend, transposeA: false, transposeB: false, m: b, n: inputs, k: o,
+                a: d.baseAddress, lda: o, b: p.baseAddress.map { $0 + start }, ldb: inputs, beta: 0,
+                c: nv.baseAddress, ldc: inputs)
             }
           }
         }
@@ -169,9 +174,11 @@ public struct FeedForwardNetwork: Sendable, Equatable {
         a.values.withUnsafeBufferPointer { av in
           z.values.withUnsafeMutableBufferPointer { zv in
             // Z = A·Wᵀ
-            gemm(backend, transposeA: false, transposeB: true, m: a.rowCount, n: o, k: inputs,
-                 a: av.baseAddress, lda: inputs, b: p.baseAddress! + start, ldb: inputs, beta: 0,
-                 c: zv.baseAddress, ldc: o)
+            gemm(
+              backend, transposeA: false, transposeB: true, m: a.rowCount, n: o, k: inputs,
+              a: av.baseAddress, lda: inputs, b: p.baseAddress.map { $0 + start }, ldb: inputs,
+              beta: 0,
+              c: zv.baseAddress, ldc: o)
             for row in 0..<a.rowCount {
               for c in 0..<o {
                 zv[row * o + c] += p[start + o * inputs + c]
@@ -200,7 +207,9 @@ public struct FeedForwardNetwork: Sendable, Equatable {
     for c in 0..<count { sum += Foundation.exp(Double(v[offset + c] - maxZ)) }
     let logSum = Foundation.log(sum)
     let nll = logSum - Double(v[offset + label] - maxZ)
-    for c in 0..<count { v[offset + c] = Float(Foundation.exp(Double(v[offset + c] - maxZ) - logSum)) }
+    for c in 0..<count {
+      v[offset + c] = Float(Foundation.exp(Double(v[offset + c] - maxZ) - logSum))
+    }
     return nll
   }
 

@@ -19,6 +19,8 @@ public enum GroupSplit {
   /// - Parameters:
   ///   - groups: One group name per row.
   ///   - validationFraction: In `(0, 1)`. Default 0.2.
+  ///   - seed: Seeds the group shuffle.
+  /// - Returns: Row indices of each part and the held-out group names.
   /// - Throws: `TrainingError.tooFewGroups` with fewer than 2 distinct groups.
   public static func split(
     groups: [String], validationFraction: Double = 0.2, seed: UInt64
@@ -38,7 +40,7 @@ public enum GroupSplit {
     var heldRows = 0
     for name in names.dropLast() where Double(heldRows) < target {
       held.append(name)
-      heldRows += rowsByGroup[name]!.count
+      heldRows += rowsByGroup[name, default: []].count
     }
     let heldSet = Set(held)
     var training: [Int] = []

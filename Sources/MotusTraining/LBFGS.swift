@@ -19,6 +19,7 @@ public enum LBFGS {
   ///   - memory: Number of `(s, y)` pairs kept. Default 10 (scikit-learn uses scipy's 10).
   ///   - function: Returns the loss and its gradient (`P` values) at a point.
   ///   - iterationDone: Called after each iteration with (iteration, loss, parameters).
+  /// - Returns: The last accepted point, its loss, and whether a stopping rule was met.
   public static func minimize(
     initial: [Float], maxIterations: Int, gradientTolerance: Double = 1e-5, memory: Int = 10,
     function: ([Float]) -> (loss: Double, gradient: [Float]),
@@ -33,7 +34,8 @@ public enum LBFGS {
     var iteration = 0
     while iteration < maxIterations {
       if g.reduce(0, { max($0, abs($1)) }) <= gradientTolerance {
-        return Result(parameters: x.map(Float.init), loss: f, iterations: iteration, converged: true)
+        return Result(
+          parameters: x.map(Float.init), loss: f, iterations: iteration, converged: true)
       }
       // two-loop recursion: d = -H g
       var q = g
@@ -80,7 +82,8 @@ public enum LBFGS {
       iteration += 1
       if !accepted {
         // no decrease at Float precision: we are at the optimum as far as Float can tell
-        return Result(parameters: x.map(Float.init), loss: f, iterations: iteration, converged: true)
+        return Result(
+          parameters: x.map(Float.init), loss: f, iterations: iteration, converged: true)
       }
       let s = zip(newX, x).map { $0 - $1 }
       let y = zip(newG, g).map { $0 - $1 }
@@ -97,7 +100,8 @@ public enum LBFGS {
       g = newG
       iterationDone?(iteration, f, x.map(Float.init))
       if change <= 1e-10 * max(1, abs(f)) {
-        return Result(parameters: x.map(Float.init), loss: f, iterations: iteration, converged: true)
+        return Result(
+          parameters: x.map(Float.init), loss: f, iterations: iteration, converged: true)
       }
     }
     return Result(parameters: x.map(Float.init), loss: f, iterations: iteration, converged: false)

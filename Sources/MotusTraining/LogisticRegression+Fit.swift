@@ -42,8 +42,10 @@ extension LogisticRegression {
   ///   - x: `[N, F]`, standardised (see `Standardizer`).
   ///   - labels: `N` indices into `classes`.
   ///   - classes: Class names, `K >= 2`.
+  ///   - hyperparameters: See `Hyperparameters`; validated here.
   ///   - validation: Held-out rows for early stopping (Adam) and progress reports.
   ///   - progress: Called once per epoch or iteration.
+  /// - Returns: The fitted model (weights `[K, F]`).
   /// - Throws: `TrainingError` for mismatched sizes, bad labels, non-finite features or
   ///   hyperparameters out of range.
   public static func fit(
@@ -55,7 +57,8 @@ extension LogisticRegression {
       l2Penalty: h.l2Penalty, maxEpochs: h.maxEpochs, learningRate: h.learningRate,
       batchSize: h.batchSize, tolerance: h.tolerance, patience: h.patience, seed: h.seed)
     try NetworkFitting.validate(x: x, labels: labels, classCount: classes.count, settings: settings)
-    let weights = try NetworkFitting.sampleWeights(h.classWeighting, labels: labels, classCount: classes.count)
+    let weights = try NetworkFitting.sampleWeights(
+      h.classWeighting, labels: labels, classCount: classes.count)
     let widths = [x.columnCount, classes.count]
     let network: FeedForwardNetwork
     switch h.solver {

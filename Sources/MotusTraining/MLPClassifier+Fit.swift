@@ -32,7 +32,8 @@ extension MLPClassifier {
     validation: (x: Matrix, labels: [Int])? = nil, progress: ((EpochReport) -> Void)? = nil
   ) throws -> MLPClassifier {
     let h = hyperparameters
-    guard (1...2).contains(h.hiddenLayerSizes.count), h.hiddenLayerSizes.allSatisfy({ $0 >= 1 }) else {
+    guard (1...2).contains(h.hiddenLayerSizes.count), h.hiddenLayerSizes.allSatisfy({ $0 >= 1 })
+    else {
       throw TrainingError.invalidHyperparameter(
         name: "hidden", value: "\(h.hiddenLayerSizes)", expected: "one or two sizes, each >= 1")
     }
@@ -40,7 +41,8 @@ extension MLPClassifier {
       l2Penalty: h.l2Penalty, maxEpochs: h.maxEpochs, learningRate: h.learningRate,
       batchSize: h.batchSize, tolerance: h.tolerance, patience: h.patience, seed: h.seed)
     try NetworkFitting.validate(x: x, labels: labels, classCount: classes.count, settings: settings)
-    let weights = try NetworkFitting.sampleWeights(h.classWeighting, labels: labels, classCount: classes.count)
+    let weights = try NetworkFitting.sampleWeights(
+      h.classWeighting, labels: labels, classCount: classes.count)
     var generator = SplitMix64(seed: h.seed)
     let widths = [x.columnCount] + h.hiddenLayerSizes + [classes.count]
     let network = NetworkFitting.adam(
@@ -48,6 +50,7 @@ extension MLPClassifier {
       labels: labels, sampleWeights: weights, validation: validation, settings: settings,
       generator: &generator, progress: progress)
     let layers = network.layers
-    return MLPClassifier(classes: classes, hidden: Array(layers.dropLast()), output: layers[layers.count - 1])
+    return MLPClassifier(
+      classes: classes, hidden: Array(layers.dropLast()), output: layers[layers.count - 1])
   }
 }

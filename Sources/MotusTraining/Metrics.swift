@@ -6,7 +6,9 @@ import MotusLinearAlgebra
 public enum Metrics {
   /// Mean `-ln p[label]`, with `p` clipped to at least 1e-15 (as scikit-learn's log_loss).
   public static func logLoss(probabilities: Matrix, labels: [Int]) -> Double {
-    precondition(probabilities.rowCount == labels.count, "\(probabilities.rowCount) rows, \(labels.count) labels")
+    precondition(
+      probabilities.rowCount == labels.count,
+      "\(probabilities.rowCount) rows, \(labels.count) labels")
     guard !labels.isEmpty else { return .nan }
     var total = 0.0
     for (i, y) in labels.enumerated() {
@@ -21,7 +23,9 @@ public enum Metrics {
   public static func expectedCalibrationError(
     probabilities: Matrix, labels: [Int], binCount: Int = 15
   ) -> Double {
-    precondition(probabilities.rowCount == labels.count, "\(probabilities.rowCount) rows, \(labels.count) labels")
+    precondition(
+      probabilities.rowCount == labels.count,
+      "\(probabilities.rowCount) rows, \(labels.count) labels")
     precondition(binCount >= 1, "binCount must be >= 1, got \(binCount)")
     guard !labels.isEmpty else { return .nan }
     var count = [Int](repeating: 0, count: binCount)
@@ -49,7 +53,8 @@ public enum Metrics {
   public static func argmax(_ probabilities: Matrix) -> [Int] {
     (0..<probabilities.rowCount).map { i in
       var best = 0
-      for c in 1..<max(1, probabilities.columnCount) where probabilities[i, c] > probabilities[i, best] {
+      for c in 1..<max(1, probabilities.columnCount)
+      where probabilities[i, c] > probabilities[i, best] {
         best = c
       }
       return best

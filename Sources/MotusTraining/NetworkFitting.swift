@@ -27,7 +27,8 @@ enum NetworkFitting {
   ) -> FeedForwardNetwork {
     let start = Date()
     var network = initial
-    var optimizer = Adam(parameterCount: network.parameters.count, learningRate: settings.learningRate)
+    var optimizer = Adam(
+      parameterCount: network.parameters.count, learningRate: settings.learningRate)
     var order = Array(0..<x.rowCount)
     var best = network
     var bestScore = Double.infinity
@@ -40,7 +41,8 @@ enum NetworkFitting {
         let batch = Array(order[batchStart..<min(order.count, batchStart + settings.batchSize)])
         batchStart += settings.batchSize
         let (loss, gradient) = network.lossAndGradient(
-          x: x.rows(batch), labels: batch.map { labels[$0] }, sampleWeights: batch.map { sampleWeights[$0] },
+          x: x.rows(batch), labels: batch.map { labels[$0] },
+          sampleWeights: batch.map { sampleWeights[$0] },
           l2Penalty: settings.l2Penalty)
         epochLoss += loss * Double(batch.count)
         optimizer.update(&network.parameters, gradient: gradient)
@@ -99,7 +101,8 @@ enum NetworkFitting {
         if let validation {
           var current = initial
           current.parameters = parameters
-          (report.validationLoss, report.validationAccuracy) = evaluate(current, validation.x, validation.labels)
+          (report.validationLoss, report.validationAccuracy) = evaluate(
+            current, validation.x, validation.labels)
         }
         progress(report)
       })
@@ -108,7 +111,9 @@ enum NetworkFitting {
   }
 
   /// Unweighted mean cross-entropy and accuracy.
-  static func evaluate(_ network: FeedForwardNetwork, _ x: Matrix, _ labels: [Int]) -> (Double, Double) {
+  static func evaluate(_ network: FeedForwardNetwork, _ x: Matrix, _ labels: [Int]) -> (
+    Double, Double
+  ) {
     guard x.rowCount > 0 else { return (.nan, .nan) }
     let logits = network.logits(x)
     let k = logits.columnCount
@@ -139,7 +144,8 @@ enum NetworkFitting {
       throw TrainingError.labelOutOfRange(row: row, label: y, classCount: classCount)
     }
     if let j = x.values.firstIndex(where: { !$0.isFinite }) {
-      throw TrainingError.nonFiniteFeature(row: j / max(1, x.columnCount), column: j % max(1, x.columnCount))
+      throw TrainingError.nonFiniteFeature(
+        row: j / max(1, x.columnCount), column: j % max(1, x.columnCount))
     }
     let present = Set(labels).count
     guard present >= 2 else { throw TrainingError.tooFewClasses(present: present) }
@@ -158,7 +164,9 @@ enum NetworkFitting {
     guard settings.patience >= 1 else { throw bad("patience", settings.patience, ">= 1") }
   }
 
-  static func sampleWeights(_ weighting: ClassWeighting, labels: [Int], classCount: Int) throws -> [Float] {
+  static func sampleWeights(_ weighting: ClassWeighting, labels: [Int], classCount: Int) throws
+    -> [Float]
+  {
     let perClass = try weighting.classWeights(labels: labels, classCount: classCount)
     return labels.map { perClass[$0] }
   }

@@ -7,7 +7,9 @@ import MotusLinearAlgebra
 
 public enum TemperatureScaling {
   /// Mean negative log-likelihood of `labels` under `softmax(logits / temperature)`.
-  public static func negativeLogLikelihood(logits: Matrix, labels: [Int], temperature: Double) -> Double {
+  public static func negativeLogLikelihood(logits: Matrix, labels: [Int], temperature: Double)
+    -> Double
+  {
     let k = logits.columnCount
     guard logits.rowCount > 0 else { return .nan }
     var total = 0.0
@@ -15,7 +17,9 @@ public enum TemperatureScaling {
       var maxZ = -Double.infinity
       for c in 0..<k { maxZ = max(maxZ, Double(logits.values[i * k + c]) / temperature) }
       var sum = 0.0
-      for c in 0..<k { sum += Foundation.exp(Double(logits.values[i * k + c]) / temperature - maxZ) }
+      for c in 0..<k {
+        sum += Foundation.exp(Double(logits.values[i * k + c]) / temperature - maxZ)
+      }
       total += Foundation.log(sum) + maxZ - Double(logits.values[i * k + labels[i]]) / temperature
     }
     return total / Double(logits.rowCount)
@@ -29,7 +33,8 @@ public enum TemperatureScaling {
   /// factor of 20 or more, while a validation part classified perfectly pushes T towards 0
   /// without telling anything; 0.05 bounds that sharpening.
   public static func fit(logits: Matrix, labels: [Int]) -> Float {
-    precondition(logits.rowCount == labels.count, "\(logits.rowCount) logit rows, \(labels.count) labels")
+    precondition(
+      logits.rowCount == labels.count, "\(logits.rowCount) logit rows, \(labels.count) labels")
     guard logits.rowCount > 0 else { return 1 }
     let ratio = (5.0.squareRoot() - 1) / 2
     var lo = Foundation.log(0.05)

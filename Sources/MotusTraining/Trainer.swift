@@ -16,8 +16,10 @@ public enum Trainer {
   ///   - labels: `N` indices into `classNames`.
   ///   - groups: `N` subject or session names; validation holds out whole groups.
   ///   - classNames: `K >= 2` names, the model's classes in order.
-  ///   - spec: The features' description, stored in the model.
+  ///   - spec: The features' description, stored in the model; names exactly `F` features.
+  ///   - options: Model family, hyperparameters, split and calibration targets.
   ///   - progress: Called per epoch (from the calling thread).
+  /// - Returns: The calibrated model and what was measured on the validation part.
   /// - Throws: `TrainingError` for inconsistent inputs or options.
   public static func train(
     features: Matrix, labels: [Int], groups: [String], classNames: [String], spec: FeatureSpec,
@@ -31,13 +33,15 @@ public enum Trainer {
     }
     guard features.rowCount > 0 else { throw TrainingError.emptyTrainingSet }
     guard spec.featureNames.count == features.columnCount else {
-      throw TrainingError.featureCountMismatch(spec: spec.featureNames.count, table: features.columnCount)
+      throw TrainingError.featureCountMismatch(
+        spec: spec.featureNames.count, table: features.columnCount)
     }
     for (row, y) in labels.enumerated() where !(0..<classNames.count).contains(y) {
       throw TrainingError.labelOutOfRange(row: row, label: y, classCount: classNames.count)
     }
     if let j = features.values.firstIndex(where: { !$0.isFinite }) {
-      throw TrainingError.nonFiniteFeature(row: j / features.columnCount, column: j % features.columnCount)
+      throw TrainingError.nonFiniteFeature(
+        row: j / features.columnCount, column: j % features.columnCount)
     }
     guard options.unknownThreshold >= 0 && options.unknownThreshold <= 1 else {
       throw TrainingError.invalidHyperparameter(
@@ -110,7 +114,8 @@ public enum Trainer {
       h.patience = options.patience
       h.classWeighting = options.classWeighting
       h.seed = options.seed
-      hyperparameters["hiddenLayerSizes"] = options.hiddenLayerSizes.map(String.init).joined(separator: ",")
+      hyperparameters["hiddenLayerSizes"] = options.hiddenLayerSizes.map(String.init).joined(
+        separator: ",")
       hyperparameters["learningRate"] = "\(options.learningRate)"
       hyperparameters["batchSize"] = "\(options.batchSize)"
       hyperparameters["patience"] = "\(options.patience)"
@@ -128,10 +133,12 @@ public enum Trainer {
     let after = Softmax.rows(logits, temperature: temperature)
     let cutoffs = ConfidenceCutoffs.fit(
       probabilities: after, labels: validationLabels,
-      mediumAccuracy: options.mediumConfidenceAccuracy, highAccuracy: options.highConfidenceAccuracy)
+      mediumAccuracy: options.mediumConfidenceAccuracy, highAccuracy: options.highConfidenceAccuracy
+    )
     let confusion = ConfusionMatrix(
       truth: validationLabels, predicted: Metrics.argmax(after), classCount: classNames.count)
-    let digest = FNV1a64.digest(features: features, labels: labels, groups: groups, classNames: classNames)
+    let digest = FNV1a64.digest(
+      features: features, labels: labels, groups: groups, classNames: classNames)
     let report = TrainingReport(
       trainingRowCount: split.training.count, validationRowCount: split.validation.count,
       validationGroups: split.validationGroups, epochs: epochs, temperature: temperature,
@@ -145,7 +152,8 @@ public enum Trainer {
       validationMetrics: [
         "accuracy": report.accuracy, "macroF1": report.macroF1,
         "balancedAccuracy": report.balancedAccuracy,
-        "logLossBefore": report.validationLogLossBefore, "logLossAfter": report.validationLogLossAfter,
+        "logLossBefore": report.validationLogLossBefore,
+        "logLossAfter": report.validationLogLossAfter,
         "eceBefore": report.eceBefore, "eceAfter": report.eceAfter,
       ],
       trainingRowCount: split.training.count, validationRowCount: split.validation.count,

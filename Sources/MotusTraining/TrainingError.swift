@@ -13,6 +13,8 @@ public enum TrainingError: Error, CustomStringConvertible, Equatable {
   case tooFewGroups(count: Int)
   case emptyTrainingSet
   case classWeightCount(given: Int, classCount: Int)
+  /// No recording was long enough for one window, or every window was too impure.
+  case noWindows(skippedRecordings: Int, droppedImpure: Int)
 
   public var description: String {
     switch self {
@@ -26,7 +28,8 @@ public enum TrainingError: Error, CustomStringConvertible, Equatable {
       return "the feature spec names \(spec) features but the table has \(table) columns. "
         + "HINT: build the table with FeatureExtractor(spec:) from the same spec."
     case .invalidHyperparameter(let name, let value, let expected):
-      return "\(name) must be \(expected), got \(value). HINT: fix the '--\(flagName(name))' option."
+      return
+        "\(name) must be \(expected), got \(value). HINT: fix the '--\(flagName(name))' option."
     case .labelOutOfRange(let row, let label, let classCount):
       return "row \(row): label index \(label) is outside 0..<\(classCount). "
         + "HINT: label indices must index the class names."
@@ -44,6 +47,10 @@ public enum TrainingError: Error, CustomStringConvertible, Equatable {
     case .classWeightCount(let given, let classCount):
       return "\(given) class weights given for \(classCount) classes. "
         + "HINT: give one weight per class, or use 'balanced'."
+    case .noWindows(let skipped, let impure):
+      return "no windows to train on (\(skipped) recordings shorter than one window, "
+        + "\(impure) windows below the purity limit). "
+        + "HINT: use a shorter --window, a lower --min-purity, or check the filters."
     }
   }
 

@@ -19,7 +19,8 @@ final class MatrixTests: XCTestCase {
 
   func testReferenceSolve_HandExample() throws {
     // 2x + y = 5, x + 3y = 10  ->  x = 1, y = 3
-    let x = try XCTUnwrap(ReferenceKernels.solve(Matrix(rows: [[2, 1], [1, 3]]), Matrix(rows: [[5], [10]])))
+    let x = try XCTUnwrap(
+      ReferenceKernels.solve(Matrix(rows: [[2, 1], [1, 3]]), Matrix(rows: [[5], [10]])))
     XCTAssertEqual(x[0, 0], 1, accuracy: 1e-6)
     XCTAssertEqual(x[1, 0], 3, accuracy: 1e-6)
   }

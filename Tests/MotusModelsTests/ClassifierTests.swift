@@ -8,7 +8,8 @@ final class ClassifierTests: XCTestCase {
     // W = [[1, -1], [0.5, 2]] stored [K=2, F=2], b = [0.1, -0.2]; x = [2, 3]:
     // z0 = 1·2 - 1·3 + 0.1 = -0.9; z1 = 0.5·2 + 2·3 - 0.2 = 6.8
     let model = LogisticRegression(
-      classes: ["a", "b"], linear: Linear(weight: Matrix(rows: [[1, -1], [0.5, 2]]), bias: [0.1, -0.2]))
+      classes: ["a", "b"],
+      linear: Linear(weight: Matrix(rows: [[1, -1], [0.5, 2]]), bias: [0.1, -0.2]))
     let z = model.logits(Matrix(rows: [[2, 3]]))
     XCTAssertEqual(z[0, 0], -0.9, accuracy: 1e-6)
     XCTAssertEqual(z[0, 1], 6.8, accuracy: 1e-6)

@@ -19,7 +19,8 @@ final class ModelFileTests: XCTestCase {
       XCTAssertEqual(
         loaded.predictProbabilities(Examples.inputs).values,
         model.predictProbabilities(Examples.inputs).values)
-      XCTAssertEqual(try ModelFile.encode(loaded), try ModelFile.encode(model), "re-encoding is stable")
+      XCTAssertEqual(
+        try ModelFile.encode(loaded), try ModelFile.encode(model), "re-encoding is stable")
     }
   }
 
@@ -27,10 +28,13 @@ final class ModelFileTests: XCTestCase {
     let bytes = [UInt8](try ModelFile.encode(Examples.logisticModel))
     XCTAssertEqual(Array(bytes[0..<8]), Array("MOTUSMDL".utf8))
     XCTAssertEqual(Array(bytes[8..<12]), [1, 0, 0, 0])
-    let headerLength = Int(bytes[12]) | Int(bytes[13]) << 8 | Int(bytes[14]) << 16 | Int(bytes[15]) << 24
+    let headerLength =
+      Int(bytes[12]) | Int(bytes[13]) << 8 | Int(bytes[14]) << 16 | Int(bytes[15]) << 24
     // logistic with F = 3, K = 2: weight 6 + bias 2 floats after the header
     XCTAssertEqual(bytes.count, 16 + headerLength + 4 * 8)
-    let header = try JSONSerialization.jsonObject(with: Data(bytes[16..<(16 + headerLength)])) as? [String: Any]
+    let header =
+      try JSONSerialization.jsonObject(with: Data(bytes[16..<(16 + headerLength)]))
+      as? [String: Any]
     XCTAssertEqual(header?["kind"] as? String, "logistic")
     XCTAssertEqual(header?["classes"] as? [String], ["sit", "walk"])
   }
@@ -58,7 +62,9 @@ final class ModelFileTests: XCTestCase {
   func testRead_TruncatedFileFails() throws {
     let bytes = [UInt8](try ModelFile.encode(Examples.mlpModel))
     for cut in [0, 4, 8, 12, 15, 16, 100, bytes.count - 1] {
-      XCTAssertThrowsError(try ModelFile.decode(Data(bytes[0..<cut]), file: "cut.motus"), "cut \(cut)") {
+      XCTAssertThrowsError(
+        try ModelFile.decode(Data(bytes[0..<cut]), file: "cut.motus"), "cut \(cut)"
+      ) {
         error in
         guard case .truncated(let file, _, let actual) = error as? ModelFileError else {
           return XCTFail("cut \(cut): \(error)")
@@ -72,10 +78,12 @@ final class ModelFileTests: XCTestCase {
   func testRead_ShapeMismatchFails() throws {
     // Rewrite the header so the first weight claims 4 inputs where the standardiser has 3.
     let bytes = [UInt8](try ModelFile.encode(Examples.mlpModel))
-    let headerLength = Int(bytes[12]) | Int(bytes[13]) << 8 | Int(bytes[14]) << 16 | Int(bytes[15]) << 24
+    let headerLength =
+      Int(bytes[12]) | Int(bytes[13]) << 8 | Int(bytes[14]) << 16 | Int(bytes[15]) << 24
     let json = String(decoding: bytes[16..<(16 + headerLength)], as: UTF8.self)
     let edited = json.replacingOccurrences(
-      of: #"{"name":"layers.0.weight","shape":[5,3]}"#, with: #"{"name":"layers.0.weight","shape":[5,4]}"#)
+      of: #"{"name":"layers.0.weight","shape":[5,3]}"#,
+      with: #"{"name":"layers.0.weight","shape":[5,4]}"#)
     XCTAssertNotEqual(edited, json, "the header layout changed; update this test")
     let header = Array(edited.utf8)
     var out = Array(bytes[0..<12])
@@ -84,14 +92,16 @@ final class ModelFileTests: XCTestCase {
     XCTAssertThrowsError(try ModelFile.decode(Data(out), file: "shape.motus")) { error in
       XCTAssertEqual(
         error as? ModelFileError,
-        .shapeMismatch(file: "shape.motus", tensor: "layers.0.weight", expected: [5, 3], actual: [5, 4]))
+        .shapeMismatch(
+          file: "shape.motus", tensor: "layers.0.weight", expected: [5, 3], actual: [5, 4]))
     }
   }
 
   func testRead_FeatureSpecDisagreeingWithStandardizerFails() throws {
     // Rewrite the header's spec to name a fourth statistic: 4 features vs 3 in the standardiser.
     let bytes = [UInt8](try ModelFile.encode(Examples.logisticModel))
-    let headerLength = Int(bytes[12]) | Int(bytes[13]) << 8 | Int(bytes[14]) << 16 | Int(bytes[15]) << 24
+    let headerLength =
+      Int(bytes[12]) | Int(bytes[13]) << 8 | Int(bytes[14]) << 16 | Int(bytes[15]) << 24
     let json = String(decoding: bytes[16..<(16 + headerLength)], as: UTF8.self)
     let edited = json.replacingOccurrences(
       of: #""statistics":["mean","std","rms"]"#, with: #""statistics":["mean","std","rms","max"]"#)
@@ -124,7 +134,9 @@ final class ModelFileTests: XCTestCase {
       ".keep.motus.\(ProcessInfo.processInfo.processIdentifier).tmp")
     try FileManager.default.createDirectory(at: blocker, withIntermediateDirectories: false)
     XCTAssertThrowsError(try ModelFile.write(Examples.mlpModel, to: url)) { error in
-      guard case .unwritable(let file, _) = error as? ModelFileError else { return XCTFail("\(error)") }
+      guard case .unwritable(let file, _) = error as? ModelFileError else {
+        return XCTFail("\(error)")
+      }
       XCTAssertEqual(file, url.path)
     }
     XCTAssertEqual(try Data(contentsOf: url), before)

@@ -30,7 +30,8 @@ enum Examples {
   static var logisticModel: TrainedModel {
     TrainedModel(
       featureSpec: spec, standardizer: standardizer,
-      classifier: .logistic(LogisticRegression(classes: ["sit", "walk"], linear: linear(2, 3, offset: 0))),
+      classifier: .logistic(
+        LogisticRegression(classes: ["sit", "walk"], linear: linear(2, 3, offset: 0))),
       temperature: 1.3, confidenceCutoffs: ConfidenceCutoffs(medium: 0.6, high: 0.85),
       unknownThreshold: 0.55, metadata: metadata)
   }
@@ -41,7 +42,8 @@ enum Examples {
       classifier: .mlp(
         MLPClassifier(
           classes: ["sit", "walk", "run"],
-          hidden: [linear(5, 3, offset: 1), linear(4, 5, offset: 2)], output: linear(3, 4, offset: 3))),
+          hidden: [linear(5, 3, offset: 1), linear(4, 5, offset: 2)],
+          output: linear(3, 4, offset: 3))),
       temperature: 0.8, confidenceCutoffs: ConfidenceCutoffs(medium: 0.5, high: 0.9),
       unknownThreshold: 0, metadata: metadata)
   }

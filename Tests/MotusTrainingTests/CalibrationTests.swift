@@ -21,15 +21,19 @@ final class CalibrationTests: XCTestCase {
   func testTemperatureScaling_LowersNLLOfOverconfidentModel() {
     let (logits, labels) = overconfident()
     let t = TemperatureScaling.fit(logits: logits, labels: labels)
-    let before = TemperatureScaling.negativeLogLikelihood(logits: logits, labels: labels, temperature: 1)
-    let after = TemperatureScaling.negativeLogLikelihood(logits: logits, labels: labels, temperature: Double(t))
+    let before = TemperatureScaling.negativeLogLikelihood(
+      logits: logits, labels: labels, temperature: 1)
+    let after = TemperatureScaling.negativeLogLikelihood(
+      logits: logits, labels: labels, temperature: Double(t))
     XCTAssertGreaterThan(t, 1)
     XCTAssertLessThan(after, before)
     // The optimum: softmax at T gives p(top) = e^(8/T) / (e^(8/T) + 2) = accuracy.
-    let accuracy = ConfusionMatrix(truth: labels, predicted: Metrics.argmax(logits), classCount: 3).accuracy
+    let accuracy = ConfusionMatrix(truth: labels, predicted: Metrics.argmax(logits), classCount: 3)
+      .accuracy
     let top = Softmax.rows(logits, temperature: t).row(0).max()!
     XCTAssertEqual(Double(top), accuracy, accuracy: 1e-3)
-    let eceBefore = Metrics.expectedCalibrationError(probabilities: Softmax.rows(logits), labels: labels)
+    let eceBefore = Metrics.expectedCalibrationError(
+      probabilities: Softmax.rows(logits), labels: labels)
     let eceAfter = Metrics.expectedCalibrationError(
       probabilities: Softmax.rows(logits, temperature: t), labels: labels)
     XCTAssertLessThan(eceAfter, eceBefore)

@@ -13,12 +13,14 @@ final class ConvergenceTests: XCTestCase {
     let model = try LogisticRegression.fit(
       x, labels: data.labels, classes: ["a", "b", "c"], validation: (x, data.labels),
       progress: { reports.append($0) })
-    let accuracy = ConfusionMatrix(truth: data.labels, predicted: model.predict(x), classCount: 3).accuracy
+    let accuracy = ConfusionMatrix(truth: data.labels, predicted: model.predict(x), classCount: 3)
+      .accuracy
     XCTAssertGreaterThan(accuracy, 0.97)
     // Each iteration reports; the last one describes the returned model.
     XCTAssertFalse(reports.isEmpty)
     XCTAssertEqual(try XCTUnwrap(reports.last?.validationAccuracy), accuracy, accuracy: 1e-12)
-    let network = FeedForwardNetwork(widths: [4, 3], parameters: model.linear.weight.values + model.linear.bias)
+    let network = FeedForwardNetwork(
+      widths: [4, 3], parameters: model.linear.weight.values + model.linear.bias)
     let loss = network.lossAndGradient(x: x, labels: data.labels, l2Penalty: 1e-4).loss
     XCTAssertEqual(reports.last!.trainingLoss, loss, accuracy: 1e-6)
   }
@@ -31,7 +33,8 @@ final class ConvergenceTests: XCTestCase {
     h.l2Penalty = 1
     h.tolerance = 1e-6
     h.maxEpochs = 500
-    let model = try LogisticRegression.fit(x, labels: data.labels, classes: ["a", "b", "c"], hyperparameters: h)
+    let model = try LogisticRegression.fit(
+      x, labels: data.labels, classes: ["a", "b", "c"], hyperparameters: h)
     let network = FeedForwardNetwork(
       widths: [4, 3], parameters: model.linear.weight.values + model.linear.bias)
     let gradient = network.lossAndGradient(x: x, labels: data.labels, l2Penalty: 1).gradient
@@ -64,8 +67,10 @@ final class ConvergenceTests: XCTestCase {
     h.learningRate = 0.05
     h.batchSize = 32
     h.maxEpochs = 100
-    let model = try LogisticRegression.fit(x, labels: data.labels, classes: ["a", "b", "c"], hyperparameters: h)
-    let accuracy = ConfusionMatrix(truth: data.labels, predicted: model.predict(x), classCount: 3).accuracy
+    let model = try LogisticRegression.fit(
+      x, labels: data.labels, classes: ["a", "b", "c"], hyperparameters: h)
+    let accuracy = ConfusionMatrix(truth: data.labels, predicted: model.predict(x), classCount: 3)
+      .accuracy
     XCTAssertGreaterThan(accuracy, 0.97)
   }
 
@@ -91,12 +96,14 @@ final class ConvergenceTests: XCTestCase {
     let model = try MLPClassifier.fit(
       x, labels: labels, classes: ["same", "different"], hyperparameters: h,
       progress: { reports.append($0) })
-    let accuracy = ConfusionMatrix(truth: labels, predicted: model.predict(x), classCount: 2).accuracy
+    let accuracy = ConfusionMatrix(truth: labels, predicted: model.predict(x), classCount: 2)
+      .accuracy
     XCTAssertGreaterThan(accuracy, 0.95)
     XCTAssertEqual(reports.map(\.epoch), Array(1...reports.count))
     XCTAssertLessThan(reports.last!.trainingLoss, reports.first!.trainingLoss)
     let linear = try LogisticRegression.fit(x, labels: labels, classes: ["same", "different"])
-    let linearAccuracy = ConfusionMatrix(truth: labels, predicted: linear.predict(x), classCount: 2).accuracy
+    let linearAccuracy = ConfusionMatrix(truth: labels, predicted: linear.predict(x), classCount: 2)
+      .accuracy
     XCTAssertLessThan(linearAccuracy, 0.8, "XOR should defeat a linear model")
   }
 

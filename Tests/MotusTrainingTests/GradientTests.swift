@@ -25,8 +25,12 @@ final class GradientTests: XCTestCase {
       var minus = network
       plus.parameters[i] += epsilon
       minus.parameters[i] -= epsilon
-      let lossPlus = plus.lossAndGradient(x: x, labels: labels, sampleWeights: weights, l2Penalty: l2Penalty).loss
-      let lossMinus = minus.lossAndGradient(x: x, labels: labels, sampleWeights: weights, l2Penalty: l2Penalty).loss
+      let lossPlus = plus.lossAndGradient(
+        x: x, labels: labels, sampleWeights: weights, l2Penalty: l2Penalty
+      ).loss
+      let lossMinus = minus.lossAndGradient(
+        x: x, labels: labels, sampleWeights: weights, l2Penalty: l2Penalty
+      ).loss
       let numeric = Float((lossPlus - lossMinus) / Double(2 * epsilon))
       worst = max(worst, abs(numeric - analytic[i]))
       XCTAssertEqual(analytic[i], numeric, accuracy: 1e-4, "parameter \(i) of widths \(widths)")
@@ -51,7 +55,8 @@ final class GradientTests: XCTestCase {
     // logits = [0, 0] -> CE = ln 2; L2 = alpha/(2B)·||W||² = 1/2·4 = 2; dL/dW[0,0] = alpha/B·2 = 2
     var network = FeedForwardNetwork(widths: [1, 2])
     network.parameters[0] = 2
-    let (loss, gradient) = network.lossAndGradient(x: Matrix(rows: [[0]]), labels: [0], l2Penalty: 1)
+    let (loss, gradient) = network.lossAndGradient(
+      x: Matrix(rows: [[0]]), labels: [0], l2Penalty: 1)
     XCTAssertEqual(loss, log(2) + 2, accuracy: 1e-6)
     XCTAssertEqual(gradient[0], 2, accuracy: 1e-6)
   }
@@ -60,7 +65,8 @@ final class GradientTests: XCTestCase {
     var generator = SplitMix64(seed: 21)
     let widths = [7, 9, 5, 4]
     let network = FeedForwardNetwork(glorotUniform: widths, generator: &generator)
-    let x = Matrix(rowCount: 13, columnCount: 7, values: (0..<91).map { _ in Synthetic.gaussian(&generator) })
+    let x = Matrix(
+      rowCount: 13, columnCount: 7, values: (0..<91).map { _ in Synthetic.gaussian(&generator) })
     let labels = (0..<13).map { ($0 * 3) % 4 }
     let fast = network.lossAndGradient(x: x, labels: labels, l2Penalty: 0.1, backend: .blas)
     let slow = network.lossAndGradient(x: x, labels: labels, l2Penalty: 0.1, backend: .reference)
@@ -69,7 +75,8 @@ final class GradientTests: XCTestCase {
     print("BLAS vs reference gradient maxdiff = \(diff)")
     XCTAssertLessThan(diff, 1e-5)
     XCTAssertLessThan(
-      maxAbsoluteDifference(network.logits(x).values, network.logits(x, backend: .reference).values), 1e-5)
+      maxAbsoluteDifference(
+        network.logits(x).values, network.logits(x, backend: .reference).values), 1e-5)
   }
 
   func testLayers_MatchPureSwiftInference() {

@@ -6,7 +6,8 @@ final class MetricsTests: XCTestCase {
   // truth     0 0 0 1 1 2
   // predicted 0 0 1 1 2 2
   // counts (rows = truth): [2 1 0; 0 1 1; 0 0 1]
-  let matrix = ConfusionMatrix(truth: [0, 0, 0, 1, 1, 2], predicted: [0, 0, 1, 1, 2, 2], classCount: 3)
+  let matrix = ConfusionMatrix(
+    truth: [0, 0, 0, 1, 1, 2], predicted: [0, 0, 1, 1, 2, 2], classCount: 3)
 
   func testConfusionMatrix_CountsRowsAsTruth() {
     XCTAssertEqual(matrix.counts, [[2, 1, 0], [0, 1, 1], [0, 0, 1]])
@@ -39,12 +40,16 @@ final class MetricsTests: XCTestCase {
   func testLogLoss_HandValue() {
     // -(ln 0.8 + ln 0.25) / 2
     let p = Matrix(rows: [[0.8, 0.2], [0.75, 0.25]])
-    XCTAssertEqual(Metrics.logLoss(probabilities: p, labels: [0, 1]), -(log(0.8) + log(0.25)) / 2, accuracy: 1e-6)
+    XCTAssertEqual(
+      Metrics.logLoss(probabilities: p, labels: [0, 1]), -(log(0.8) + log(0.25)) / 2, accuracy: 1e-6
+    )
   }
 
   func testECE_HandValue() {
-    // Three bins of width 1/3 (binCount 3). Top probabilities 0.9 (right), 0.9 (wrong), 0.5 (right):
-    // bin 3: n 2, accuracy 0.5, confidence 0.9 -> 2/3·0.4; bin 2: n 1, accuracy 1, confidence 0.5 -> 1/3·0.5
+    // Three bins of width 1/3 (binCount 3).
+    // Top probabilities 0.9 (right), 0.9 (wrong), 0.5 (right):
+    // bin 3: n 2, accuracy 0.5, confidence 0.9 -> 2/3·0.4
+    // bin 2: n 1, accuracy 1, confidence 0.5 -> 1/3·0.5
     let p = Matrix(rows: [[0.9, 0.1], [0.9, 0.1], [0.5, 0.5]])
     let ece = Metrics.expectedCalibrationError(probabilities: p, labels: [0, 1, 0], binCount: 3)
     XCTAssertEqual(ece, 2.0 / 3 * 0.4 + 1.0 / 3 * 0.5, accuracy: 1e-6)

@@ -21,7 +21,8 @@ final class ScikitLearnGoldenTests: XCTestCase {
     var values: [Float] = []
     for i in 0..<60 {
       for j in 0..<3 {
-        values.append(Float(sin(0.37 * Double(i * (j + 1)) + Double(j)) + (j == labels[i] ? 0.8 : 0)))
+        values.append(
+          Float(sin(0.37 * Double(i * (j + 1)) + Double(j)) + (j == labels[i] ? 0.8 : 0)))
       }
     }
     return (Matrix(rowCount: 60, columnCount: 3, values: values), labels)
@@ -34,7 +35,8 @@ final class ScikitLearnGoldenTests: XCTestCase {
     h.tolerance = 1e-7
     h.maxEpochs = 1000
     h.classWeighting = weighting
-    let model = try LogisticRegression.fit(x, labels: labels, classes: ["a", "b", "c"], hyperparameters: h)
+    let model = try LogisticRegression.fit(
+      x, labels: labels, classes: ["a", "b", "c"], hyperparameters: h)
     let diff = max(
       maxAbsoluteDifference(model.linear.weight.values, coef),
       maxAbsoluteDifference(model.linear.bias, intercept))
@@ -45,14 +47,20 @@ final class ScikitLearnGoldenTests: XCTestCase {
   func testLogisticLBFGS_MatchesScikitLearn() throws {
     try check(
       .none,
-      coef: [0.993599, -0.471891, -0.104380, -0.661720, 1.017892, -0.757522, -0.331879, -0.546001, 0.861901],
+      coef: [
+        0.993599, -0.471891, -0.104380, -0.661720, 1.017892, -0.757522, -0.331879, -0.546001,
+        0.861901,
+      ],
       intercept: [0.584107, -0.383993, -0.200114])
   }
 
   func testLogisticLBFGS_BalancedWeightsMatchScikitLearn() throws {
     try check(
       .balanced,
-      coef: [0.955938, -0.453099, -0.154379, -0.594660, 0.972505, -0.695539, -0.361278, -0.519406, 0.849918],
+      coef: [
+        0.955938, -0.453099, -0.154379, -0.594660, 0.972505, -0.695539, -0.361278, -0.519406,
+        0.849918,
+      ],
       intercept: [-0.105185, -0.066564, 0.171749])
   }
 }

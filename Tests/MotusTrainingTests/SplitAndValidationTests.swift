@@ -31,28 +31,37 @@ final class SplitAndValidationTests: XCTestCase {
     var h = LogisticRegression.Hyperparameters()
     h.l2Penalty = -1
     XCTAssertThrowsError(
-      try LogisticRegression.fit(Matrix(rows: [[0], [1]]), labels: [0, 1], classes: ["a", "b"], hyperparameters: h)
+      try LogisticRegression.fit(
+        Matrix(rows: [[0], [1]]), labels: [0, 1], classes: ["a", "b"], hyperparameters: h)
     ) { error in
       XCTAssertEqual(
-        error as? TrainingError, .invalidHyperparameter(name: "l2Penalty", value: "-1.0", expected: ">= 0"))
+        error as? TrainingError,
+        .invalidHyperparameter(name: "l2Penalty", value: "-1.0", expected: ">= 0"))
       XCTAssertTrue("\(error)".contains("--l2-penalty"))
     }
   }
 
   func testFit_RejectsMismatchedCountsAndBadLabels() {
-    XCTAssertThrowsError(try MLPClassifier.fit(Matrix(rows: [[0], [1]]), labels: [0], classes: ["a", "b"])) {
+    XCTAssertThrowsError(
+      try MLPClassifier.fit(Matrix(rows: [[0], [1]]), labels: [0], classes: ["a", "b"])
+    ) {
       XCTAssertEqual($0 as? TrainingError, .sampleCountMismatch(features: 2, labels: 1))
     }
-    XCTAssertThrowsError(try MLPClassifier.fit(Matrix(rows: [[0], [1]]), labels: [0, 2], classes: ["a", "b"])) {
+    XCTAssertThrowsError(
+      try MLPClassifier.fit(Matrix(rows: [[0], [1]]), labels: [0, 2], classes: ["a", "b"])
+    ) {
       XCTAssertEqual($0 as? TrainingError, .labelOutOfRange(row: 1, label: 2, classCount: 2))
     }
-    XCTAssertThrowsError(try MLPClassifier.fit(Matrix(rows: [[0], [.nan]]), labels: [0, 1], classes: ["a", "b"])) {
+    XCTAssertThrowsError(
+      try MLPClassifier.fit(Matrix(rows: [[0], [.nan]]), labels: [0, 1], classes: ["a", "b"])
+    ) {
       XCTAssertEqual($0 as? TrainingError, .nonFiniteFeature(row: 1, column: 0))
     }
     var h = MLPClassifier.Hyperparameters()
     h.hiddenLayerSizes = [4, 4, 4]
     XCTAssertThrowsError(
-      try MLPClassifier.fit(Matrix(rows: [[0], [1]]), labels: [0, 1], classes: ["a", "b"], hyperparameters: h))
+      try MLPClassifier.fit(
+        Matrix(rows: [[0], [1]]), labels: [0, 1], classes: ["a", "b"], hyperparameters: h))
   }
 
   func testTrain_RejectsMissingGroups() {
@@ -110,7 +119,9 @@ final class SplitAndValidationTests: XCTestCase {
     XCTAssertGreaterThan(report.accuracy, 0.9)
     XCTAssertEqual(model.metadata.dataDigest, report.dataDigest)
     // The model's own predictions on the raw validation rows reproduce the reported accuracy.
-    let validationRows = data.groups.indices.filter { report.validationGroups.contains(data.groups[$0]) }
+    let validationRows = data.groups.indices.filter {
+      report.validationGroups.contains(data.groups[$0])
+    }
     let predicted = model.predict(data.x.rows(validationRows)).map(\.classIndex)
     let truth = validationRows.map { data.labels[$0] }
     XCTAssertEqual(

@@ -31,7 +31,9 @@ enum Synthetic {
         }
       }
     }
-    return (Matrix(rowCount: labels.count, columnCount: featureCount, values: values), labels, groups)
+    return (
+      Matrix(rowCount: labels.count, columnCount: featureCount, values: values), labels, groups
+    )
   }
 
   /// Standard normal by Box-Muller.
