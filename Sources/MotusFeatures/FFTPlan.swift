@@ -19,8 +19,9 @@ public struct FFTPlan: Sendable {
   /// Floats of scratch `forward(real:imag:scratch:)` needs.
   public let scratchCount: Int
 
-  // Radix-2 tables (empty for Bluestein lengths): bit-reversed index of each position and
-  // the twiddles exp(-2 pi i k / n), k < n/2.
+  // Radix-2 tables (empty for Bluestein lengths): bit-reversed index of each position, and
+  // per stage of size s = 2h >= 4 the twiddles exp(-2 pi i k / s), k < h, stored
+  // contiguously at offset h - 2 so a stage reads them with vector loads.
   private let bitReversed: [Int32]
   private let twiddleReal: [Float]
   private let twiddleImag: [Float]
@@ -85,9 +86,17 @@ public struct FFTPlan: Sendable {
         reversed[i] = Int32(r)
       }
       bitReversed = reversed
-      let half = max(length / 2, 1)
-      twiddleReal = (0..<half).map { Float(cos(-2 * Double.pi * Double($0) / Double(length))) }
-      twiddleImag = (0..<half).map { Float(sin(-2 * Double.pi * Double($0) / Double(length))) }
+      var stageRe: [Float] = [], stageIm: [Float] = []
+      var size = 4
+      while size <= length {
+        for k in 0..<(size / 2) {
+          stageRe.append(Float(cos(-2 * Double.pi * Double(k) / Double(size))))
+          stageIm.append(Float(sin(-2 * Double.pi * Double(k) / Double(size))))
+        }
+        size *= 2
+      }
+      twiddleReal = stageRe
+      twiddleImag = stageIm
       bluestein = nil
       scratchCount = 0
       return
@@ -224,30 +233,79 @@ public struct FFTPlan: Sendable {
         }
       }
     }
+    // Stage of size 2: twiddle 1, so no multiplications.
+    var a = 0
+    while a < n {
+      let tr = re[a &+ 1], ti = im[a &+ 1]
+      re[a &+ 1] = re[a] - tr
+      im[a &+ 1] = im[a] - ti
+      re[a] += tr
+      im[a] += ti
+      a &+= 2
+    }
+    if n < 4 { return }
+    // Stage of size 4: twiddles 1 and -i.
+    a = 0
+    while a < n {
+      let b = a &+ 2
+      var tr = re[b], ti = im[b]
+      re[b] = re[a] - tr
+      im[b] = im[a] - ti
+      re[a] += tr
+      im[a] += ti
+      // -i (x + iy) = y - ix
+      tr = im[b &+ 1]
+      ti = -re[b &+ 1]
+      re[b &+ 1] = re[a &+ 1] - tr
+      im[b &+ 1] = im[a &+ 1] - ti
+      re[a &+ 1] += tr
+      im[a &+ 1] += ti
+      a &+= 4
+    }
+    // Stages of size >= 8: four butterflies per step with SIMD4.
     twiddleReal.withUnsafeBufferPointer { wr in
       twiddleImag.withUnsafeBufferPointer { wi in
-        var size = 2
-        while size <= n {
-          let half = size / 2
-          let step = n / size
+        var half = 4
+        while half < n {
+          let w = half &- 2
           var start = 0
           while start < n {
-            for k in 0..<half {
-              let cr = wr[k * step], ci = wi[k * step]
-              let a = start + k, b = a + half
-              let tr = cr * re[b] - ci * im[b]
-              let ti = cr * im[b] + ci * re[b]
-              re[b] = re[a] - tr
-              im[b] = im[a] - ti
-              re[a] += tr
-              im[a] += ti
+            var k = 0
+            while k < half {
+              let a = start &+ k, b = a &+ half
+              let cr = load4(wr.baseAddress! + (w &+ k))
+              let ci = load4(wi.baseAddress! + (w &+ k))
+              let br = load4(re + b), bi = load4(im + b)
+              let tr = cr * br - ci * bi
+              let ti = cr * bi + ci * br
+              let ar = load4(re + a), ai = load4(im + a)
+              store4(ar - tr, re + b)
+              store4(ai - ti, im + b)
+              store4(ar + tr, re + a)
+              store4(ai + ti, im + a)
+              k &+= 4
             }
-            start += size
+            start &+= 2 &* half
           }
-          size *= 2
+          half &*= 2
         }
       }
     }
+  }
+
+  @inline(__always)
+  private func load4(_ p: UnsafePointer<Float>) -> SIMD4<Float> {
+    UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self)
+  }
+
+  @inline(__always)
+  private func load4(_ p: UnsafeMutablePointer<Float>) -> SIMD4<Float> {
+    UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self)
+  }
+
+  @inline(__always)
+  private func store4(_ v: SIMD4<Float>, _ p: UnsafeMutablePointer<Float>) {
+    UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD4<Float>.self)
   }
 
   private func forwardBluestein(

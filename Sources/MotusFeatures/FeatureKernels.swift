@@ -1,6 +1,8 @@
 // Allocation-free kernels behind FeatureExtractor, on raw Float pointers of window length n.
 // FeatureExtractor+Reference.swift holds the plain versions they are tested against.
 
+import Foundation
+
 enum FeatureKernels {
   /// Sorts `n` Floats ascending in place (Shell sort, Ciura gaps): no recursion, no
   /// allocation, and bounded even with NaN.
@@ -165,6 +167,25 @@ enum FeatureKernels {
     }
     let j = taken - low
     return Swift.max(low > 0 ? left(low - 1) : -.infinity, j > 0 ? right(j - 1) : -.infinity)
+  }
+
+  /// acos(c) for c in [-1, 1], inline: Abramowitz & Stegun 4.4.46,
+  /// acos(x) = sqrt(1 - x) (a0 + a1 x + ... + a7 x^7) for x in [0, 1], |error| <= 2e-8 rad,
+  /// and acos(-x) = pi - acos(x). A libm call per sample cost more than the rest of the
+  /// angle feature.
+  @inline(__always)
+  static func arccos(_ c: Double) -> Double {
+    let x = abs(c)
+    var poly = -0.0012624911
+    poly = poly * x + 0.0066700901
+    poly = poly * x - 0.0170881256
+    poly = poly * x + 0.0308918810
+    poly = poly * x - 0.0501743046
+    poly = poly * x + 0.0889789874
+    poly = poly * x - 0.2145988016
+    poly = poly * x + 1.5707963050
+    let angle = (1 - x).squareRoot() * poly
+    return c < 0 ? Double.pi - angle : angle
   }
 
   /// NumPy's default ("linear") percentile of sorted values: interpolate at q * (n - 1).

@@ -76,6 +76,14 @@ extension FeatureSpec {
   /// The default band edges in Hz, capped at the Nyquist frequency (which becomes the last edge).
   public static let defaultBandEdgesHz: [Double] = [0, 0.5, 1, 2, 3, 5, 8, 12, 16, 20, 25]
 
+  /// `hz` rounded to 1 mHz when that moves it by less than one part in a million, so a rate
+  /// measured from timestamps (14.9999999993 Hz) becomes the nominal one (15 Hz) and band
+  /// names stay readable; other rates are returned unchanged.
+  public static func nominalRate(_ hz: Double) -> Double {
+    let rounded = (hz * 1000).rounded() / 1000
+    return abs(rounded - hz) <= 1e-6 * abs(hz) ? rounded : hz
+  }
+
   /// `defaultBandEdgesHz` below `sampleRateHz / 2`, then the Nyquist frequency itself.
   public static func defaultBandEdges(sampleRateHz: Double) -> [Double] {
     let nyquist = sampleRateHz / 2

@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 
 @testable import MotusFeatures
@@ -64,5 +65,16 @@ final class FeatureKernelsTests: XCTestCase {
     let best = peaks.max { r[$0] < r[$1] } ?? 0
     XCTAssertEqual(fast.lag, best)
     XCTAssertEqual(fast.value, r[best], accuracy: 1e-5)
+  }
+}
+
+final class ArccosTests: XCTestCase {
+  func testArccos_MatchesLibmWithin3e8() {
+    var worst = 0.0
+    for i in 0...20_000 {
+      let c = -1 + Double(i) / 10_000
+      worst = max(worst, abs(FeatureKernels.arccos(c) - acos(c)))
+    }
+    XCTAssertLessThan(worst, 3e-8)
   }
 }

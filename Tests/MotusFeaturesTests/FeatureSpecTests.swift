@@ -81,3 +81,12 @@ final class FeatureSpecTests: XCTestCase {
     XCTAssertNoThrow(try spec.validate())
   }
 }
+
+final class NominalRateTests: XCTestCase {
+  func testNominalRate_SnapsMeasuredRatesOnly() {
+    XCTAssertEqual(FeatureSpec.nominalRate(14.999999999999304), 15)
+    XCTAssertEqual(FeatureSpec.nominalRate(50.0000001), 50)
+    XCTAssertEqual(FeatureSpec.nominalRate(49.7), 49.7)
+    XCTAssertEqual(FeatureSpec.nominalRate(33.3333), 33.3333)
+  }
+}

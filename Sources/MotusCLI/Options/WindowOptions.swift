@@ -107,7 +107,7 @@ struct WindowOptions: ParsableArguments {
     guard !rates.isEmpty else {
       throw ToolError("no recordings were loaded.", hint: "check the files and the filters.")
     }
-    let rate = rates[rates.count / 2]
+    let rate = FeatureSpec.nominalRate(rates[rates.count / 2])
     if let low = rates.first, let high = rates.last, high - low > 0.02 * rate {
       throw ToolError(
         "recordings are sampled at rates from \(low) to \(high) Hz; windows need one rate.",
@@ -123,8 +123,8 @@ struct WindowOptions: ParsableArguments {
       try spec.validate()
     } catch let error as FeatureSpecError {
       throw ToolError(
-        "--window \(window), --hop \(hop?.description ?? "(half the window)"), "
-          + "--bands at \(rate) Hz: \(error)")
+        "with --window \(window) (\(windowLength) samples at \(rate) Hz), --hop "
+          + "\(hop?.description ?? "(half the window)") (\(hopLength) samples): \(error)")
     }
     return spec
   }
