@@ -11,8 +11,8 @@ struct Train: ParsableCommand {
       Windows the recordings, computes features, holds out whole subjects (or sessions) for \
       validation, fits the model, calibrates it on the held-out part and writes it atomically. \
       The same data, flags and seed give a byte-identical file. Example:
-        motus train ../shared/datasets/motionsense/motionsense.csv -o motionsense.motus \\
-          --model mlp --hidden 64,32 --seed 1
+        motus train ../shared/datasets/motionsense/motionsense.csv \\
+          -o motionsense.motus --model mlp --hidden 64,32 --seed 1
       """)
 
   enum ModelChoice: String, ExpressibleByArgument, CaseIterable {
@@ -51,8 +51,11 @@ struct Train: ParsableCommand {
   @Option(help: "Seed for the validation split, initialisation and shuffling.")
   var seed: UInt64 = 0
 
-  @Option(help: "Maximum epochs (Adam) or iterations (L-BFGS).")
-  var epochs: Int = 200
+  @Option(
+    help: ArgumentHelp(
+      "Maximum epochs (Adam) or iterations (L-BFGS).",
+      discussion: "Default: 1000 for L-BFGS, 200 for Adam."))
+  var epochs: Int?
 
   @Option(help: "Adam step size.")
   var learningRate: Float = 1e-3
@@ -67,8 +70,8 @@ struct Train: ParsableCommand {
   @Option(
     help: ArgumentHelp(
       "Stopping tolerance: L-BFGS max |gradient|; Adam minimum validation-loss improvement.",
-      valueName: "tol"))
-  var tolerance: Float = 1e-4
+      discussion: "Default: 1e-6 for L-BFGS, 1e-4 for Adam.", valueName: "tol"))
+  var tolerance: Float?
 
   @Option(help: "Adam mini-batch size in windows.")
   var batchSize: Int = 200
@@ -88,12 +91,22 @@ struct Train: ParsableCommand {
   var patience: Int = 10
 
   func validate() throws {
+    // Fail before minutes of training, not after.
+    let folder = URL(fileURLWithPath: output).deletingLastPathComponent().path
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory),
+      isDirectory.boolValue
+    else {
+      throw ValidationError("'--output': folder \(folder) does not exist.")
+    }
     let sizes = try hiddenLayerSizes()
     guard (1...2).contains(sizes.count) else {
       throw ValidationError(
         "'--hidden' takes one or two widths, got \(sizes.count). Example: --hidden 64,32")
     }
-    guard epochs >= 1 else { throw ValidationError("'--epochs' must be >= 1, got \(epochs).") }
+    if let epochs, epochs < 1 {
+      throw ValidationError("'--epochs' must be >= 1, got \(epochs).")
+    }
     guard learningRate > 0 && learningRate.isFinite else {
       throw ValidationError("'--learning-rate' must be > 0, got \(learningRate).")
     }
@@ -103,7 +116,7 @@ struct Train: ParsableCommand {
     guard batchSize >= 1 else {
       throw ValidationError("'--batch-size' must be >= 1, got \(batchSize).")
     }
-    guard tolerance >= 0 && tolerance.isFinite else {
+    if let tolerance, !(tolerance >= 0 && tolerance.isFinite) {
       throw ValidationError("'--tolerance' must be >= 0, got \(tolerance).")
     }
     guard patience >= 1 else {

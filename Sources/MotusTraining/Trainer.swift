@@ -74,10 +74,13 @@ public enum Trainer {
       progress?(report)
     }
     let l2Penalty = options.l2Penalty ?? (options.model == .logistic ? 1 : 1e-4)
+    let usesLBFGS = options.model == .logistic && options.solver == .lbfgs
+    let tolerance = options.tolerance ?? (usesLBFGS ? 1e-6 : 1e-4)
+    let maxEpochs = options.maxEpochs ?? (usesLBFGS ? 1000 : 200)
     let classifier: ModelClassifier
     var hyperparameters: [String: String] = [
       "model": options.model.rawValue, "l2Penalty": "\(l2Penalty)",
-      "maxEpochs": "\(options.maxEpochs)", "tolerance": "\(options.tolerance)",
+      "maxEpochs": "\(maxEpochs)", "tolerance": "\(tolerance)",
       "classWeighting": describe(options.classWeighting),
       "validationFraction": "\(options.validationFraction)",
     ]
@@ -86,10 +89,10 @@ public enum Trainer {
       var h = LogisticRegression.Hyperparameters()
       h.l2Penalty = l2Penalty
       h.solver = options.solver
-      h.maxEpochs = options.maxEpochs
+      h.maxEpochs = maxEpochs
       h.learningRate = options.learningRate
       h.batchSize = options.batchSize
-      h.tolerance = options.tolerance
+      h.tolerance = tolerance
       h.patience = options.patience
       h.classWeighting = options.classWeighting
       h.seed = options.seed
@@ -107,10 +110,10 @@ public enum Trainer {
       var h = MLPClassifier.Hyperparameters()
       h.hiddenLayerSizes = options.hiddenLayerSizes
       h.l2Penalty = l2Penalty
-      h.maxEpochs = options.maxEpochs
+      h.maxEpochs = maxEpochs
       h.learningRate = options.learningRate
       h.batchSize = options.batchSize
-      h.tolerance = options.tolerance
+      h.tolerance = tolerance
       h.patience = options.patience
       h.classWeighting = options.classWeighting
       h.seed = options.seed
