@@ -188,6 +188,44 @@ enum FeatureKernels {
     return c < 0 ? Double.pi - angle : angle
   }
 
+  /// `arccos` on four lanes (same approximation).
+  @inline(__always)
+  static func arccos(_ c: SIMD4<Double>) -> SIMD4<Double> {
+    let negative = c .< 0
+    let x = c.replacing(with: -c, where: negative)
+    var poly = SIMD4<Double>(repeating: -0.0012624911)
+    poly = poly * x + 0.0066700901
+    poly = poly * x - 0.0170881256
+    poly = poly * x + 0.0308918810
+    poly = poly * x - 0.0501743046
+    poly = poly * x + 0.0889789874
+    poly = poly * x - 0.2145988016
+    poly = poly * x + 1.5707963050
+    let angle = (1 - x).squareRoot() * poly
+    return angle.replacing(with: Double.pi - angle, where: negative)
+  }
+
+  /// ln(x) on four Float lanes for x >= 0: x = 2^e m with m in [sqrt(1/2), sqrt(2)), then
+  /// ln m = 2 atanh(s), s = (m - 1) / (m + 1), |s| < 0.172, by its series to s^9 (relative
+  /// error ~1e-7, Float's own). Zero gives a finite value (about -88), so 0 * ln 0 = 0.
+  @inline(__always)
+  static func naturalLog(_ x: SIMD4<Float>) -> SIMD4<Float> {
+    let bits = unsafeBitCast(x, to: SIMD4<UInt32>.self)
+    var e = SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: (bits &>> 23) & 0xff) &- 127)
+    var m = unsafeBitCast((bits & 0x007f_ffff) | 0x3f80_0000, to: SIMD4<Float>.self)
+    let high = m .> 1.41421356
+    m.replace(with: m * 0.5, where: high)
+    e.replace(with: e + 1, where: high)
+    let s = (m - 1) / (m + 1)
+    let s2 = s * s
+    var series = SIMD4<Float>(repeating: 1.0 / 9)
+    series = series * s2 + 1.0 / 7
+    series = series * s2 + 1.0 / 5
+    series = series * s2 + 1.0 / 3
+    series = series * s2 + 1
+    return e * 0.693147181 + 2 * s * series
+  }
+
   /// NumPy's default ("linear") percentile of sorted values: interpolate at q * (n - 1).
   @inline(__always)
   static func percentile(_ sorted: UnsafePointer<Float>, _ n: Int, _ q: Double) -> Double {
@@ -218,10 +256,16 @@ enum FeatureKernels {
     return total
   }
 
+  /// Zeros `autocorrelationPeak` needs after the `n` values of `d`.
+  static let autocorrelationPadding = 16
+
   /// The highest local maximum of the normalised autocorrelation of the mean-removed `d` at
   /// lags `minLag...maxLag` (see FeatureExtractor for the definition).
   ///
-  /// - Parameter scratch: At least `n + 1` Floats.
+  /// - Parameters:
+  ///   - d: `n` values followed by `autocorrelationPadding` zeros. The zeros let every lag
+  ///     run whole vectors: products past the end vanish, so no lag needs a scalar tail.
+  ///   - scratch: At least `maxLag + 5` Floats.
   /// - Returns: The peak and its lag in samples; `(0, 0)` when there is no local maximum.
   static func autocorrelationPeak(
     _ d: UnsafePointer<Float>, _ n: Int, minLag: Int, maxLag: Int,
@@ -229,14 +273,15 @@ enum FeatureKernels {
   ) -> (value: Double, lag: Int) {
     let energy = dot(d, d, n)
     guard energy > 0, minLag <= maxLag, maxLag + 1 < n else { return (0, 0) }
-    // Four lags per sweep share the loads of d[t]; the leftover lags go one by one.
+    // Four lags per sweep share the loads of d[t]; t runs to the longest lag's end rounded
+    // up to 8, reading zeros past n.
     var k = minLag - 1
-    while k + 3 <= maxLag + 1 {
-      let count = n - k - 3
+    while k <= maxLag + 1 {
       var s0 = SIMD8<Float>.zero, s1 = SIMD8<Float>.zero
       var s2 = SIMD8<Float>.zero, s3 = SIMD8<Float>.zero
       var t = 0
-      while t + 8 <= count {
+      let end = n - k
+      while t < end {
         let a = UnsafeRawPointer(d + t).loadUnaligned(as: SIMD8<Float>.self)
         let b = d + t + k
         s0 += a * UnsafeRawPointer(b).loadUnaligned(as: SIMD8<Float>.self)
@@ -245,16 +290,11 @@ enum FeatureKernels {
         s3 += a * UnsafeRawPointer(b + 3).loadUnaligned(as: SIMD8<Float>.self)
         t += 8
       }
-      // Tails: lag k + j runs to n - k - j, beyond the shared `count`.
-      r[k] = s0.sum() + dot(d + t, d + t + k, n - k - t)
-      r[k + 1] = s1.sum() + dot(d + t, d + t + k + 1, n - k - 1 - t)
-      r[k + 2] = s2.sum() + dot(d + t, d + t + k + 2, n - k - 2 - t)
-      r[k + 3] = s3.sum() + dot(d + t, d + t + k + 3, n - k - 3 - t)
+      r[k] = s0.sum()
+      r[k + 1] = s1.sum()
+      r[k + 2] = s2.sum()
+      r[k + 3] = s3.sum()
       k += 4
-    }
-    while k <= maxLag + 1 {
-      r[k] = dot(d, d + k, n - k)
-      k += 1
     }
     var best: Float = -.infinity
     var bestLag = 0

@@ -50,8 +50,9 @@ final class FeatureKernelsTests: XCTestCase {
   func testAutocorrelationPeak_MatchesEveryLagDefinition() {
     let n = 100
     let d = (0..<n).map { Float(sin(Double($0) * 0.5) + 0.3 * cos(Double($0) * 1.7)) }
-    var scratch = [Float](repeating: 0, count: n + 1)
-    let fast = d.withUnsafeBufferPointer { dp in
+    var scratch = [Float](repeating: 0, count: 50 + 5)
+    let padded = d + [Float](repeating: 0, count: FeatureKernels.autocorrelationPadding)
+    let fast = padded.withUnsafeBufferPointer { dp in
       scratch.withUnsafeMutableBufferPointer { s in
         FeatureKernels.autocorrelationPeak(
           dp.baseAddress!, n, minLag: 4, maxLag: 50, scratch: s.baseAddress!)
@@ -76,5 +77,28 @@ final class ArccosTests: XCTestCase {
       worst = max(worst, abs(FeatureKernels.arccos(c) - acos(c)))
     }
     XCTAssertLessThan(worst, 3e-8)
+  }
+}
+
+final class SIMDKernelTests: XCTestCase {
+  func testNaturalLog_MatchesLibmWithinFloatPrecision() {
+    var worst: Float = 0
+    var x: Float = 1e-30
+    while x < 1e3 {
+      let lanes = FeatureKernels.naturalLog(SIMD4(x, x * 1.1, x * 1.2, x * 1.3))
+      for (i, scale) in [Float(1), 1.1, 1.2, 1.3].enumerated() {
+        let expected = Float(log(Double(x * scale)))
+        worst = max(worst, abs(lanes[i] - expected) / max(1, abs(expected)))
+      }
+      x *= 1.37
+    }
+    XCTAssertLessThan(worst, 4e-7)
+    XCTAssertEqual(0 * FeatureKernels.naturalLog(SIMD4(repeating: 0))[0], 0)
+  }
+
+  func testArccosLanes_MatchScalar() {
+    let c = SIMD4<Double>(-1, -0.3, 0.25, 1)
+    let lanes = FeatureKernels.arccos(c)
+    for i in 0..<4 { XCTAssertEqual(lanes[i], FeatureKernels.arccos(c[i]), accuracy: 1e-15) }
   }
 }
