@@ -96,10 +96,16 @@ struct BenchFeatures: ParsableCommand {
         + "\(bench.featureCount) features")
     print("windows: \(bench.windowCount), samples (time steps): \(bench.sampleCount)")
     let times = bench.seconds.map { String(format: "%.3f", $0) }.joined(separator: " ")
-    print("seconds per repetition: \(times)")
+    let cpu = bench.cpuSeconds.map { String(format: "%.3f", $0) }.joined(separator: " ")
+    print("wall seconds per repetition: \(times)")
+    print("thread CPU seconds per repetition: \(cpu)")
     print(
       String(
-        format: "median %.3f s: %.0f samples/s, %.0f windows/s (checksum %.6g)",
+        format: "median %.3f s wall: %.0f samples/s, %.0f windows/s (checksum %.6g)",
         bench.medianSeconds, bench.samplesPerSecond, bench.windowsPerSecond, bench.checksum))
+    print(
+      String(
+        format: "median %.3f s thread CPU: %.0f samples/s (the figure on a busy machine)",
+        bench.medianCPUSeconds, bench.samplesPerCPUSecond))
   }
 }

@@ -9,6 +9,9 @@ public enum FeatureBenchmark {
   public struct Result: Sendable {
     /// Wall-clock seconds of each repetition.
     public var seconds: [Double]
+    /// CPU seconds of the calling thread per repetition: on a busy machine this, not the
+    /// wall clock, is the cost of the work itself.
+    public var cpuSeconds: [Double]
     public var windowCount: Int
     /// Time steps of the recordings that hold at least one window.
     public var sampleCount: Int
@@ -16,13 +19,12 @@ public enum FeatureBenchmark {
     /// A value derived from every output, so the work cannot be optimised away.
     public var checksum: Double
 
-    public var medianSeconds: Double {
-      let sorted = seconds.sorted()
-      guard !sorted.isEmpty else { return 0 }
-      let mid = sorted.count / 2
-      return sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
-    }
+    public var medianSeconds: Double { FeatureBenchmark.median(seconds) }
+    public var medianCPUSeconds: Double { FeatureBenchmark.median(cpuSeconds) }
+    /// Samples per wall-clock second (median repetition).
     public var samplesPerSecond: Double { Double(sampleCount) / medianSeconds }
+    /// Samples per CPU second of the extracting thread (median repetition).
+    public var samplesPerCPUSecond: Double { Double(sampleCount) / medianCPUSeconds }
     public var windowsPerSecond: Double { Double(windowCount) / medianSeconds }
   }
 
@@ -44,12 +46,14 @@ public enum FeatureBenchmark {
     let usable = dataset.recordings.filter { window.count(sampleCount: $0.sampleCount) > 0 }
     var row = [Float](repeating: 0, count: extractor.featureCount)
     var seconds: [Double] = []
+    var cpuSeconds: [Double] = []
     var checksum = 0.0
     var windowCount = 0
     let clock = ContinuousClock()
     for _ in 0..<repetitions {
       windowCount = 0
       checksum = 0
+      let cpuStart = threadCPUSeconds()
       let elapsed = clock.measure {
         row.withUnsafeMutableBufferPointer { output in
           for recording in usable {
@@ -61,13 +65,28 @@ public enum FeatureBenchmark {
           }
         }
       }
+      cpuSeconds.append(threadCPUSeconds() - cpuStart)
       seconds.append(
         Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
     }
     return Result(
-      seconds: seconds, windowCount: windowCount,
+      seconds: seconds, cpuSeconds: cpuSeconds, windowCount: windowCount,
       sampleCount: usable.reduce(0) { $0 + $1.sampleCount },
       featureCount: extractor.featureCount, checksum: checksum)
+  }
+
+  static func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return 0 }
+    let mid = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+  }
+
+  /// CPU time consumed by the calling thread, in seconds.
+  static func threadCPUSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
   }
 
   /// A deterministic stand-in for MotionSense when the real file is absent: one recording,
