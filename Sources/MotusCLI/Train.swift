@@ -148,30 +148,6 @@ struct Train: ParsableCommand {
     }
     reading.clear()
     let spec = try windows.featureSpec(for: result)
-    let table: WindowTable
-    do {
-      table = try WindowTable.make(
-        dataset: result.dataset, extractor: FeatureExtractor(spec: spec),
-        minimumPurity: windows.minPurity)
-    } catch let error as FeatureSpecError {
-      throw ToolError(error.description)
-    }
-    guard table.windowCount > 0 else {
-      throw ToolError(
-        "no windows to train on.", hint: "use a shorter --window or check the filters.")
-    }
-
-    // Keep only labels that have windows, in the dataset's label order.
-    var counts = [Int](repeating: 0, count: table.labels.count)
-    for y in table.labelIndices { counts[Int(y)] += 1 }
-    let kept = table.labels.indices.filter { counts[$0] > 0 }
-    var newIndex = [Int](repeating: -1, count: table.labels.count)
-    for (k, old) in kept.enumerated() { newIndex[old] = k }
-    let classNames = kept.map { table.labels[$0] }
-    let labels = table.labelIndices.map { newIndex[Int($0)] }
-    let groups = (0..<table.windowCount).map {
-      validationGroup == .subject ? table.subject(at: $0) : table.session(at: $0)
-    }
 
     var options = TrainingOptions()
     options.model = model == .mlp ? .mlp : .logistic
@@ -188,12 +164,16 @@ struct Train: ParsableCommand {
     options.tolerance = tolerance
 
     let progress = EpochProgress()
-    let trained: (model: TrainedModel, report: TrainingReport)
+    let trained: (model: TrainedModel, report: TrainingReport, table: WindowTable)
     do {
       trained = try Trainer.train(
-        features: table.features, labels: labels, groups: groups, classNames: classNames,
-        spec: spec, options: options, progress: progress.update)
+        dataset: result.dataset, spec: spec, minimumPurity: windows.minPurity,
+        validationGroup: validationGroup == .subject ? .subject : .session, options: options,
+        progress: progress.update)
     } catch let error as TrainingError {
+      progress.clear()
+      throw ToolError(error.description)
+    } catch let error as FeatureSpecError {
       progress.clear()
       throw ToolError(error.description)
     }
@@ -205,7 +185,8 @@ struct Train: ParsableCommand {
     }
     print(
       Self.summary(
-        trained.report, classNames: classNames, windowCount: table.windowCount, output: output))
+        trained.report, classNames: trained.model.classes, windowCount: trained.table.windowCount,
+        output: output))
   }
 
   static func summary(
@@ -214,9 +195,13 @@ struct Train: ParsableCommand {
     -> String
   {
     func f(_ x: Double, _ digits: Int = 3) -> String { String(format: "%.\(digits)f", x) }
+    let groups = report.validationGroups
+    let heldOut =
+      groups.prefix(6).joined(separator: ", ")
+      + (groups.count > 6 ? " and \(groups.count - 6) more" : "")
     var lines = [
       "\(windowCount) windows: \(report.trainingRowCount) training, \(report.validationRowCount) "
-        + "validation (held out: \(report.validationGroups.joined(separator: ", ")))",
+        + "validation (held out: \(heldOut))",
       "\(report.epochs.count) epochs in \(f(report.epochs.last?.elapsedSeconds ?? 0, 1)) s; "
         + "validation accuracy \(f(report.accuracy)), macro-F1 "
         + "\(f(report.macroF1)), balanced accuracy \(f(report.balancedAccuracy))",

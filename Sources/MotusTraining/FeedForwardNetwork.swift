@@ -12,6 +12,7 @@
 
 import Foundation
 import MotusBLAS
+import MotusData
 import MotusLinearAlgebra
 import MotusModels
 

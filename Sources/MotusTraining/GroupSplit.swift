@@ -2,6 +2,8 @@
 // sides, so validation measures generalisation to unseen people or recordings, not to
 // neighbouring (overlapping) windows.
 
+import MotusData
+
 /// Splits rows into training and validation parts by group.
 public enum GroupSplit {
   public struct Result: Sendable, Equatable {

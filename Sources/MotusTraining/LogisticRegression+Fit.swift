@@ -2,6 +2,7 @@
 // Objective (per row, averaged): weighted cross-entropy + (l2Penalty / (2N))·||W||², i.e.
 // scikit-learn's LogisticRegression(C = 1 / l2Penalty) divided by N (bias not penalised).
 
+import MotusData
 import MotusLinearAlgebra
 import MotusModels
 

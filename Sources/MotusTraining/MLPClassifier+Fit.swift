@@ -2,6 +2,7 @@
 // Objective per batch of B rows: weighted mean cross-entropy + (l2Penalty / (2B))·Σ||W||², exactly
 // scikit-learn's MLPClassifier `alpha` (which divides by the batch size).
 
+import MotusData
 import MotusLinearAlgebra
 import MotusModels
 

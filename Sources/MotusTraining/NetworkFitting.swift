@@ -2,6 +2,7 @@
 // N = training rows, F = features, K = classes, P = parameters.
 
 import Foundation
+import MotusData
 import MotusLinearAlgebra
 
 /// Settings common to both loops (filled from a model's hyperparameters).

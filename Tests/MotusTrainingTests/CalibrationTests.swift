@@ -1,3 +1,4 @@
+import MotusData
 import MotusLinearAlgebra
 import MotusModels
 import MotusTraining

@@ -1,5 +1,6 @@
 // Fits on synthetic (generated) data whose answer is known.
 
+import MotusData
 import MotusLinearAlgebra
 import MotusModels
 import MotusTraining

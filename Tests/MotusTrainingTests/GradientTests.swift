@@ -1,6 +1,7 @@
 // Backprop against central differences (scikit-learn's test_gradient), and the BLAS forward and
 // backward against the plain-loop reference kernels.
 
+import MotusData
 import MotusLinearAlgebra
 import MotusTestSupport
 import MotusTraining

@@ -1,5 +1,6 @@
 // Synthetic (generated, not measured) labelled data for the training tests.
 
+import MotusData
 import MotusFeatures
 import MotusLinearAlgebra
 import MotusTraining

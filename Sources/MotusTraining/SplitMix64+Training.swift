@@ -1,21 +1,9 @@
-// SplitMix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number generators",
-// OOPSLA 2014; constants as in Vigna's reference splitmix64.c). Every random choice in training
-// draws from one of these, seeded by the user: never the system generator.
+// Draws the training code needs from MotusData's SplitMix64 (the one seeded generator of Motus):
+// Float uniforms for initialisation, bounded integers and a shuffle written out here.
 
-/// A small, fast, seedable 64-bit generator with a fixed, documented sequence.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-  public private(set) var state: UInt64
+import MotusData
 
-  public init(seed: UInt64) { state = seed }
-
-  public mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-
+extension SplitMix64 {
   /// Uniform in `[0, 1)` with 24 random bits (exact in Float).
   public mutating func nextUnitFloat() -> Float {
     Float(next() >> 40) * 0x1p-24

@@ -1,0 +1,47 @@
+// From a loaded dataset to a trained model: windows -> features -> labels that have windows ->
+// groups for the validation split -> Trainer.train. The CLI, the demo and the tests share it.
+
+import MotusData
+import MotusFeatures
+import MotusModels
+
+extension Trainer {
+  /// What whole units the validation part holds out.
+  public enum ValidationGroup: String, Codable, Sendable, CaseIterable {
+    case subject, session
+  }
+
+  /// Windows `dataset` with `spec`, extracts its features and trains.
+  ///
+  /// Classes are the dataset's labels that have at least one window, in dataset order.
+  ///
+  /// - Throws: `FeatureSpecError` when the spec does not fit the data,
+  ///   `TrainingError.noWindows` when no window is long or pure enough, and whatever
+  ///   `train(features:...)` throws.
+  public static func train(
+    dataset: Dataset, spec: FeatureSpec, minimumPurity: Float = 0,
+    validationGroup: ValidationGroup = .subject, options: TrainingOptions = .init(),
+    progress: ((EpochReport) -> Void)? = nil
+  ) throws -> (model: TrainedModel, report: TrainingReport, table: WindowTable) {
+    let table = try WindowTable.make(
+      dataset: dataset, extractor: FeatureExtractor(spec: spec), minimumPurity: minimumPurity)
+    guard table.windowCount > 0 else {
+      throw TrainingError.noWindows(
+        skippedRecordings: table.skippedRecordingCount, droppedImpure: table.droppedImpureCount)
+    }
+    var counts = [Int](repeating: 0, count: table.labels.count)
+    for y in table.labelIndices { counts[Int(y)] += 1 }
+    let kept = table.labels.indices.filter { counts[$0] > 0 }
+    var newIndex = [Int](repeating: -1, count: table.labels.count)
+    for (k, old) in kept.enumerated() { newIndex[old] = k }
+    let classNames = kept.map { table.labels[$0] }
+    let labels = table.labelIndices.map { newIndex[Int($0)] }
+    let groups = (0..<table.windowCount).map {
+      validationGroup == .subject ? table.subject(at: $0) : table.session(at: $0)
+    }
+    let trained = try train(
+      features: table.features, labels: labels, groups: groups, classNames: classNames,
+      spec: spec, options: options, progress: progress)
+    return (trained.model, trained.report, table)
+  }
+}

@@ -1,0 +1,69 @@
+// The dataset entry point on a small synthetic (generated) dataset: windows, class compaction,
+// group choice.
+
+import MotusData
+import MotusFeatures
+import MotusModels
+import MotusTraining
+import XCTest
+
+final class TrainerDatasetTests: XCTestCase {
+  /// Four subjects with two sessions each; "sit" is low noise, "walk" a 2 Hz sine; the
+  /// vocabulary also names "unused", which no sample carries.
+  private func dataset() -> Dataset {
+    var generator = SplitMix64(seed: 4)
+    var recordings: [Recording] = []
+    for subject in 1...4 {
+      for session in 0..<2 {
+        let n = 320
+        let timestamps = (0..<n).map { Double($0) / 50 }
+        var a: [Float] = []
+        var b: [Float] = []
+        var labels: [Int32] = []
+        for i in 0..<n {
+          let walking = (i / 160 + session) % 2 == 1
+          let noise = 0.05 * Synthetic.gaussian(&generator)
+          let wave = walking ? Float(sin(2 * Double.pi * 2 * timestamps[i])) : 0
+          a.append(wave + noise)
+          b.append(0.5 * wave - noise)
+          labels.append(walking ? 0 : 2)
+        }
+        recordings.append(
+          Recording(
+            session: "s\(subject)-\(session)", subject: "\(subject)", source: "synthetic",
+            timestamps: timestamps, columns: [a, b], labelIndices: labels, sampleRateHz: 50))
+      }
+    }
+    return Dataset(
+      channels: ["a", "b"], labels: ["walk", "unused", "sit"], recordings: recordings)
+  }
+
+  private let spec = FeatureSpec(
+    recipes: [.copy("a"), .copy("b")], channels: ["a", "b"], sampleRateHz: 50, windowLength: 64,
+    hopLength: 32, statistics: [.mean, .std, .rms], spectral: [], bandEdgesHz: [])
+
+  func testTrainDataset_KeepsOnlyLabelsWithWindowsAndHoldsOutSubjects() throws {
+    let (model, report, table) = try Trainer.train(dataset: dataset(), spec: spec)
+    XCTAssertEqual(model.classes, ["walk", "sit"])
+    // 320 samples, window 64, hop 32 -> (320 - 64) / 32 + 1 = 9 windows per recording, 8 recordings
+    XCTAssertEqual(table.windowCount, 72)
+    XCTAssertEqual(report.trainingRowCount + report.validationRowCount, 72)
+    XCTAssertTrue(Set(report.validationGroups).isSubset(of: ["1", "2", "3", "4"]))
+    XCTAssertGreaterThan(report.accuracy, 0.9)
+  }
+
+  func testTrainDataset_SessionGroups() throws {
+    let (_, report, _) = try Trainer.train(
+      dataset: dataset(), spec: spec, validationGroup: .session)
+    XCTAssertTrue(report.validationGroups.allSatisfy { $0.hasPrefix("s") })
+  }
+
+  func testTrainDataset_NoWindowsThrows() {
+    var long = spec
+    long.windowLength = 1000
+    long.hopLength = 500
+    XCTAssertThrowsError(try Trainer.train(dataset: dataset(), spec: long)) { error in
+      XCTAssertEqual(error as? TrainingError, .noWindows(skippedRecordings: 8, droppedImpure: 0))
+    }
+  }
+}
