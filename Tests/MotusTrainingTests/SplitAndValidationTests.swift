@@ -119,6 +119,8 @@ final class SplitAndValidationTests: XCTestCase {
     XCTAssertLessThanOrEqual(report.validationLogLossAfter, report.validationLogLossBefore + 1e-9)
     XCTAssertGreaterThan(report.accuracy, 0.9)
     XCTAssertEqual(model.metadata.dataDigest, report.dataDigest)
+    // A trained model survives the file format unchanged.
+    XCTAssertEqual(try ModelFile.decode(try ModelFile.encode(model), file: "m.motus"), model)
     // The model's own predictions on the raw validation rows reproduce the reported accuracy.
     let validationRows = data.groups.indices.filter {
       report.validationGroups.contains(data.groups[$0])
