@@ -129,7 +129,9 @@ final class FeatureExtractorTests: XCTestCase {
       state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
       return Float(Double(state >> 11) / Double(1 << 53) * 2 - 1)
     }
-    for (n, rate) in [(128, 50.0), (38, 15.0), (100, 20.0)] {
+    for (n, rate) in [
+      (128, 50.0), (38, 15.0), (100, 20.0), (5, 10.0), (9, 10.0), (16, 40.0), (17, 8.0),
+    ] {
       let names = ["a.x", "a.y", "a.z", "gravity.x", "gravity.y", "gravity.z"]
       let length = 3 * n
       // A tone plus noise, so the ACF has interior peaks.
