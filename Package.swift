@@ -62,6 +62,13 @@ let package = Package(
     .testTarget(
       name: "MotusTrainingTests",
       dependencies: ["MotusTraining", "MotusModels", "MotusTestSupport"]),
+    .target(name: "CMallocCounter", path: "Tests/CMallocCounter"),
+    .testTarget(
+      name: "MotusStreamingTests",
+      dependencies: [
+        "MotusStreaming", "MotusTraining", "MotusSimulation", "MotusLinearAlgebra", "MotusTestSupport",
+        "CMallocCounter",
+      ]),
     .testTarget(name: "MotusCLITests", dependencies: ["MotusCLI", "MotusTestSupport"]),
   ]
 )

@@ -3,5 +3,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/ensure-deps.sh
-swift build -c release --product motus >&2
+# Same flags as scripts/test.sh, so the two share one build.
+swift build -c release -Xswiftc -enable-testing --product motus >&2
 exec .build/release/motus demo "$@"

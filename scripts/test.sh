@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Runs the whole test suite. Tests that need ../shared/datasets skip themselves when it is absent.
+# Runs the whole test suite, optimised (as an app ships the code; the zero-allocation test
+# needs it) with -enable-testing for @testable imports. Preconditions stay on at -O.
+# Tests that need ../shared/datasets skip themselves when it is absent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/ensure-deps.sh
-swift build --build-tests
-swift test --skip-build "$@"
+flags=(-c release -Xswiftc -enable-testing)
+swift build "${flags[@]}" --build-tests
+swift test "${flags[@]}" --skip-build "$@"

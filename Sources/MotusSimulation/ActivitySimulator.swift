@@ -201,8 +201,9 @@ private struct Motion {
         (0.6 * s, 0.3 * sin(w * t / 2 + phase), 0.2 * c)
       )
     case .running:
-      // Flight and impact: a peaky vertical pulse train (|sin|^3) with zero mean.
-      let pulse = pow(abs(s), 3) - 0.424
+      // Flight and impact: a peaky vertical pulse train at the step rate (|sin(wt/2)|^3 has
+      // period 1/f), minus its mean 4/(3π).
+      let pulse = pow(abs(sin(w * t / 2 + phase)), 3) - 0.4244
       return (
         (0.4 * amplitudeG * c, 0.25 * amplitudeG * sin(w * t / 2 + phase),
          2.2 * amplitudeG * pulse),

@@ -24,11 +24,20 @@ enum MotusRunner {
   private final class Marker {}
 
   /// Runs `motus arguments...` with `input` on standard input and waits for it to exit.
+  ///
+  /// Output goes to temporary files rather than pipes, so a chatty process cannot block.
   static func run(_ arguments: [String], input: String? = nil) throws -> MotusRun {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("motus-run-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let outURL = directory.appendingPathComponent("out"), errURL = directory.appendingPathComponent("err")
+    FileManager.default.createFile(atPath: outURL.path, contents: nil)
+    FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
     let process = Process()
     process.executableURL = executableURL
     process.arguments = arguments
-    let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err
     let inPipe = Pipe()
@@ -36,20 +45,12 @@ enum MotusRunner {
     try process.run()
     if let input { inPipe.fileHandleForWriting.write(Data(input.utf8)) }
     try inPipe.fileHandleForWriting.close()
-    // Read both pipes to the end before waiting, so a chatty process cannot block on a full pipe.
-    var outData = Data(), errData = Data()
-    let group = DispatchGroup()
-    group.enter()
-    DispatchQueue.global().async {
-      outData = out.fileHandleForReading.readDataToEndOfFile()
-      group.leave()
-    }
-    errData = err.fileHandleForReading.readDataToEndOfFile()
-    group.wait()
     process.waitUntilExit()
+    try out.close()
+    try err.close()
     return MotusRun(
       exitCode: process.terminationStatus,
-      standardOutput: String(decoding: outData, as: UTF8.self),
-      standardError: String(decoding: errData, as: UTF8.self))
+      standardOutput: try String(contentsOf: outURL, encoding: .utf8),
+      standardError: try String(contentsOf: errURL, encoding: .utf8))
   }
 }

@@ -1,0 +1,258 @@
+// `motus stream`: CSV rows in as they arrive, one line per prediction out, flushed per line.
+
+import ArgumentParser
+import Foundation
+import Motus
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+struct Stream: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Classify a recording or a live CSV stream sample by sample.",
+    discussion: """
+      Reads CSV rows (a header first: a time column and the model's input channels; extra \
+      columns are ignored) from FILE or standard input (-) as they arrive, and writes one line \
+      per prediction, flushed at once, so it works behind a pipe or `tail -f`. Repetitions of \
+      the push-up class and gaps are reported as events. A new value in a `session` column \
+      starts a new stream. Latency and throughput go to standard error at the end. Example:
+        tail -f recording.csv | motus stream models/six-class.motus - --smoothing hmm
+      """)
+
+  enum Format: String, ExpressibleByArgument, CaseIterable { case json, csv }
+  enum SmoothingChoice: String, ExpressibleByArgument, CaseIterable {
+    case none, ema, hmm
+  }
+
+  @Argument(help: ArgumentHelp("The model file written by `motus train`.", valueName: "model"))
+  var modelPath: String
+
+  @Argument(help: ArgumentHelp("CSV file to read, or - for standard input.", valueName: "file"))
+  var input: String = "-"
+
+  @Option(help: "Output format: one JSON object per line, or CSV with a header.")
+  var format: Format = .json
+
+  @Flag(help: "Write activity segments (start, end, label, mean confidence) instead of predictions.")
+  var segments = false
+
+  @Option(help: "Smoothing of probabilities: none, ema (exponential average), hmm (switch penalty).")
+  var smoothing: SmoothingChoice = .none
+
+  @Option(help: ArgumentHelp("Weight of the newest prediction for --smoothing ema, in (0, 1].", valueName: "a"))
+  var alpha: Float = 0.5
+
+  @Option(help: ArgumentHelp("Class-switch probability for --smoothing hmm, in (0, 1).", valueName: "p"))
+  var switchProbability: Float = 0.05
+
+  @Option(help: "Name of the time column (seconds).")
+  var timeColumn = "timestamp"
+
+  @Option(help: ArgumentHelp("Input rate in Hz; estimated from the first rows when omitted.", valueName: "hz"))
+  var inputRate: Double?
+
+  @Option(help: ArgumentHelp("A pause longer than this many sample periods restarts the window.", valueName: "factor"))
+  var gapFactor: Double = 3
+
+  @Flag(help: "Replay the input at the pace of its own timestamps.")
+  var realtime = false
+
+  func validate() throws {
+    guard alpha > 0 && alpha <= 1 else { throw ValidationError("'--alpha' must be in (0, 1], got \(alpha).") }
+    guard switchProbability > 0 && switchProbability < 1 else {
+      throw ValidationError("'--switch-probability' must be in (0, 1), got \(switchProbability).")
+    }
+    if let inputRate, !(inputRate > 0 && inputRate.isFinite) {
+      throw ValidationError("'--input-rate' must be a positive number of Hz, got \(inputRate).")
+    }
+    guard gapFactor > 1 else { throw ValidationError("'--gap-factor' must be > 1, got \(gapFactor).") }
+  }
+
+  func run() throws {
+    signal(SIGPIPE, SIG_IGN)  // a closed reader ends the stream through a write error instead
+    let model: TrainedModel
+    do {
+      model = try ModelFile.read(from: URL(fileURLWithPath: modelPath))
+    } catch let error as ModelFileError {
+      throw ToolError(error.description)
+    }
+    let reader = try LineReader(path: input)
+    guard let headerLine = reader.next() else {
+      throw ToolError("\(reader.name): no header line.", hint: "the first line names the columns.")
+    }
+    var parser: CSVRowParser
+    do {
+      parser = try CSVRowParser(headerLine: headerLine, file: reader.name)
+    } catch let error as CSVError {
+      throw ToolError(error.description)
+    }
+    let channels = ChannelSelector.rawInputs(of: model.featureSpec.recipes)
+    let timeIndex: Int
+    let channelIndices: [Int]
+    do {
+      timeIndex = try parser.requireColumn(timeColumn, option: "--time-column")
+      channelIndices = try channels.map { try parser.requireColumn($0, option: "the model's inputs") }
+    } catch let error as CSVError {
+      throw ToolError(error.description)
+    }
+    let sessionIndex = parser.column("session")
+
+    var configuration = StreamConfiguration()
+    configuration.gapFactor = gapFactor
+    switch smoothing {
+    case .none: configuration.smoothing = .none
+    case .ema: configuration.smoothing = .exponential(alpha: alpha)
+    case .hmm: configuration.smoothing = .switchPenalty(switchProbability: switchProbability)
+    }
+
+    let output = StreamOutput(classes: model.classes, format: format, segmentsOnly: segments)
+    output.writeHeader()
+    var meter = StreamMeter()
+    var pending: [(line: Int, time: Double, values: [Float], session: String?)] = []
+    var engine: StreamingClassifier?
+    var currentSession: String?
+    var values = [Float](repeating: 0, count: channels.count)
+    let replay = realtime ? RealtimeClock() : nil
+
+    func startEngine(rate: Double?) throws {
+      var c = configuration
+      c.inputRateHz = inputRate ?? rate
+      engine = try StreamingClassifier(model: model, inputChannels: channels, configuration: c)
+    }
+    func feed(time: Double, values: [Float]) -> Bool {
+      guard let engine else { return true }
+      let started = DispatchTime.now().uptimeNanoseconds
+      var ok = true
+      values.withUnsafeBufferPointer { row in
+        engine.append(timestamp: time, values: row) { event in
+          if case .prediction = event { output.setProbabilities(engine.probabilities) }
+          if ok { ok = output.write(event, session: currentSession) }
+        }
+      }
+      meter.record(nanoseconds: DispatchTime.now().uptimeNanoseconds - started)
+      return ok
+    }
+    func finishEngine() -> Bool {
+      guard let engine else { return true }
+      var ok = true
+      engine.finish { event in
+        if case .prediction = event { output.setProbabilities(engine.probabilities) }
+        if ok { ok = output.write(event, session: currentSession) }
+      }
+      meter.add(engine.statistics)
+      return ok
+    }
+    // Rows wait here until the input rate is known (the first 32 rows, unless --input-rate).
+    func flushPending() throws -> Bool {
+      let rate = estimateSampleRateHz(timestamps: pending.map(\.time))
+      try startEngine(rate: rate)
+      for row in pending where !feed(time: row.time, values: row.values) { return false }
+      pending.removeAll()
+      return true
+    }
+
+    var keepGoing = true
+    while keepGoing, let line = reader.next() {
+      let row: CSVRow?
+      do {
+        row = try parser.parse(line)
+      } catch {
+        warn("\(error) (row skipped)")
+        continue
+      }
+      guard let row else { continue }
+      let time: Double
+      do {
+        guard let t = try row.number(at: timeIndex) else {
+          warn("\(reader.name):\(row.line): empty \(timeColumn) (row skipped)")
+          continue
+        }
+        time = t
+        for (k, index) in channelIndices.enumerated() {
+          // An empty cell is a missing value: the engine skips NaN samples and counts them.
+          values[k] = try row.number(at: index).map { Float($0) } ?? .nan
+        }
+      } catch {
+        warn("\(error) (row skipped)")
+        continue
+      }
+      let session = sessionIndex.map { row.fields[$0] }
+      if session != currentSession {
+        if !pending.isEmpty { keepGoing = try flushPending() }
+        keepGoing = keepGoing && finishEngine()
+        engine = nil
+        currentSession = session
+      }
+      replay?.wait(until: time)
+      if engine == nil {
+        pending.append((row.line, time, values, session))
+        if inputRate != nil || pending.count >= 32 { keepGoing = try flushPending() }
+        continue
+      }
+      keepGoing = feed(time: time, values: values)
+    }
+    if keepGoing, !pending.isEmpty { keepGoing = try flushPending() }
+    if keepGoing { _ = finishEngine() }
+    FileHandle.standardError.write(Data((meter.summary(model: model) + "\n").utf8))
+  }
+
+  private func warn(_ message: String) {
+    FileHandle.standardError.write(Data("warning: \(message)\n".utf8))
+  }
+}
+
+/// Processing time per sample and the stream's counts, for the report on standard error.
+struct StreamMeter {
+  private var nanoseconds: [UInt64] = []
+  private var statistics = StreamStatistics()
+
+  mutating func record(nanoseconds value: UInt64) { nanoseconds.append(value) }
+
+  mutating func add(_ s: StreamStatistics) {
+    statistics.samplesReceived += s.samplesReceived
+    statistics.samplesSkippedNaN += s.samplesSkippedNaN
+    statistics.samplesSkippedOutOfOrder += s.samplesSkippedOutOfOrder
+    statistics.gaps += s.gaps
+    statistics.predictions += s.predictions
+  }
+
+  func summary(model: TrainedModel) -> String {
+    let total = nanoseconds.reduce(0, +)
+    let sorted = nanoseconds.sorted()
+    func quantile(_ q: Double) -> Double {
+      sorted.isEmpty ? 0 : Double(sorted[min(sorted.count - 1, Int(q * Double(sorted.count)))]) / 1000
+    }
+    let perSample = nanoseconds.isEmpty ? 0 : Double(total) / Double(nanoseconds.count) / 1000
+    let spec = model.featureSpec
+    let windowSeconds = Double(spec.windowLength) / spec.sampleRateHz
+    let hopSeconds = Double(spec.hopLength) / spec.sampleRateHz
+    return """
+      stream: \(statistics.samplesReceived) samples, \(statistics.predictions) predictions, \
+      \(statistics.gaps) gaps, \(statistics.samplesSkippedNaN) NaN and \
+      \(statistics.samplesSkippedOutOfOrder) out-of-order samples skipped
+      engine time per sample: mean \(String(format: "%.2f", perSample)) µs, median \
+      \(String(format: "%.2f", quantile(0.5))) µs, p99 \(String(format: "%.2f", quantile(0.99))) µs \
+      (\(String(format: "%.0f", perSample > 0 ? 1e6 / perSample : 0)) samples/s, parsing excluded)
+      latency: a prediction covers the last \(String(format: "%.2f", windowSeconds)) s and comes \
+      every \(String(format: "%.2f", hopSeconds)) s
+      """
+  }
+}
+
+/// Sleeps so that rows are handled at the pace of their timestamps (`--realtime`).
+final class RealtimeClock {
+  private var origin: (wall: Double, data: Double)?
+
+  func wait(until dataTime: Double) {
+    let now = Date().timeIntervalSince1970
+    guard let origin else {
+      self.origin = (now, dataTime)
+      return
+    }
+    let due = origin.wall + (dataTime - origin.data)
+    if due > now { usleep(useconds_t(min(due - now, 60) * 1_000_000)) }
+  }
+}

@@ -1,0 +1,75 @@
+// Smoothing of per-window class probabilities against flicker. K = classes.
+//
+// - exponential: p̄_t = a·p_t + (1 − a)·p̄_{t−1}.
+// - switchPenalty: the forward pass of a hidden Markov model whose state is the activity. The
+//   transition matrix keeps the class with probability 1 − s and moves to each other class
+//   with s / (K − 1); the classifier's calibrated probabilities act as the emission
+//   likelihoods (up to a constant). Each step is O(K) because the transition is uniform
+//   off the diagonal:  b_t(k) ∝ p_t(k) · ((1 − s)·b_{t−1}(k) + s/(K−1)·(1 − b_{t−1}(k))).
+
+/// How predictions are smoothed over time.
+public enum Smoothing: Codable, Sendable, Equatable {
+  case none
+  /// Exponential averaging with weight `alpha` in (0, 1] on the newest probabilities.
+  case exponential(alpha: Float)
+  /// Forward filtering with class-switch probability `switchProbability` in (0, 1).
+  case switchPenalty(switchProbability: Float)
+}
+
+/// Applies a `Smoothing` to a stream of probability vectors, in place, without allocating.
+public struct PredictionSmoother: Sendable {
+  public let smoothing: Smoothing
+  private var state: [Float]
+  private var hasState = false
+
+  public init(smoothing: Smoothing, classCount: Int) {
+    switch smoothing {
+    case .none: break
+    case .exponential(let alpha):
+      precondition(alpha > 0 && alpha <= 1, "alpha must be in (0, 1], got \(alpha)")
+    case .switchPenalty(let s):
+      precondition(s > 0 && s < 1, "switchProbability must be in (0, 1), got \(s)")
+    }
+    self.smoothing = smoothing
+    self.state = [Float](repeating: 0, count: classCount)
+  }
+
+  public mutating func reset() { hasState = false }
+
+  /// Replaces `probabilities` (one per class, summing to 1) with the smoothed vector.
+  public mutating func smooth(_ probabilities: UnsafeMutableBufferPointer<Float>) {
+    let k = state.count
+    precondition(probabilities.count == k, "expected \(k) probabilities")
+    guard hasState else {
+      for i in 0..<k { state[i] = probabilities[i] }
+      hasState = true
+      return
+    }
+    switch smoothing {
+    case .none:
+      return
+    case .exponential(let alpha):
+      for i in 0..<k {
+        state[i] = alpha * probabilities[i] + (1 - alpha) * state[i]
+        probabilities[i] = state[i]
+      }
+    case .switchPenalty(let s):
+      let move = k > 1 ? s / Float(k - 1) : 0
+      var total: Float = 0
+      for i in 0..<k {
+        let prior = (1 - s) * state[i] + move * (1 - state[i])
+        state[i] = probabilities[i] * prior
+        total += state[i]
+      }
+      // All-zero evidence (impossible under the model) restarts from the raw probabilities.
+      if !(total > 0) || !total.isFinite {
+        for i in 0..<k { state[i] = probabilities[i] }
+        return
+      }
+      for i in 0..<k {
+        state[i] /= total
+        probabilities[i] = state[i]
+      }
+    }
+  }
+}

@@ -1,0 +1,265 @@
+// The streaming inference engine: raw samples in, one prediction per hop out.
+//
+// Per sample: skip NaN -> detect gaps -> channel recipes (the model's ChannelPlan) ->
+// resample to the model's rate when the input rate differs -> ring buffer of one window.
+// Every hop: copy the window out of the ring -> FeatureExtractor (the model's FeatureSpec)
+// -> Predictor (standardise, network, calibrated softmax) -> smoothing -> label,
+// confidence or unknown -> segments and push-up repetitions.
+//
+// Windows start on the same samples as batch windowing (0, hop, 2·hop, ... after each
+// (re)start), and every stage is the same code training used, so streaming a recording gives
+// the per-window probabilities `motus evaluate` gives. All buffers are allocated in init:
+// no heap allocation per sample once warm.
+
+import MotusData
+import MotusFeatures
+import MotusModels
+
+/// One classified window of a stream.
+public struct StreamPrediction: Sendable, Equatable {
+  /// Time of the window's first and last sample, in the input's clock (seconds).
+  public var windowStart: Double
+  public var windowEnd: Double
+  /// Index into the model's classes of the most probable class (after smoothing).
+  public var classIndex: Int
+  public var probability: Float
+  public var confidence: ConfidenceLevel
+  /// True when no class is confident enough (the model's unknown threshold).
+  public var isUnknown: Bool
+}
+
+/// Something the engine reports while it consumes samples.
+public enum StreamEvent: Sendable {
+  case prediction(StreamPrediction)
+  /// A segment of one label ended (label change, gap or end of stream).
+  case segment(ActivitySegment)
+  /// One more repetition inside a repetition-counted activity, with the running count.
+  case repetition(time: Double, count: Int)
+  /// Input stopped for longer than the gap limit; the window was restarted.
+  case gap(from: Double, to: Double)
+}
+
+/// Settings of a stream that do not come from the model.
+public struct StreamConfiguration: Sendable {
+  /// Rate of the incoming samples, Hz. `nil`: assume the model's rate.
+  public var inputRateHz: Double?
+  public var smoothing: Smoothing = .none
+  /// A pause longer than this many input sample periods restarts the window.
+  public var gapFactor: Double = 3
+  /// Resample even when the input rate matches the model's (within 1 %).
+  public var alwaysResample = false
+  /// The class whose repetitions are counted (nil: none).
+  public var repetitionClass: String? = "push-up"
+
+  public init() {}
+}
+
+/// Counts of what a stream saw.
+public struct StreamStatistics: Sendable, Equatable {
+  public var samplesReceived = 0
+  public var samplesSkippedNaN = 0
+  public var samplesSkippedOutOfOrder = 0
+  public var gaps = 0
+  public var predictions = 0
+
+  public init() {}
+}
+
+/// Streaming activity classification for one sensor stream.
+///
+///     let engine = try StreamingClassifier(model: model, inputChannels: header)
+///     engine.append(timestamp: t, values: row) { event in print(event) }
+///     engine.finish { event in print(event) }
+///
+/// Not thread-safe: one engine per stream.
+public final class StreamingClassifier {
+  public let model: TrainedModel
+  public let configuration: StreamConfiguration
+  /// Rate of the incoming samples.
+  public let inputRateHz: Double
+  /// Whether input is resampled to the model's rate.
+  public let isResampling: Bool
+  public private(set) var statistics = StreamStatistics()
+  /// Smoothed probabilities of the latest prediction, in `model.classes` order.
+  public private(set) var probabilities: [Float]
+  /// Repetitions counted in the current stretch of the repetition class.
+  public var repetitionCount: Int { repetitions?.count ?? 0 }
+
+  private let plan: ChannelPlan
+  // Cached: `model.classes` goes through an existential and would allocate per call.
+  private let classes: [String]
+  private let spec: FeatureSpec
+  private var derived: [Float]
+  private var resampler: StreamingResampler?
+  private var ring: RingBuffer
+  private var window: [[Float]]
+  private var extractor: FeatureExtractor
+  private var features: [Float]
+  private var predictor: Predictor
+  private var smoother: PredictionSmoother
+  private var segmenter = ActivitySegmenter()
+  private var repetitions: RepetitionCounter?
+  private let repetitionClassIndex: Int?
+  private let repetitionChannel: Int?
+  private var inRepetitionClass = false
+  private var samplesUntilPrediction: Int
+  private var lastInputTime: Double?
+  // Grid time of each sample in the ring, to stamp predictions; same layout as the ring.
+  private var sampleTimes: [Double]
+  private var sampleTimeSlot = 0
+
+  /// Binds `model` to a stream whose samples carry `inputChannels`, in that order.
+  ///
+  /// - Throws: `ChannelPlan.BindError` when a channel the model needs is missing: at
+  ///   start, not mid-stream.
+  public init(
+    model: TrainedModel, inputChannels: [String], configuration: StreamConfiguration = .init()
+  ) throws {
+    self.model = model
+    self.configuration = configuration
+    spec = model.featureSpec
+    classes = model.classes
+    plan = try ChannelPlan(recipes: spec.recipes, rawChannels: inputChannels)
+    let rate = configuration.inputRateHz ?? spec.sampleRateHz
+    precondition(rate > 0 && rate.isFinite, "input rate must be positive, got \(rate)")
+    inputRateHz = rate
+    let channelCount = spec.recipes.count
+    isResampling =
+      configuration.alwaysResample || abs(rate - spec.sampleRateHz) > 0.01 * spec.sampleRateHz
+    resampler =
+      isResampling
+      ? StreamingResampler(
+        inputRateHz: rate, outputRateHz: spec.sampleRateHz, channelCount: channelCount)
+      : nil
+    derived = [Float](repeating: 0, count: channelCount)
+    ring = RingBuffer(channelCount: channelCount, capacity: spec.windowLength)
+    window = [[Float]](
+      repeating: [Float](repeating: 0, count: spec.windowLength), count: channelCount)
+    extractor = try FeatureExtractor(spec: spec)
+    features = [Float](repeating: 0, count: extractor.featureCount)
+    predictor = model.makePredictor()
+    probabilities = [Float](repeating: 0, count: model.classes.count)
+    smoother = PredictionSmoother(smoothing: configuration.smoothing, classCount: model.classes.count)
+    samplesUntilPrediction = spec.windowLength
+    sampleTimes = [Double](repeating: 0, count: spec.windowLength)
+
+    repetitionClassIndex = configuration.repetitionClass.flatMap { model.classes.firstIndex(of: $0) }
+    // Count on an orientation-free signal: a magnitude channel if the model has one.
+    let names = spec.recipes.map(\.name)
+    repetitionChannel =
+      names.firstIndex(of: "|acceleration|") ?? names.firstIndex(of: "|userAcceleration|")
+      ?? names.firstIndex { $0.hasPrefix("|") } ?? (names.isEmpty ? nil : 0)
+    if repetitionClassIndex != nil, repetitionChannel != nil {
+      repetitions = RepetitionCounter(sampleRateHz: spec.sampleRateHz)
+    }
+  }
+
+  /// Feeds one raw sample (`inputChannels` order).
+  /// - Complexity: O(channels) per sample, plus one feature extraction and one network
+  ///   evaluation per hop. No heap allocation once warm.
+  public func append(
+    timestamp: Double, values: UnsafeBufferPointer<Float>, events: (StreamEvent) -> Void
+  ) {
+    statistics.samplesReceived += 1
+    for i in 0..<plan.rawChannels.count where !values[i].isFinite {
+      statistics.samplesSkippedNaN += 1
+      return
+    }
+    if let last = lastInputTime {
+      guard timestamp > last else {
+        statistics.samplesSkippedOutOfOrder += 1
+        return
+      }
+      if timestamp - last > configuration.gapFactor / inputRateHz {
+        statistics.gaps += 1
+        restart(events: events)
+        events(.gap(from: last, to: timestamp))
+      }
+    }
+    lastInputTime = timestamp
+    derived.withUnsafeMutableBufferPointer { plan.apply(raw: values, into: $0) }
+    if resampler != nil {
+      resampler!.push(timestamp: timestamp, values: derived) { time, resampled in
+        self.consume(time: time, values: resampled, events: events)
+      }
+    } else {
+      derived.withUnsafeBufferPointer { consume(time: timestamp, values: $0, events: events) }
+    }
+  }
+
+  /// Flushes the resampler and closes the open segment (end of stream).
+  public func finish(events: (StreamEvent) -> Void) {
+    if resampler != nil {
+      resampler!.finish { time, resampled in
+        self.consume(time: time, values: resampled, events: events)
+      }
+    }
+    if let segment = segmenter.finish() { events(.segment(segment)) }
+  }
+
+  /// Starts over after a gap: the next window begins with the next sample.
+  private func restart(events: (StreamEvent) -> Void) {
+    if resampler != nil {
+      resampler!.finish { time, resampled in
+        self.consume(time: time, values: resampled, events: events)
+      }
+    }
+    if let segment = segmenter.finish() { events(.segment(segment)) }
+    ring.removeAll()
+    smoother.reset()
+    repetitions?.reset()
+    inRepetitionClass = false
+    samplesUntilPrediction = spec.windowLength
+  }
+
+  /// One sample at the model's rate.
+  private func consume(time: Double, values: UnsafeBufferPointer<Float>, events: (StreamEvent) -> Void) {
+    ring.append(values)
+    sampleTimes[sampleTimeSlot] = time
+    sampleTimeSlot = sampleTimeSlot + 1 == sampleTimes.count ? 0 : sampleTimeSlot + 1
+    if let channel = repetitionChannel, repetitions != nil {
+      let completed = repetitions!.append(values[channel], counting: inRepetitionClass)
+      if completed > 0 { events(.repetition(time: time, count: repetitions!.count)) }
+    }
+    samplesUntilPrediction -= 1
+    guard samplesUntilPrediction == 0 else { return }
+    samplesUntilPrediction = spec.hopLength
+    predict(endTime: time, events: events)
+  }
+
+  private func predict(endTime: Double, events: (StreamEvent) -> Void) {
+    ring.copyWindow(into: &window)
+    features.withUnsafeMutableBufferPointer { extractor.extract(columns: window, start: 0, into: $0) }
+    _ = features.withUnsafeBufferPointer { predictor.predict(features: $0) }
+    let k = probabilities.count
+    for c in 0..<k { probabilities[c] = predictor.probabilities[c] }
+    probabilities.withUnsafeMutableBufferPointer { smoother.smooth($0) }
+    var best = 0
+    for c in 1..<max(k, 1) where probabilities[c] > probabilities[best] { best = c }
+    let p = probabilities[best]
+    let prediction = StreamPrediction(
+      windowStart: sampleTimes[sampleTimeSlot], windowEnd: endTime, classIndex: best,
+      probability: p, confidence: model.confidenceCutoffs.level(for: p),
+      isUnknown: p < model.unknownThreshold)
+    statistics.predictions += 1
+    events(.prediction(prediction))
+
+    let label = prediction.isUnknown ? "unknown" : classes[best]
+    if let closed = segmenter.add(
+      label: label, start: prediction.windowStart, end: endTime, confidence: p)
+    {
+      events(.segment(closed))
+    }
+    let nowInClass = !prediction.isUnknown && best == repetitionClassIndex
+    if nowInClass != inRepetitionClass {
+      inRepetitionClass = nowInClass
+      if nowInClass {
+        // The set began at least one window ago: count what the window already holds.
+        let completed = repetitions?.beginCounting(lookbackSamples: spec.windowLength) ?? 0
+        if completed > 0 { events(.repetition(time: endTime, count: repetitions!.count)) }
+      } else {
+        repetitions?.stopCounting()
+      }
+    }
+  }
+}

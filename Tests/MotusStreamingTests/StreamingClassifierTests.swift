@@ -1,0 +1,195 @@
+import CMallocCounter
+import Foundation
+import MotusData
+import MotusFeatures
+import MotusLinearAlgebra
+import MotusModels
+import MotusSimulation
+import MotusStreaming
+import MotusTestSupport
+import MotusTraining
+import XCTest
+
+// Every recording here is synthetic (ActivitySimulator).
+final class StreamingClassifierTests: XCTestCase {
+  /// Streaming must reproduce batch evaluation window by window.
+  func testStreaming_MatchesBatchProbabilities() throws {
+    let model = try StreamingFixture.model()
+    var simulator = ActivitySimulator(seed: 99)
+    let recording = simulator.recording(
+      segments: [(.walking, 12), (.stationary, 8), (.pushUp, 10)], subject: 7)
+    let batch = try batchProbabilities(model: model, recording: recording)
+
+    let engine = try StreamingClassifier(model: model, inputChannels: ActivitySimulator.channels)
+    XCTAssertFalse(engine.isResampling)
+    var streamed: [[Float]] = []
+    var row = [Float](repeating: 0, count: 6)
+    for t in recording.timestamps.indices {
+      for c in 0..<6 { row[c] = recording.columns[c][t] }
+      row.withUnsafeBufferPointer { values in
+        engine.append(timestamp: recording.timestamps[t], values: values) { event in
+          if case .prediction = event { streamed.append(engine.probabilities) }
+        }
+      }
+    }
+    XCTAssertEqual(streamed.count, batch.rowCount)
+    var worst: Float = 0
+    for i in 0..<min(streamed.count, batch.rowCount) {
+      worst = max(worst, maxAbsoluteDifference(streamed[i], batch.row(i)))
+    }
+    print("streaming vs batch: \(streamed.count) windows, max |Δp| = \(worst)")
+    XCTAssertLessThanOrEqual(worst, 1e-5)
+  }
+
+  /// A 100 Hz stream into a 50 Hz model is resampled exactly as batch loading resamples it.
+  func testStreaming_ResampledInputMatchesBatchResampling() throws {
+    let loaded = try StreamingFixture.load(
+      StreamingFixture.trainingRecordings(rateHz: 100), sampleRateHz: 50)
+    let model = try StreamingFixture.trainModel(loaded: loaded)
+    var simulator = ActivitySimulator(seed: 5, sampleRateHz: 100)
+    let recording = simulator.recording(segments: [(.running, 10), (.cycling, 10)], subject: 8)
+    let batchLoad = try StreamingFixture.load([recording], sampleRateHz: 50)
+    let table = try WindowTable.make(
+      dataset: batchLoad.dataset, extractor: FeatureExtractor(spec: model.featureSpec))
+    let batch = model.predictProbabilities(table.features)
+    let inputRate = try XCTUnwrap(batchLoad.report.sessions.first?.detectedRateHz)
+
+    var configuration = StreamConfiguration()
+    configuration.inputRateHz = inputRate
+    let engine = try StreamingClassifier(
+      model: model, inputChannels: ActivitySimulator.channels, configuration: configuration)
+    XCTAssertTrue(engine.isResampling)
+    var streamed: [[Float]] = []
+    var row = [Float](repeating: 0, count: 6)
+    for t in recording.timestamps.indices {
+      for c in 0..<6 { row[c] = recording.columns[c][t] }
+      row.withUnsafeBufferPointer { values in
+        engine.append(timestamp: recording.timestamps[t], values: values) { event in
+          if case .prediction = event { streamed.append(engine.probabilities) }
+        }
+      }
+    }
+    engine.finish { event in if case .prediction = event { streamed.append(engine.probabilities) } }
+    XCTAssertEqual(streamed.count, batch.rowCount)
+    var worst: Float = 0
+    for i in 0..<min(streamed.count, batch.rowCount) {
+      worst = max(worst, maxAbsoluteDifference(streamed[i], batch.row(i)))
+    }
+    print("resampled streaming vs batch: \(streamed.count) windows, max |Δp| = \(worst)")
+    XCTAssertLessThanOrEqual(worst, 1e-5)
+  }
+
+  func testMissingChannel_FailsAtStart() throws {
+    let model = try StreamingFixture.model()
+    XCTAssertThrowsError(
+      try StreamingClassifier(model: model, inputChannels: ["acceleration.x", "acceleration.y"])
+    ) { error in
+      XCTAssertTrue("\(error)".contains("acceleration.z"), "\(error)")
+    }
+  }
+
+  func testGap_RestartsWindowAndIsReported() throws {
+    let model = try StreamingFixture.model()
+    var simulator = ActivitySimulator(seed: 4)
+    var recording = simulator.recording(.walking, subject: 2, seconds: 10)
+    // Shift the second half 2 s later: a gap of 100 sample periods.
+    for t in 250..<recording.timestamps.count { recording.timestamps[t] += 2 }
+    let engine = try StreamingClassifier(model: model, inputChannels: ActivitySimulator.channels)
+    let events = StreamingFixture.stream(recording, engine: engine)
+    let gaps = events.compactMap { e -> (Double, Double)? in
+      if case .gap(let from, let to) = e { return (from, to) } else { return nil }
+    }
+    XCTAssertEqual(gaps.count, 1)
+    XCTAssertEqual(gaps.first?.0 ?? 0, recording.timestamps[249], accuracy: 1e-9)
+    // 250 samples before (1 window at 128, one more at 192) and 250 after (likewise).
+    XCTAssertEqual(engine.statistics.predictions, 4)
+    let firstAfterGap = events.compactMap { e -> StreamPrediction? in
+      if case .prediction(let p) = e, p.windowStart >= recording.timestamps[250] { return p }
+      return nil
+    }.first
+    XCTAssertEqual(firstAfterGap?.windowStart ?? -1, recording.timestamps[250], accuracy: 1e-9)
+  }
+
+  func testNaNSamples_AreSkippedAndCounted() throws {
+    let model = try StreamingFixture.model()
+    var simulator = ActivitySimulator(seed: 6)
+    let recording = simulator.recording(.stationary, subject: 3, seconds: 6)
+    let engine = try StreamingClassifier(model: model, inputChannels: ActivitySimulator.channels)
+    _ = StreamingFixture.stream(recording, engine: engine) { t, row in
+      if t % 50 == 7 { row[2] = .nan }
+    }
+    XCTAssertEqual(engine.statistics.samplesSkippedNaN, 6)
+    XCTAssertEqual(engine.statistics.samplesReceived, 300)
+    XCTAssertEqual(engine.statistics.gaps, 0)
+  }
+
+  func testSegments_FollowActivityChanges() throws {
+    let model = try StreamingFixture.model()
+    var simulator = ActivitySimulator(seed: 21)
+    let recording = simulator.recording(
+      segments: [(.stationary, 15), (.running, 15)], subject: 9)
+    var configuration = StreamConfiguration()
+    configuration.smoothing = .switchPenalty(switchProbability: 0.05)
+    let engine = try StreamingClassifier(
+      model: model, inputChannels: ActivitySimulator.channels, configuration: configuration)
+    let events = StreamingFixture.stream(recording, engine: engine)
+    let segments = events.compactMap { e -> ActivitySegment? in
+      if case .segment(let s) = e { return s } else { return nil }
+    }
+    let lastWindowEnd = events.compactMap { e -> Double? in
+      if case .prediction(let p) = e { return p.windowEnd } else { return nil }
+    }.last
+    XCTAssertEqual(segments.first?.label, "stationary")
+    XCTAssertEqual(segments.last?.label, "running")
+    XCTAssertEqual(segments.first?.start ?? -1, 0, accuracy: 1e-9)
+    XCTAssertEqual(segments.last?.end ?? -1, lastWindowEnd ?? 0, accuracy: 1e-9)
+    // Contiguous, and anything between the two activities is a brief transition (windows
+    // that straddle the change), not flicker.
+    for (a, b) in zip(segments, segments.dropFirst()) { XCTAssertEqual(a.end, b.start, accuracy: 1e-9) }
+    for middle in segments.dropFirst().dropLast() {
+      XCTAssertLessThanOrEqual(middle.predictionCount, 2, "\(segments)")
+    }
+  }
+
+  func testAppend_MakesNoHeapAllocationOnceWarm() throws {
+    guard motus_allocation_count() != UInt64.max else {
+      throw XCTSkip("allocation counting needs glibc")
+    }
+    #if DEBUG
+      // Unoptimised code boxes and copies freely; the claim is about the code an app ships.
+      throw XCTSkip("allocation counting needs an optimised build: bash scripts/test.sh runs it")
+    #endif
+    let model = try StreamingFixture.model()
+    var simulator = ActivitySimulator(seed: 8)
+    let recording = simulator.recording(segments: [(.walking, 10), (.pushUp, 10)], subject: 4)
+    var configuration = StreamConfiguration()
+    configuration.smoothing = .switchPenalty(switchProbability: 0.05)
+    let engine = try StreamingClassifier(
+      model: model, inputChannels: ActivitySimulator.channels, configuration: configuration)
+    var row = [Float](repeating: 0, count: 6)
+    var predictions = 0
+    func feed(_ range: Range<Int>) {
+      for t in range {
+        for c in 0..<6 { row[c] = recording.columns[c][t] }
+        row.withUnsafeBufferPointer { values in
+          engine.append(timestamp: recording.timestamps[t], values: values) { event in
+            if case .prediction = event { predictions += 1 }
+          }
+        }
+      }
+    }
+    feed(0..<300)  // warm: the first windows and predictions
+    let before = motus_allocation_count()
+    feed(300..<recording.timestamps.count)
+    let allocations = motus_allocation_count() - before
+    XCTAssertGreaterThan(predictions, 10)
+    XCTAssertEqual(allocations, 0, "\(allocations) allocations over 700 samples")
+  }
+
+  private func batchProbabilities(model: TrainedModel, recording: SimulatedRecording) throws -> Matrix {
+    let loaded = try StreamingFixture.load([recording])
+    let table = try WindowTable.make(
+      dataset: loaded.dataset, extractor: FeatureExtractor(spec: model.featureSpec))
+    return model.predictProbabilities(table.features)
+  }
+}
