@@ -75,7 +75,7 @@ public enum FeatureBenchmark {
       featureCount: extractor.featureCount, checksum: checksum)
   }
 
-  static func median(_ values: [Double]) -> Double {
+  public static func median(_ values: [Double]) -> Double {
     let sorted = values.sorted()
     guard !sorted.isEmpty else { return 0 }
     let mid = sorted.count / 2
@@ -83,7 +83,7 @@ public enum FeatureBenchmark {
   }
 
   /// CPU time consumed by the calling thread, in seconds.
-  static func threadCPUSeconds() -> Double {
+  public static func threadCPUSeconds() -> Double {
     var time = timespec()
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
     return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9

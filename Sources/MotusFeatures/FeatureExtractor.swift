@@ -34,17 +34,18 @@ import MotusData
 /// extracts, which then takes its own (copy-on-write), so a copy per thread is safe.
 public struct FeatureExtractor: Sendable {
   public let spec: FeatureSpec
-  public let featureNames: [String]
-  public var featureCount: Int { featureNames.count }
+  /// Computed on demand: 383 names are about 24 KB, more than a third of a stream's memory.
+  public var featureNames: [String] { spec.featureNames }
+  public let featureCount: Int
   private var storage: Storage
 
   /// Plans the extractor; throws `FeatureSpecError` when the spec is invalid.
   public init(spec: FeatureSpec) throws {
     try spec.validate()
     self.spec = spec
-    self.featureNames = spec.featureNames
     self.storage = Storage(spec: spec)
-    precondition(storage.outputCount == featureNames.count, "feature layout out of sync")
+    self.featureCount = storage.outputCount
+    precondition(featureCount == spec.featureNames.count, "feature layout out of sync")
   }
 
   /// Writes the features of window `[start, start + spec.windowLength)` into `output`.

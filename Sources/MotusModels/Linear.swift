@@ -31,16 +31,34 @@ public struct Linear: Sendable, Equatable {
   }
 
   /// One row: `output[o] = Σ_i input[i]·W[o, i] + b[o]`, without allocating.
+  ///
+  /// Sums in eight SIMD lanes (the hot loop of streaming inference), so the result can
+  /// differ from `callAsFunction` in the last bits of a Float.
   @inlinable
   public func apply(
     row input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>
   ) {
     precondition(input.count >= inputCount && output.count >= outputCount, "buffers too short")
     let n = inputCount
+    let vectorEnd = n - n % 8
     weight.values.withUnsafeBufferPointer { w in
+      guard let wBase = w.baseAddress, let xBase = input.baseAddress else { return }
+      let x = UnsafeRawPointer(xBase)
       for o in 0..<outputCount {
-        var sum: Float = 0
-        for i in 0..<n { sum += w[o * n + i] * input[i] }
+        let row = UnsafeRawPointer(wBase + o * n)
+        var lanes = SIMD8<Float>()
+        var i = 0
+        while i < vectorEnd {
+          let a = row.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
+          let b = x.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
+          lanes.addProduct(a, b)
+          i += 8
+        }
+        var sum = lanes.sum()
+        while i < n {
+          sum += wBase[o * n + i] * xBase[i]
+          i += 1
+        }
         output[o] = sum + bias[o]
       }
     }

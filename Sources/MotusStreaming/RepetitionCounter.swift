@@ -34,11 +34,12 @@ public struct RepetitionCounter: Sendable {
   /// - Parameters:
   ///   - sampleRateHz: Rate of the samples passed to `append`.
   ///   - periodRangeSeconds: Plausible repetition periods. Defaults to 0.8...4 s (push-ups).
-  ///   - historySeconds: How much signal the period is estimated from. Defaults to 8 s.
+  ///   - historySeconds: How much signal the period is estimated from (and the longest
+  ///     look-back `beginCounting` can use). Defaults to 10 s.
   ///   - minimumPeriodicity: Normalised autocorrelation a period needs. Defaults to 0.3.
   public init(
     sampleRateHz: Double, periodRangeSeconds: ClosedRange<Double> = 0.8...4,
-    historySeconds: Double = 8, minimumPeriodicity: Float = 0.3
+    historySeconds: Double = 10, minimumPeriodicity: Float = 0.3
   ) {
     precondition(sampleRateHz > 0, "sampleRateHz must be positive, got \(sampleRateHz)")
     self.sampleRateHz = sampleRateHz
@@ -119,8 +120,11 @@ public struct RepetitionCounter: Sendable {
   }
 
   /// The lag of the highest normalised autocorrelation peak in range, or nil if not periodic.
+  /// Uses only the samples of the current set: what came before (another activity, often
+  /// larger and periodic too) would otherwise set the period.
   private mutating func estimatePeriod() -> Int? {
-    let n = min(written, history.count)
+    let n = min(samplesInSet, written, history.count)
+    guard n >= 2 else { return nil }
     // Unroll the ring into scratch, oldest first, mean removed.
     let start = written - n
     var mean: Double = 0

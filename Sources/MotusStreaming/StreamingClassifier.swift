@@ -50,6 +50,10 @@ public struct StreamConfiguration: Sendable {
   public var alwaysResample = false
   /// The class whose repetitions are counted (nil: none).
   public var repetitionClass: String? = "push-up"
+  /// Consecutive predictions of the repetition class that confirm a set. Counting then
+  /// starts from the set's first window, so nothing is lost; a single stray window of
+  /// the class counts nothing.
+  public var predictionsToConfirmSet = 3
 
   public init() {}
 }
@@ -102,6 +106,7 @@ public final class StreamingClassifier {
   private let repetitionClassIndex: Int?
   private let repetitionChannel: Int?
   private var inRepetitionClass = false
+  private var repetitionClassRun = 0  // consecutive predictions of the repetition class
   private var samplesUntilPrediction: Int
   private var lastInputTime: Double?
   // Grid time of each sample in the ring, to stamp predictions; same layout as the ring.
@@ -209,6 +214,7 @@ public final class StreamingClassifier {
     smoother.reset()
     repetitions?.reset()
     inRepetitionClass = false
+    repetitionClassRun = 0
     samplesUntilPrediction = spec.windowLength
   }
 
@@ -250,16 +256,18 @@ public final class StreamingClassifier {
     {
       events(.segment(closed))
     }
-    let nowInClass = !prediction.isUnknown && best == repetitionClassIndex
-    if nowInClass != inRepetitionClass {
-      inRepetitionClass = nowInClass
-      if nowInClass {
-        // The set began at least one window ago: count what the window already holds.
-        let completed = repetitions?.beginCounting(lookbackSamples: spec.windowLength) ?? 0
-        if completed > 0 { events(.repetition(time: endTime, count: repetitions!.count)) }
-      } else {
-        repetitions?.stopCounting()
-      }
+    let isRepetitionClass = !prediction.isUnknown && best == repetitionClassIndex
+    repetitionClassRun = isRepetitionClass ? repetitionClassRun + 1 : 0
+    let confirm = max(1, configuration.predictionsToConfirmSet)
+    if isRepetitionClass, !inRepetitionClass, repetitionClassRun >= confirm {
+      inRepetitionClass = true
+      // The set began with the first of these windows: count what they already hold.
+      let lookback = spec.windowLength + (confirm - 1) * spec.hopLength
+      let completed = repetitions?.beginCounting(lookbackSamples: lookback) ?? 0
+      if completed > 0 { events(.repetition(time: endTime, count: repetitions!.count)) }
+    } else if !isRepetitionClass, inRepetitionClass {
+      inRepetitionClass = false
+      repetitions?.stopCounting()
     }
   }
 }

@@ -186,6 +186,31 @@ final class StreamingClassifierTests: XCTestCase {
     XCTAssertEqual(allocations, 0, "\(allocations) allocations over 700 samples")
   }
 
+  /// The budget: under 64 KB per stream for a 12-channel 50 Hz model with an MLP(64)
+  /// (the model itself is shared between streams and not counted).
+  func testEngine_HoldsUnder64KilobytesPerStream() throws {
+    guard motus_live_heap_bytes() != Int64.min else { throw XCTSkip("byte counting needs glibc") }
+    let channels = ["userAcceleration", "gravity", "rotationRate"].flatMap { g in
+      ["x", "y", "z"].map { "\(g).\($0)" }
+    } + ["attitude.roll", "attitude.pitch", "attitude.yaw"]
+    let model = try StreamBenchmark.referenceModel(channels: channels)
+    var engines: [StreamingClassifier] = []
+    let before = motus_live_heap_bytes()
+    for _ in 0..<16 { engines.append(try StreamingClassifier(model: model, inputChannels: channels)) }
+    // Warm them: the first predictions must not grow anything either.
+    var row = [Float](repeating: 0.1, count: channels.count)
+    for engine in engines {
+      for t in 0..<300 {
+        row[0] = Float(t % 7)
+        row.withUnsafeBufferPointer { engine.append(timestamp: Double(t) / 50, values: $0) { _ in } }
+      }
+    }
+    let perEngine = Double(motus_live_heap_bytes() - before) / Double(engines.count)
+    print("live heap per stream: \(Int(perEngine)) bytes")
+    XCTAssertLessThan(perEngine, 64 * 1024)
+    XCTAssertGreaterThan(perEngine, 12 * 128 * 4, "the ring buffer alone holds 6 KB")
+  }
+
   private func batchProbabilities(model: TrainedModel, recording: SimulatedRecording) throws -> Matrix {
     let loaded = try StreamingFixture.load([recording])
     let table = try WindowTable.make(

@@ -1,3 +1,4 @@
+import MotusSimulation
 import MotusStreaming
 import XCTest
 
@@ -97,5 +98,24 @@ final class RepetitionCounterTests: XCTestCase {
       total += counter.append(Float(state >> 40) / Float(1 << 24), counting: true)
     }
     XCTAssertLessThanOrEqual(total, 1)
+  }
+}
+
+// Synthetic push-up sets from ActivitySimulator.
+final class RepetitionCounterOnSimulatedPushUpsTests: XCTestCase {
+  func testCountsSimulatedPushUps_WithinOne() {
+    for seed in UInt64(1)...4 {
+      var simulator = ActivitySimulator(seed: seed)
+      let set = simulator.recording(.pushUp, subject: Int(seed), seconds: 30)
+      var counter = RepetitionCounter(sampleRateHz: simulator.sampleRateHz)
+      for t in set.timestamps.indices {
+        let m = (0..<3).map { set.columns[$0][t] * set.columns[$0][t] }.reduce(0, +).squareRoot()
+        _ = counter.append(m, counting: true)
+      }
+      XCTAssertLessThanOrEqual(
+        abs(counter.count - set.pushUpCount), 1,
+        "seed \(seed): counted \(counter.count), simulated \(set.pushUpCount), "
+          + "period \(counter.periodSeconds ?? -1) s")
+    }
   }
 }

@@ -1,7 +1,12 @@
-// Counts heap allocations in the test process, so a test can show that a code path makes
-// none. Linked only into the test executable.
+// Counts heap allocations and live heap bytes in the test process, so a test can show that a
+// code path allocates nothing and how much memory an object holds. Linked only into the
+// test executable.
 #pragma once
 #include <stdint.h>
 
-/// Allocations (malloc, calloc, realloc, aligned allocations) since the process started.
+/// Allocations (malloc, calloc, realloc, aligned allocations) since the process started,
+/// or UINT64_MAX where counting is unavailable.
 uint64_t motus_allocation_count(void);
+
+/// Bytes currently allocated (usable sizes), or INT64_MIN where counting is unavailable.
+int64_t motus_live_heap_bytes(void);

@@ -1,0 +1,141 @@
+// The cost of streaming inference, measured side by side with batch inference over the same
+// samples and the same model in one run: the figures `motus bench stream` prints.
+// Per-sample cost counts everything the engine does (recipes, NaN and gap checks, ring
+// buffer, one feature extraction and one network evaluation per hop), amortised.
+
+import Foundation
+import MotusData
+import MotusFeatures
+import MotusLinearAlgebra
+import MotusModels
+
+public enum StreamBenchmark {
+  public struct Result: Sendable {
+    public var sampleCount: Int
+    public var predictionCount: Int
+    /// Thread CPU seconds per repetition: the engine fed sample by sample.
+    public var streamCPUSeconds: [Double]
+    /// Thread CPU seconds per repetition: recipes over whole columns, every window's
+    /// features, then one batched network evaluation.
+    public var batchCPUSeconds: [Double]
+    /// Resident bytes one more engine holds, or nil where the platform cannot tell.
+    public var bytesPerStream: Double?
+
+    public var streamNanosecondsPerSample: Double {
+      FeatureBenchmark.median(streamCPUSeconds) / Double(sampleCount) * 1e9
+    }
+    public var batchNanosecondsPerSample: Double {
+      FeatureBenchmark.median(batchCPUSeconds) / Double(sampleCount) * 1e9
+    }
+  }
+
+  /// Streams `columns` (raw channels named `inputChannels`, at the model's rate) through a
+  /// fresh engine `repetitions` times, and evaluates the same samples in batch as often.
+  public static func run(
+    model: TrainedModel, inputChannels: [String], timestamps: [Double], columns: [[Float]],
+    repetitions: Int, bytesPerStream: Double? = nil
+  ) throws -> Result {
+    precondition(repetitions >= 1, "repetitions must be >= 1, got \(repetitions)")
+    precondition(columns.count == inputChannels.count, "one column per input channel")
+    let sampleCount = timestamps.count
+    var streamSeconds: [Double] = []
+    var batchSeconds: [Double] = []
+    var predictions = 0
+    var row = [Float](repeating: 0, count: columns.count)
+    for _ in 0..<repetitions {
+      let engine = try StreamingClassifier(model: model, inputChannels: inputChannels)
+      predictions = 0
+      let start = FeatureBenchmark.threadCPUSeconds()
+      for t in 0..<sampleCount {
+        for c in 0..<columns.count { row[c] = columns[c][t] }
+        row.withUnsafeBufferPointer { values in
+          engine.append(timestamp: timestamps[t], values: values) { event in
+            if case .prediction = event { predictions += 1 }
+          }
+        }
+      }
+      streamSeconds.append(FeatureBenchmark.threadCPUSeconds() - start)
+
+      let batchStart = FeatureBenchmark.threadCPUSeconds()
+      let plan = try ChannelPlan(recipes: model.featureSpec.recipes, rawChannels: inputChannels)
+      let derived = plan.apply(columns: columns)
+      var extractor = try FeatureExtractor(spec: model.featureSpec)
+      let window = SlidingWindow(length: model.featureSpec.windowLength, hop: model.featureSpec.hopLength)
+      var features = Matrix(
+        rowCount: window.count(sampleCount: sampleCount), columnCount: extractor.featureCount)
+      let featureCount = extractor.featureCount
+      features.values.withUnsafeMutableBufferPointer { out in
+        for (i, s) in window.starts(sampleCount: sampleCount).enumerated() {
+          extractor.extract(
+            columns: derived, start: s,
+            into: UnsafeMutableBufferPointer(rebasing: out[(i * featureCount)..<((i + 1) * featureCount)]))
+        }
+      }
+      let probabilities = model.predictProbabilities(features)
+      batchSeconds.append(FeatureBenchmark.threadCPUSeconds() - batchStart)
+      precondition(probabilities.rowCount == predictions, "batch and stream disagree on windows")
+    }
+    return Result(
+      sampleCount: sampleCount, predictionCount: predictions, streamCPUSeconds: streamSeconds,
+      batchCPUSeconds: batchSeconds,
+      bytesPerStream: bytesPerStream)
+  }
+
+  /// Resident memory growth per engine, averaged over 1024 engines (Linux: /proc/self/statm;
+  /// every buffer is written at creation, so it is resident). The model is shared. Call it
+  /// early in a process: memory freed before would be reused and hide the growth.
+  public static func residentBytesPerEngine(
+    model: TrainedModel, inputChannels: [String]
+  ) throws -> Double? {
+    func residentBytes() -> Double? {
+      guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else {
+        return nil
+      }
+      let fields = text.split(separator: " ")
+      guard fields.count > 1, let pages = Double(fields[1]) else { return nil }
+      return pages * 4096
+    }
+    let count = 1024
+    var engines: [StreamingClassifier] = []
+    engines.reserveCapacity(count)
+    guard let before = residentBytes() else { return nil }
+    for _ in 0..<count {
+      engines.append(try StreamingClassifier(model: model, inputChannels: inputChannels))
+    }
+    guard let after = residentBytes() else { return nil }
+    withExtendedLifetime(engines) {}
+    return (after - before) / Double(count)
+  }
+
+  /// A model with the shape of a real one and seeded random weights, for timing only:
+  /// copies of `channels`, standard features, an MLP with `hiddenUnits`, six classes.
+  public static func referenceModel(
+    channels: [String], sampleRateHz: Double = 50, windowLength: Int = 128, hopLength: Int = 64,
+    hiddenUnits: Int = 64, seed: UInt64 = 1
+  ) throws -> TrainedModel {
+    let recipes = channels.map { ChannelRecipe.copy($0) }
+    let spec = FeatureSpec.standard(
+      recipes: recipes, channels: channels, sampleRateHz: sampleRateHz,
+      windowLength: windowLength, hopLength: hopLength)
+    let featureCount = try FeatureExtractor(spec: spec).featureCount
+    var random = SplitMix64(seed: seed)
+    func layer(_ outputs: Int, _ inputs: Int) -> Linear {
+      let scale = Float((6 / Double(inputs + outputs)).squareRoot())
+      let w = (0..<(outputs * inputs)).map { _ in scale * Float(2 * random.uniform() - 1) }
+      return Linear(weight: Matrix(rowCount: outputs, columnCount: inputs, values: w),
+                    bias: [Float](repeating: 0, count: outputs))
+    }
+    let classes = ["stationary", "walking", "running", "cycling", "automotive", "push-up"]
+    let network = MLPClassifier(
+      classes: classes, hidden: [layer(hiddenUnits, featureCount)],
+      output: layer(classes.count, hiddenUnits))
+    return TrainedModel(
+      featureSpec: spec,
+      standardizer: Standardizer(
+        mean: [Float](repeating: 0, count: featureCount),
+        scale: [Float](repeating: 1, count: featureCount)),
+      classifier: .mlp(network), confidenceCutoffs: ConfidenceCutoffs(medium: 0.5, high: 0.8),
+      metadata: TrainingMetadata(
+        dataDigest: "random-weights", seed: seed, motusVersion: MotusVersion.string))
+  }
+}
