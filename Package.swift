@@ -29,10 +29,13 @@ let package = Package(
       name: "MotusTraining",
       dependencies: ["MotusModels", "MotusFeatures", "MotusData", "MotusBLAS"]),
     .target(
+      name: "MotusEvaluation",
+      dependencies: ["MotusTraining", "MotusModels", "MotusFeatures", "MotusData"]),
+    .target(
       name: "Motus",
       dependencies: [
         "MotusData", "MotusLinearAlgebra", "MotusFeatures", "MotusModels", "MotusStreaming",
-        "MotusBaselines", "MotusTraining", "MotusSimulation",
+        "MotusBaselines", "MotusTraining", "MotusSimulation", "MotusEvaluation",
       ]),
 
     // MARK: - Implementation details
@@ -69,6 +72,10 @@ let package = Package(
         "MotusStreaming", "MotusTraining", "MotusSimulation", "MotusLinearAlgebra", "MotusTestSupport",
         "CMallocCounter",
       ]),
-    .testTarget(name: "MotusCLITests", dependencies: ["MotusCLI", "MotusTestSupport"]),
+    .testTarget(
+      name: "MotusEvaluationTests",
+      dependencies: ["MotusEvaluation", "MotusTraining", "MotusModels", "MotusTestSupport"]),
+    .testTarget(
+      name: "MotusCLITests", dependencies: ["MotusCLI", "MotusTestSupport", "MotusSimulation"]),
   ]
 )

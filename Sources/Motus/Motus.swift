@@ -2,6 +2,7 @@
 // An iOS app that only runs models imports MotusStreaming (product `MotusInference`) instead.
 @_exported import MotusBaselines
 @_exported import MotusData
+@_exported import MotusEvaluation
 @_exported import MotusFeatures
 @_exported import MotusLinearAlgebra
 @_exported import MotusModels

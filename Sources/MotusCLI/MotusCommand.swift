@@ -7,5 +7,8 @@ struct MotusCommand: ParsableCommand {
     commandName: "motus",
     abstract: "Train, evaluate and stream activity classifiers on IMU recordings.",
     version: MotusVersion.string,
-    subcommands: [Inspect.self, Features.self, Train.self, Stream.self, Bench.self])
+    subcommands: [
+      Inspect.self, Features.self, Train.self, Evaluate.self, CrossValidate.self, Stream.self,
+      Bench.self,
+    ])
 }

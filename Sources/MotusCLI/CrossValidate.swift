@@ -1,0 +1,96 @@
+// `motus cross-validate`: leave-groups-out estimates (whole subjects or sessions per fold).
+
+import ArgumentParser
+import Foundation
+import Motus
+
+struct CrossValidate: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "cross-validate",
+    abstract: "Estimate accuracy on unseen subjects or sessions with group K-fold.",
+    discussion: """
+      Features are computed once; each fold trains on the other folds' groups (with the \
+      training flags of `motus train`) and is scored on its own. Folds depend only on the \
+      groups and --seed. Example:
+        motus cross-validate ../shared/datasets/motionsense/motionsense.csv \\
+          --group subject --folds 5 --model mlp --seed 1
+      """)
+
+  enum Format: String, ExpressibleByArgument, CaseIterable {
+    case text, json
+  }
+
+  @OptionGroup var data: DataOptions
+  @OptionGroup var windows: WindowOptions
+
+  @Option(help: "What one fold holds out: whole subjects or whole sessions.")
+  var group: TrainingFlags.GroupChoice = .subject
+
+  @Option(help: "Number of folds (at least 2, at most the number of groups).")
+  var folds: Int = 5
+
+  @Option(help: "Report format.")
+  var format: Format = .text
+
+  @OptionGroup(title: "Training") var training: TrainingFlags
+
+  func validate() throws {
+    guard folds >= 2 else {
+      throw ValidationError("'--folds' must be >= 2, got \(folds).")
+    }
+  }
+
+  func run() throws {
+    let reading = ProgressLine()
+    let result: LoadResult
+    do {
+      result = try data.load { done, total in reading.update(done: done, total: total) }
+    } catch let error as CSVError {
+      reading.clear()
+      throw ToolError(error.description)
+    }
+    reading.clear()
+    let spec = try windows.featureSpec(for: result)
+    let table: WindowTable
+    do {
+      table = try WindowTable.make(
+        dataset: result.dataset, extractor: FeatureExtractor(spec: spec),
+        minimumPurity: windows.minPurity)
+    } catch let error as FeatureSpecError {
+      throw ToolError(error.description)
+    }
+    guard table.windowCount > 0 else {
+      throw ToolError(
+        "no windows: \(table.skippedRecordingCount) recordings shorter than one window, "
+          + "\(table.droppedImpureCount) windows below --min-purity.",
+        hint: "use a shorter --window, a lower --min-purity, or check the filters.")
+    }
+    let interactive = isatty(2) != 0
+    let results: [CrossValidation.FoldResult]
+    do {
+      results = try CrossValidation.run(
+        table: table, spec: spec, group: group.trainerGroup, foldCount: folds,
+        seed: training.seed, options: training.trainingOptions(),
+        validationGroup: training.validationGroup.trainerGroup
+      ) { k, count in
+        if interactive {
+          FileHandle.standardError.write(Data("\rfold \(k + 1)/\(count)   ".utf8))
+        }
+      }
+    } catch let error as EvaluationError {
+      throw ToolError(error.description)
+    } catch let error as TrainingError {
+      throw ToolError(error.description)
+    }
+    if interactive { FileHandle.standardError.write(Data("\r              \r".utf8)) }
+    switch format {
+    case .text:
+      print(
+        "\(table.windowCount) windows, \(folds) folds by \(group.rawValue) (seed "
+          + "\(training.seed))\n")
+      print(CrossValidation.text(results, group: group.rawValue), terminator: "")
+    case .json:
+      FileHandle.standardOutput.write(try CrossValidation.jsonData(results, group: group.rawValue))
+    }
+  }
+}

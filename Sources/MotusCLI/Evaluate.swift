@@ -1,0 +1,151 @@
+// `motus evaluate`: a model file + labelled CSV data -> metrics, breakdowns and an HTML report.
+
+import ArgumentParser
+import Foundation
+import Motus
+
+struct Evaluate: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Score a model file on labelled data: confusion matrix, per-class metrics, "
+      + "calibration, per-subject and per-session breakdowns.",
+    discussion: """
+      Windows and features come from the model (its FeatureSpec), never from flags, so the \
+      evaluation sees exactly the training features. The data is read with the model's \
+      channel recipes and, when its rate differs from the model's, resampled to it. Example:
+        motus evaluate ms.motus ../shared/datasets/motionsense/motionsense.csv \\
+          --subjects 17-20 --report report.html
+      """)
+
+  enum Format: String, ExpressibleByArgument, CaseIterable {
+    case text, json, csv
+  }
+
+  @Argument(help: ArgumentHelp("Model file written by `motus train`.", valueName: "model"))
+  var model: String
+
+  @OptionGroup var data: DataOptions
+
+  @Option(
+    help: ArgumentHelp(
+      "Drop windows whose majority label covers less than this fraction (0...1).",
+      valueName: "fraction"))
+  var minPurity: Float = 0
+
+  @Option(help: "Report format.")
+  var format: Format = .text
+
+  @Flag(help: "Show the confusion matrix row-normalised (text format).")
+  var normalize = false
+
+  @Option(
+    name: [.short, .long],
+    help: ArgumentHelp("Write the report to this file (atomically) instead of stdout.",
+      valueName: "file"))
+  var output: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Also write a self-contained HTML page with charts (atomically).", valueName: "file"))
+  var report: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Session drawn in the HTML timeline (default: the first session).", valueName: "name"))
+  var timelineSession: String?
+
+  func validate() throws {
+    guard (0...1).contains(minPurity) else {
+      throw ValidationError("'--min-purity' must be in 0...1, got \(minPurity).")
+    }
+    if data.channels != nil {
+      throw ValidationError(
+        "'--channels' cannot be used: evaluation reads the channels the model was trained on.")
+    }
+    for (flag, path) in [("--output", output), ("--report", report)] {
+      guard let path else { continue }
+      let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory),
+        isDirectory.boolValue
+      else {
+        throw ValidationError("'\(flag)': folder \(folder) does not exist.")
+      }
+    }
+  }
+
+  func run() throws {
+    let trained: TrainedModel
+    do {
+      trained = try ModelFile.read(from: URL(fileURLWithPath: model))
+    } catch let error as ModelFileError {
+      throw ToolError(error.description)
+    }
+    let reading = ProgressLine()
+    let loaded: (result: LoadResult, resampled: Bool)
+    do {
+      loaded = try Evaluation.load(
+        data.paths, model: trained, options: data.loadOptions()
+      ) { done, total in reading.update(done: done, total: total) }
+    } catch let error as CSVError {
+      reading.clear()
+      throw ToolError(error.description)
+    } catch let error as EvaluationError {
+      reading.clear()
+      throw ToolError(error.description)
+    }
+    reading.clear()
+    if loaded.resampled && data.sampleRate == nil {
+      FileHandle.standardError.write(
+        Data(
+          "note: resampled the data to the model's \(trained.featureSpec.sampleRateHz) Hz.\n"
+            .utf8))
+    }
+
+    var result: EvaluationResult
+    do {
+      result = try Evaluation.run(
+        model: trained, dataset: loaded.result.dataset, minimumPurity: minPurity)
+    } catch let error as EvaluationError {
+      throw ToolError(error.description)
+    } catch let error as FeatureSpecError {
+      throw ToolError(error.description)
+    }
+    result.skippedRecordings += EvaluationResult.SkippedRecording.loaderSkips(
+      loaded.result.report)
+
+    if let report {
+      let page: String
+      do {
+        page = try HTMLReport.render(
+          result: result, timelineSession: timelineSession,
+          title: "Motus evaluation: \(URL(fileURLWithPath: model).lastPathComponent)")
+      } catch let error as EvaluationError {
+        throw ToolError(error.description)
+      }
+      try Self.writeAtomically(Data(page.utf8), to: report, flag: "--report")
+    }
+
+    let text: Data
+    switch format {
+    case .text: text = Data(result.text(normalize: normalize).utf8)
+    case .json: text = try result.jsonData()
+    case .csv: text = Data(result.csv().utf8)
+    }
+    if let output {
+      try Self.writeAtomically(text, to: output, flag: "--output")
+    } else {
+      FileHandle.standardOutput.write(text)
+    }
+  }
+
+  /// Writes via a temporary file and a rename, so readers never see a partial file.
+  static func writeAtomically(_ data: Data, to path: String, flag: String) throws {
+    do {
+      try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+    } catch {
+      throw ToolError(
+        "\(flag) \(path): cannot write (\(error.localizedDescription)); any previous file is "
+          + "unchanged.", hint: "check that the folder exists and is writable.")
+    }
+  }
+}

@@ -1,0 +1,159 @@
+// Scores a trained model on labelled data: load with the model's channel recipes (and its rate)
+// -> windows and features exactly as in training (the model's FeatureSpec) -> calibrated
+// probabilities [N, K] -> EvaluationResult.
+
+import Foundation
+import MotusData
+import MotusFeatures
+import MotusLinearAlgebra
+import MotusModels
+import MotusTraining
+
+/// Batch evaluation of a `TrainedModel`.
+///
+///     let loaded = try Evaluation.load(["test.csv"], model: model, options: LoadOptions())
+///     let result = try Evaluation.run(model: model, dataset: loaded.dataset)
+///     print(result.accuracy, result.macroF1, result.logLoss)
+public enum Evaluation {
+  /// Loads `paths` so the channels are the model's recipes and the rate is the model's.
+  ///
+  /// The channel patterns are the model's recipe names. The data is read at its own rate; when
+  /// any recording is more than 2 % off the model's rate, it is read again resampled to the
+  /// model's rate (a model trained on native-rate data is thus not fed resampled windows when
+  /// the data already has its rate).
+  ///
+  /// - Parameters:
+  ///   - options: Column names, label map and filters; `channelPatterns` must be empty and
+  ///     `sampleRateHz` nil or the model's rate (then the data is always resampled).
+  ///   - progress: Forwarded to `DatasetLoader.load`.
+  /// - Returns: The load result, and whether it was resampled.
+  /// - Throws: `CSVError`, or `EvaluationError.channelMismatch` / `.sampleRateMismatch`.
+  public static func load(
+    _ paths: [String], model: TrainedModel, options: LoadOptions,
+    progress: ((Int, Int) -> Void)? = nil
+  ) throws -> (result: LoadResult, resampled: Bool) {
+    let spec = model.featureSpec
+    var options = options
+    precondition(options.channelPatterns.isEmpty, "channels come from the model's recipes")
+    if let requested = options.sampleRateHz, !Self.sameRate(requested, spec.sampleRateHz) {
+      throw EvaluationError.sampleRateMismatch(requestedHz: requested, modelHz: spec.sampleRateHz)
+    }
+    options.channelPatterns = spec.recipes.map(\.name)
+    var result = try DatasetLoader.load(paths, options: options, progress: progress)
+    try checkChannels(result.recipes, model: model)
+    var resampled = options.sampleRateHz != nil
+    if !resampled,
+      result.dataset.recordings.contains(where: { !sameRate($0.sampleRateHz, spec.sampleRateHz) })
+    {
+      options.sampleRateHz = spec.sampleRateHz
+      result = try DatasetLoader.load(paths, options: options, progress: progress)
+      resampled = true
+    }
+    return (result, resampled)
+  }
+
+  /// Within the 2 % that `WindowTable.make` accepts.
+  static func sameRate(_ a: Double, _ b: Double) -> Bool { abs(a - b) <= 0.02 * b }
+
+  /// - Throws: `EvaluationError.channelMismatch` unless `recipes` equal the model's.
+  public static func checkChannels(_ recipes: [ChannelRecipe], model: TrainedModel) throws {
+    guard recipes != model.featureSpec.recipes else { return }
+    throw EvaluationError.channelMismatch(
+      data: recipes.map(\.evaluationDescription),
+      model: model.featureSpec.recipes.map(\.evaluationDescription))
+  }
+
+  /// Windows `dataset` with the model's spec and scores every window.
+  ///
+  /// - Parameters:
+  ///   - dataset: Channels equal to the model's recipe names, at the model's rate (see `load`).
+  ///   - minimumPurity: Windows whose majority label covers less than this are dropped.
+  /// - Throws: `EvaluationError.unknownLabels` when the data has labels the model lacks (model
+  ///   classes absent from the data are fine), `.noWindows`, `FeatureSpecError` for a rate or
+  ///   channel mismatch.
+  /// - Complexity: O(windows · (feature extraction + model)).
+  public static func run(
+    model: TrainedModel, dataset: Dataset, minimumPurity: Float = 0
+  ) throws -> EvaluationResult {
+    let unknown = dataset.labels.filter { !model.classes.contains($0) }
+    guard unknown.isEmpty else {
+      throw EvaluationError.unknownLabels(unknown, modelClasses: model.classes)
+    }
+    let spec = model.featureSpec
+    let table = try WindowTable.make(
+      dataset: dataset, extractor: FeatureExtractor(spec: spec), minimumPurity: minimumPurity)
+    let window = SlidingWindow(length: spec.windowLength, hop: spec.hopLength)
+    let skipped = dataset.recordings.filter { window.count(sampleCount: $0.sampleCount) == 0 }
+      .map {
+        EvaluationResult.SkippedRecording(
+          session: $0.session, subject: $0.subject, source: $0.source,
+          sampleCount: $0.sampleCount,
+          reason: "shorter than one window (\(spec.windowLength) samples)")
+      }
+    guard table.windowCount > 0 else {
+      throw EvaluationError.noWindows(
+        skippedRecordings: table.skippedRecordingCount, droppedImpure: table.droppedImpureCount,
+        windowSeconds: Double(spec.windowLength) / spec.sampleRateHz)
+    }
+    var result = try evaluate(model: model, table: table, rows: Array(0..<table.windowCount))
+    result.skippedRecordings = skipped
+    result.droppedImpureCount = table.droppedImpureCount
+    return result
+  }
+
+  /// Scores rows of a window table whose features follow `model.featureSpec`.
+  ///
+  /// - Parameter rows: Row indices into `table`; at least one.
+  /// - Throws: `EvaluationError.unknownLabels` for a row label outside the model's classes.
+  public static func evaluate(
+    model: TrainedModel, table: WindowTable, rows: [Int]
+  ) throws -> EvaluationResult {
+    precondition(!rows.isEmpty, "no rows to evaluate")
+    precondition(
+      table.features.columnCount == model.featureCount,
+      "table has \(table.features.columnCount) features, model \(model.featureCount)")
+    let classIndex = Dictionary(
+      model.classes.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+    var truth: [Int] = []
+    truth.reserveCapacity(rows.count)
+    var unknown: [String] = []
+    for row in rows {
+      let label = table.label(at: row)
+      if let c = classIndex[label] {
+        truth.append(c)
+      } else if !unknown.contains(label) {
+        unknown.append(label)
+      }
+    }
+    guard unknown.isEmpty else {
+      throw EvaluationError.unknownLabels(
+        unknown.sorted(by: naturalOrder), modelClasses: model.classes)
+    }
+    let probabilities = model.predictProbabilities(table.features.rows(rows))
+    let spec = model.featureSpec
+    return EvaluationResult(
+      classes: model.classes, truth: truth, predicted: Metrics.argmax(probabilities),
+      probabilities: probabilities, sessions: rows.map { table.session(at: $0) },
+      subjects: rows.map { table.subject(at: $0) }, startTimes: rows.map { table.startTimes[$0] },
+      windowLength: spec.windowLength, hopLength: spec.hopLength,
+      sampleRateHz: spec.sampleRateHz)
+  }
+}
+
+extension EvaluationResult.SkippedRecording {
+  /// Sessions the loader left out because of their data (fewer than 2 samples, an empty
+  /// channel), as skipped recordings. Sessions removed by the subject and label filters were
+  /// asked for and are not listed.
+  public static func loaderSkips(_ report: LoadReport) -> [EvaluationResult.SkippedRecording] {
+    let subjects = Dictionary(
+      report.sessions.map { ($0.name, $0.subject) }, uniquingKeysWith: { a, _ in a })
+    let filterReasons: Set<String> = [
+      "subject not in --subjects", "subject in --exclude-subjects", "no rows with a kept label",
+    ]
+    return report.skipped.filter { !filterReasons.contains($0.reason) }.map {
+      EvaluationResult.SkippedRecording(
+        session: $0.session, subject: subjects[$0.session] ?? "unknown", source: $0.file,
+        sampleCount: $0.rowCount, reason: $0.reason)
+    }
+  }
+}
