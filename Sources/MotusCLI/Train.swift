@@ -63,7 +63,7 @@ struct Train: ParsableCommand {
   @Option(
     help: ArgumentHelp(
       "L2 penalty (scikit-learn's alpha; logistic C = 1/alpha).",
-      discussion: "Default: 1 for logistic (scikit-learn's C = 1), 1e-4 for mlp.",
+      discussion: "Default: 1 for logistic (scikit-learn's C = 1), 30 for mlp.",
       valueName: "alpha"))
   var l2: Float?
 
@@ -88,7 +88,20 @@ struct Train: ParsableCommand {
   var validationFraction: Double = 0.2
 
   @Option(help: "Epochs without validation improvement before stopping (Adam).")
-  var patience: Int = 10
+  var patience: Int = 20
+
+  @Flag(
+    inversion: .prefixedNo,
+    help: ArgumentHelp(
+      "Fit the final model again on every training row (validation groups included).",
+      discussion: "The held-out fit chooses the epoch count (Adam) and the temperature; the "
+        + "summary's validation figures are those of the held-out fit."))
+  var refit = true
+
+  @Flag(
+    inversion: .prefixedNo,
+    help: "Temperature scaling on the validation part (--no-calibration keeps temperature 1).")
+  var calibration = true
 
   func validate() throws {
     // Fail before minutes of training, not after.
@@ -138,6 +151,8 @@ struct Train: ParsableCommand {
   }
 
   func run() throws {
+    let clock = ContinuousClock()
+    let started = clock.now
     let reading = ProgressLine()
     let result: LoadResult
     do {
@@ -162,6 +177,8 @@ struct Train: ParsableCommand {
     options.validationFraction = validationFraction
     options.patience = patience
     options.tolerance = tolerance
+    options.refit = refit
+    options.calibrate = calibration
 
     let progress = EpochProgress()
     let trained: (model: TrainedModel, report: TrainingReport, table: WindowTable)
@@ -178,6 +195,7 @@ struct Train: ParsableCommand {
       throw ToolError(error.description)
     }
     progress.clear()
+    let trainedAt = clock.now
     do {
       try ModelFile.write(trained.model, to: URL(fileURLWithPath: output))
     } catch let error as ModelFileError {
@@ -187,6 +205,19 @@ struct Train: ParsableCommand {
       Self.summary(
         trained.report, classNames: trained.model.classes, windowCount: trained.table.windowCount,
         output: output))
+    let fit = trained.report.fitSeconds
+    let calibration = trained.report.calibrationSeconds
+    let total = Self.seconds(clock.now - started)
+    let other = Self.seconds(trainedAt - started) - fit - calibration
+    print(
+      String(
+        format: "timing: fit %.3f s, calibration %.3f s, loading + features + other %.3f s, "
+          + "total %.3f s", fit, calibration, other, total))
+  }
+
+  static func seconds(_ duration: Duration) -> Double {
+    let (s, attoseconds) = duration.components
+    return Double(s) + Double(attoseconds) * 1e-18
   }
 
   static func summary(
@@ -209,6 +240,11 @@ struct Train: ParsableCommand {
         + "\(f(report.validationLogLossBefore)) -> \(f(report.validationLogLossAfter)), ECE "
         + "\(f(report.eceBefore)) -> \(f(report.eceAfter))",
     ]
+    if let refitEpochs = report.refitEpochs {
+      lines.append(
+        "final model refit on all \(report.trainingRowCount + report.validationRowCount) "
+          + "windows for \(refitEpochs) epochs")
+    }
     let perClass = classNames.indices.map { c in
       "\(classNames[c]) \(f(report.confusion.f1(c), 2)) (n=\(report.confusion.support(c)))"
     }

@@ -20,7 +20,8 @@ enum NetworkFitting {
   /// Mini-batch Adam. Rows are shuffled each epoch with `SplitMix64(seed)`. With a validation
   /// part, training stops after `patience` epochs without the validation loss improving by more
   /// than `tolerance`, and the parameters of the best epoch are returned. Without one, the same
-  /// rule is applied to the training loss (scikit-learn's `n_iter_no_change`).
+  /// rule is applied to the training loss (scikit-learn's `n_iter_no_change`) and the parameters
+  /// of the last epoch are returned, as scikit-learn does (a refit runs a fixed epoch count).
   static func adam(
     network initial: FeedForwardNetwork, x: Matrix, labels: [Int], sampleWeights: [Float],
     validation: (x: Matrix, labels: [Int])?, settings: LoopSettings, generator: inout SplitMix64,
@@ -70,8 +71,9 @@ enum NetworkFitting {
       }
       if score < bestScore {
         bestScore = score
-        best = network
+        if validation != nil { best = network }
       }
+      if validation == nil { best = network }
       if epochsWithoutImprovement >= settings.patience { break }
     }
     return best

@@ -63,7 +63,7 @@ public enum Trainer {
     let rawValidation = features.rows(split.validation)
     let trainingLabels = split.training.map { labels[$0] }
     let validationLabels = split.validation.map { labels[$0] }
-    let standardizer = Standardizer.fit(rawTraining)
+    var standardizer = Standardizer.fit(rawTraining)
     let xTrain = standardizer.transform(rawTraining)
     let xValidation = standardizer.transform(rawValidation)
     let validation = (x: xValidation, labels: validationLabels)
@@ -73,65 +73,45 @@ public enum Trainer {
       epochs.append(report)
       progress?(report)
     }
-    let l2Penalty = options.l2Penalty ?? (options.model == .logistic ? 1 : 1e-4)
+    let l2Penalty = options.l2Penalty ?? (options.model == .logistic ? 1 : 30)
     let usesLBFGS = options.model == .logistic && options.solver == .lbfgs
     let tolerance = options.tolerance ?? (usesLBFGS ? 1e-6 : 1e-4)
     let maxEpochs = options.maxEpochs ?? (usesLBFGS ? 1000 : 200)
-    let classifier: ModelClassifier
     var hyperparameters: [String: String] = [
       "model": options.model.rawValue, "l2Penalty": "\(l2Penalty)",
       "maxEpochs": "\(maxEpochs)", "tolerance": "\(tolerance)",
       "classWeighting": describe(options.classWeighting),
       "validationFraction": "\(options.validationFraction)",
+      "refit": "\(options.refit)", "calibrate": "\(options.calibrate)",
     ]
-    switch options.model {
-    case .logistic:
-      var h = LogisticRegression.Hyperparameters()
-      h.l2Penalty = l2Penalty
-      h.solver = options.solver
-      h.maxEpochs = maxEpochs
-      h.learningRate = options.learningRate
-      h.batchSize = options.batchSize
-      h.tolerance = tolerance
-      h.patience = options.patience
-      h.classWeighting = options.classWeighting
-      h.seed = options.seed
-      hyperparameters["solver"] = options.solver.rawValue
-      if options.solver == .adam {
-        hyperparameters["learningRate"] = "\(options.learningRate)"
-        hyperparameters["batchSize"] = "\(options.batchSize)"
-        hyperparameters["patience"] = "\(options.patience)"
-      }
-      classifier = .logistic(
-        try LogisticRegression.fit(
-          xTrain, labels: trainingLabels, classes: classNames, hyperparameters: h,
-          validation: validation, progress: record))
-    case .mlp:
-      var h = MLPClassifier.Hyperparameters()
-      h.hiddenLayerSizes = options.hiddenLayerSizes
-      h.l2Penalty = l2Penalty
-      h.maxEpochs = maxEpochs
-      h.learningRate = options.learningRate
-      h.batchSize = options.batchSize
-      h.tolerance = tolerance
-      h.patience = options.patience
-      h.classWeighting = options.classWeighting
-      h.seed = options.seed
-      hyperparameters["hiddenLayerSizes"] = options.hiddenLayerSizes.map(String.init).joined(
-        separator: ",")
+    if options.model == .logistic { hyperparameters["solver"] = options.solver.rawValue }
+    if options.model == .mlp || options.solver == .adam {
       hyperparameters["learningRate"] = "\(options.learningRate)"
       hyperparameters["batchSize"] = "\(options.batchSize)"
       hyperparameters["patience"] = "\(options.patience)"
-      classifier = .mlp(
-        try MLPClassifier.fit(
-          xTrain, labels: trainingLabels, classes: classNames, hyperparameters: h,
-          validation: validation, progress: record))
     }
+    if options.model == .mlp {
+      hyperparameters["hiddenLayerSizes"] = options.hiddenLayerSizes.map(String.init).joined(
+        separator: ",")
+    }
+    let fit = FitRecipe(
+      options: options, l2Penalty: l2Penalty, tolerance: tolerance, classNames: classNames)
 
+    let clock = ContinuousClock()
+    let fitStart = clock.now
+    // L-BFGS does not stop early: a validation pass per iteration (a third of its cost) would
+    // only feed progress reports.
+    var classifier = try fit.run(
+      xTrain, labels: trainingLabels, validation: usesLBFGS ? nil : validation,
+      maxEpochs: maxEpochs,
+      earlyStopping: true, progress: record)
+    var fitTime = clock.now - fitStart
     // Calibration on the held-out groups.
     let network = classifier.network
     let logits = network.logits(xValidation)
-    let temperature = TemperatureScaling.fit(logits: logits, labels: validationLabels)
+    let calibrationStart = clock.now
+    let temperature =
+      options.calibrate ? TemperatureScaling.fit(logits: logits, labels: validationLabels) : 1
     let before = Softmax.rows(logits)
     let after = Softmax.rows(logits, temperature: temperature)
     let cutoffs = ConfidenceCutoffs.fit(
@@ -140,6 +120,27 @@ public enum Trainer {
     )
     let confusion = ConfusionMatrix(
       truth: validationLabels, predicted: Metrics.argmax(after), classCount: classNames.count)
+    let calibrationTime = clock.now - calibrationStart
+
+    // The final model: every row, the held-out fit's stopping point and temperature.
+    var refitEpochs: Int? = nil
+    if options.refit {
+      let refitStart = clock.now
+      standardizer = Standardizer.fit(features)
+      let xAll = standardizer.transform(features)
+      // Adam: the best validation epoch (what early stopping returned); L-BFGS: to tolerance.
+      let epochCount = usesLBFGS ? maxEpochs : bestEpoch(epochs) ?? maxEpochs
+      var done = 0
+      classifier = try fit.run(
+        xAll, labels: labels, validation: nil, maxEpochs: epochCount, earlyStopping: usesLBFGS,
+        progress: { report in
+          done = report.epoch
+          progress?(report)
+        })
+      refitEpochs = done
+      hyperparameters["refitEpochs"] = "\(done)"
+      fitTime += clock.now - refitStart
+    }
     let digest = FNV1a64.digest(
       features: features, labels: labels, groups: groups, classNames: classNames)
     let report = TrainingReport(
@@ -149,7 +150,8 @@ public enum Trainer {
       validationLogLossAfter: Metrics.logLoss(probabilities: after, labels: validationLabels),
       eceBefore: Metrics.expectedCalibrationError(probabilities: before, labels: validationLabels),
       eceAfter: Metrics.expectedCalibrationError(probabilities: after, labels: validationLabels),
-      confusion: confusion, dataDigest: digest)
+      confusion: confusion, dataDigest: digest, refitEpochs: refitEpochs,
+      fitSeconds: seconds(fitTime), calibrationSeconds: seconds(calibrationTime))
     let metadata = TrainingMetadata(
       dataDigest: digest, seed: options.seed, hyperparameters: hyperparameters,
       validationMetrics: [
@@ -166,6 +168,22 @@ public enum Trainer {
       temperature: temperature, confidenceCutoffs: cutoffs,
       unknownThreshold: options.unknownThreshold, metadata: metadata)
     return (model, report)
+  }
+
+  /// The epoch with the lowest validation loss (first on ties), as `NetworkFitting.adam` keeps.
+  static func bestEpoch(_ epochs: [EpochReport]) -> Int? {
+    var bestEpoch: Int? = nil
+    var bestLoss = Double.infinity
+    for report in epochs {
+      guard let loss = report.validationLoss, loss < bestLoss else { continue }
+      (bestEpoch, bestLoss) = (report.epoch, loss)
+    }
+    return bestEpoch
+  }
+
+  private static func seconds(_ duration: Duration) -> Double {
+    let (s, attoseconds) = duration.components
+    return Double(s) + Double(attoseconds) * 1e-18
   }
 
   private static func describe(_ weighting: ClassWeighting) -> String {

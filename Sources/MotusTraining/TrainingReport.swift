@@ -19,4 +19,10 @@ public struct TrainingReport: Sendable {
   public var macroF1: Double { confusion.macroF1 }
   public var balancedAccuracy: Double { confusion.balancedAccuracy }
   public var dataDigest: String
+  /// Epochs (or L-BFGS iterations) of the final fit on every row; `nil` without refit.
+  public var refitEpochs: Int? = nil
+  /// Wall-clock seconds of the fits (held-out fit plus refit), without loading, features,
+  /// standardisation or calibration; and of temperature scaling, cut-offs and metrics.
+  public var fitSeconds: Double = 0
+  public var calibrationSeconds: Double = 0
 }

@@ -50,7 +50,7 @@ struct TrainingFlags: ParsableArguments {
   @Option(
     help: ArgumentHelp(
       "L2 penalty (scikit-learn's alpha; logistic C = 1/alpha).",
-      discussion: "Default: 1 for logistic (scikit-learn's C = 1), 1e-4 for mlp.",
+      discussion: "Default: 1 for logistic (scikit-learn's C = 1), 30 for mlp.",
       valueName: "alpha"))
   var l2: Float?
 
@@ -75,7 +75,7 @@ struct TrainingFlags: ParsableArguments {
   var validationFraction: Double = 0.2
 
   @Option(help: "Epochs without validation improvement before stopping (Adam).")
-  var patience: Int = 10
+  var patience: Int = 20
 
   func validate() throws {
     let sizes = try hiddenLayerSizes()

@@ -1,0 +1,61 @@
+// One fit of the chosen model family on standardised rows X [N, F], labels in 0..<K: the
+// held-out fit and the refit on every row share it, so both use the same hyperparameters.
+
+import MotusLinearAlgebra
+import MotusModels
+
+extension Trainer {
+  /// The resolved options of one training run (defaults filled in).
+  struct FitRecipe {
+    var options: TrainingOptions
+    var l2Penalty: Float
+    var tolerance: Float
+    var classNames: [String]
+
+    /// Fits a classifier.
+    ///
+    /// - Parameters:
+    ///   - maxEpochs: Adam epochs or L-BFGS iterations at most.
+    ///   - earlyStopping: `false` runs Adam for exactly `maxEpochs` epochs (a refit);
+    ///     L-BFGS always stops at `tolerance`.
+    func run(
+      _ x: Matrix, labels: [Int], validation: (x: Matrix, labels: [Int])?, maxEpochs: Int,
+      earlyStopping: Bool, progress: ((EpochReport) -> Void)?
+    ) throws -> ModelClassifier {
+      // A patience above the epoch count never triggers: the first epoch always improves.
+      let patience = earlyStopping ? options.patience : maxEpochs + 1
+      switch options.model {
+      case .logistic:
+        var h = LogisticRegression.Hyperparameters()
+        h.l2Penalty = l2Penalty
+        h.solver = options.solver
+        h.maxEpochs = maxEpochs
+        h.learningRate = options.learningRate
+        h.batchSize = options.batchSize
+        h.tolerance = tolerance
+        h.patience = patience
+        h.classWeighting = options.classWeighting
+        h.seed = options.seed
+        return .logistic(
+          try LogisticRegression.fit(
+            x, labels: labels, classes: classNames, hyperparameters: h, validation: validation,
+            progress: progress))
+      case .mlp:
+        var h = MLPClassifier.Hyperparameters()
+        h.hiddenLayerSizes = options.hiddenLayerSizes
+        h.l2Penalty = l2Penalty
+        h.maxEpochs = maxEpochs
+        h.learningRate = options.learningRate
+        h.batchSize = options.batchSize
+        h.tolerance = tolerance
+        h.patience = patience
+        h.classWeighting = options.classWeighting
+        h.seed = options.seed
+        return .mlp(
+          try MLPClassifier.fit(
+            x, labels: labels, classes: classNames, hyperparameters: h, validation: validation,
+            progress: progress))
+      }
+    }
+  }
+}

@@ -1,0 +1,252 @@
+#!/usr/bin/env python3
+"""Cross-checks `motus train` against scikit-learn on the same window table.
+
+Runs `motus features` for the training subjects (default 1-16) and the test subjects (17-20),
+fits scikit-learn's LogisticRegression and MLPClassifier on those tables (standardised on the
+training rows, as motus does), trains motus on the same subjects, evaluates every model on the
+test table and prints one table: test accuracy, macro-F1, log loss and the median fit time of a
+few repetitions, measured side by side in this one run.
+
+Fairness:
+- One thread everywhere: OPENBLAS/OMP/MKL threads are set to 1 before NumPy loads, for
+  scikit-learn as for motus (whose OpenBLAS always runs on one thread).
+- Times are fit times only: motus prints its fit time (`timing:` line of `motus train`) apart
+  from loading, features and calibration; scikit-learn's is the `fit` call on the ready table.
+- motus holds out validation subjects (early stopping, temperature scaling) and by default fits
+  the final model again on every training subject. The like-for-like rows use `--no-refit`:
+  scikit-learn's LogisticRegression is fitted on exactly motus's training part (the training
+  subjects minus the validation subjects named in the model file), with the same penalty
+  (C = 1/alpha), balanced class weights and tolerance, and compared with the motus model's
+  uncalibrated (T = 1) test log loss. MLPClassifier holds out 20 % itself (early_stopping) with
+  the same alpha, batch, step and patience; it has no class weights.
+- Test metrics of motus models come from `motus evaluate --format json` when it exists, checked
+  against a NumPy re-implementation of inference (scripts/reference/motus_model.py).
+
+Usage (from the repository root, after `swift build -c release`):
+  python3 scripts/compare-sklearn.py                       # six MotionSense labels
+  python3 scripts/compare-sklearn.py --map sitting=stationary,standing=stationary,\\
+      upstairs=walking,downstairs=walking,jogging=running
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+# One thread for every BLAS before NumPy is imported (the comparison is single-threaded).
+for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+  os.environ[_name] = "1"
+
+
+def ensure_sklearn():
+  try:
+    import sklearn  # noqa: F401
+  except ImportError:
+    print("scikit-learn is missing: pip install scikit-learn", file=sys.stderr)
+    subprocess.check_call([sys.executable, "-m", "pip", "install", "--quiet", "scikit-learn"])
+
+
+ensure_sklearn()
+
+import numpy as np  # noqa: E402
+from sklearn.linear_model import LogisticRegression  # noqa: E402
+from sklearn.metrics import accuracy_score, f1_score, log_loss  # noqa: E402
+from sklearn.neural_network import MLPClassifier  # noqa: E402
+from sklearn.preprocessing import StandardScaler  # noqa: E402
+from sklearn.utils.class_weight import compute_sample_weight  # noqa: E402
+
+META_COLUMNS = 5  # session, subject, label, purity, start_s
+
+
+def run(command, capture=True):
+  print("$ " + " ".join(command), file=sys.stderr)
+  result = subprocess.run(command, capture_output=capture, text=True)
+  if result.returncode != 0:
+    sys.exit(f"failed ({result.returncode}): {' '.join(command)}\n{result.stderr}")
+  return result.stdout
+
+
+def read_table(path):
+  """A `motus features` CSV: features [N, F], labels [N], subjects [N]."""
+  with open(path) as f:
+    header = f.readline().rstrip("\n").split(",")
+  meta = np.loadtxt(path, delimiter=",", skiprows=1, usecols=(1, 2), dtype=str, ndmin=2)
+  x = np.loadtxt(
+    path, delimiter=",", skiprows=1, dtype=np.float64,
+    usecols=range(META_COLUMNS, len(header)))
+  return x, meta[:, 1], meta[:, 0]
+
+
+def fit_seconds(summary):
+  match = re.search(r"timing: .*fit ([0-9.]+) s", summary)
+  if not match:
+    sys.exit("`motus train` printed no `timing: ... fit X s` line:\n" + summary)
+  return float(match.group(1))
+
+
+def main():
+  here = os.path.dirname(os.path.abspath(__file__))
+  root = os.path.dirname(here)
+  parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+  parser.add_argument("--motus", default=os.path.join(root, ".build/release/motus"))
+  parser.add_argument(
+    "--data", default=os.path.join(root, "../shared/datasets/motionsense/motionsense.csv"))
+  parser.add_argument("--train-subjects", default="1-16")
+  parser.add_argument("--test-subjects", default="17-20")
+  parser.add_argument("--map", help="forwarded to motus (--map)")
+  parser.add_argument("--channels", help="forwarded to motus (--channels)")
+  parser.add_argument("--window", help="forwarded to motus (--window)")
+  parser.add_argument("--l2-logistic", type=float, default=1.0, help="alpha; sklearn C = 1/alpha")
+  parser.add_argument("--hidden", default="64")
+  parser.add_argument("--l2-mlp", type=float, default=30, help="MLP alpha (both sides)")
+  parser.add_argument("--patience", type=int, default=20, help="early-stopping patience (both)")
+  parser.add_argument("--seed", type=int, default=1)
+  parser.add_argument("--repeats", type=int, default=3, help="fits per model (median time)")
+  parser.add_argument("--keep", help="folder to keep the tables and models in")
+  args = parser.parse_args()
+
+  if not os.path.exists(args.motus):
+    sys.exit(f"{args.motus} not found. HINT: swift build -c release (or pass --motus).")
+  work = args.keep or tempfile.mkdtemp(prefix="motus-compare-")
+  os.makedirs(work, exist_ok=True)
+  try:
+    report(args, work)
+  finally:
+    if not args.keep:
+      shutil.rmtree(work, ignore_errors=True)
+
+
+def report(args, work):
+  data_flags = []
+  if args.map:
+    data_flags += ["--map", args.map]
+  if args.channels:
+    data_flags += ["--channels", args.channels]
+  if args.window:
+    data_flags += ["--window", args.window]
+  motus = args.motus
+  sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "reference"))
+  from motus_model import MotusModel
+
+  train_csv = os.path.join(work, "train.csv")
+  test_csv = os.path.join(work, "test.csv")
+  run([motus, "features", args.data, *data_flags, "--subjects", args.train_subjects,
+       "-o", train_csv])
+  run([motus, "features", args.data, *data_flags, "--subjects", args.test_subjects,
+       "-o", test_csv])
+  x_train, y_train, subjects_train = read_table(train_csv)
+  x_test, y_test, _ = read_table(test_csv)
+  print(f"tables: train {x_train.shape}, test {x_test.shape}; classes {sorted(set(y_train))}",
+        file=sys.stderr)
+  rows = []
+
+  def scores(probabilities, classes):
+    predicted = np.asarray(classes)[np.argmax(probabilities, axis=1)]
+    return (accuracy_score(y_test, predicted), f1_score(y_test, predicted, average="macro"),
+            log_loss(y_test, probabilities, labels=classes))
+
+  def train_motus(name, flags, uncalibrated_row=False):
+    """Trains `repeats` times (median fit time), evaluates on the test subjects."""
+    model_path = os.path.join(work, re.sub(r"[^a-z0-9]+", "-", name) + ".motus")
+    times = []
+    summary = ""
+    for _ in range(args.repeats):
+      summary = run([motus, "train", args.data, *data_flags, "--subjects", args.train_subjects,
+                     "-o", model_path, "--seed", str(args.seed), *flags])
+      times.append(fit_seconds(summary))
+    print(summary, file=sys.stderr)
+    # Test metrics: `motus evaluate`, cross-checked by a NumPy re-implementation of inference.
+    model = MotusModel(model_path)
+    acc, f1, ll = scores(model.probabilities(x_test), model.classes)
+    source = "NumPy reader"
+    evaluated = subprocess.run(
+      [motus, "evaluate", model_path, args.data, *data_flags, "--subjects", args.test_subjects,
+       "--format", "json"], capture_output=True, text=True)
+    if evaluated.returncode == 0:
+      metrics = json.loads(evaluated.stdout)
+      for key, mine in (("accuracy", acc), ("macro_f1", f1), ("log_loss", ll)):
+        if abs(metrics[key] - mine) > 1e-3:
+          print(f"WARNING: motus evaluate {key} {metrics[key]:.4f} != NumPy reader {mine:.4f}",
+                file=sys.stderr)
+      acc, f1, ll = metrics["accuracy"], metrics["macro_f1"], metrics["log_loss"]
+      source = "motus evaluate"
+    else:
+      print("motus evaluate unavailable; test metrics from the NumPy reader "
+            "(scripts/reference/motus_model.py)", file=sys.stderr)
+    epochs = int(re.search(r"(\d+) epochs in", summary).group(1))
+    refit = re.search(r"refit on all \d+ windows for (\d+)", summary)
+    epochs_text = f"{epochs}" + (f" + refit {refit.group(1)}" if refit else "")
+    rows.append((name, acc, f1, ll, statistics.median(times), source, epochs_text))
+    if uncalibrated_row:
+      _, _, ll1 = scores(model.probabilities(x_test, calibrated=False), model.classes)
+      rows.append((name + ", T=1", acc, f1, ll1, statistics.median(times), "NumPy reader",
+                   epochs_text))
+    return model
+
+  def sklearn_row(name, make, x, y):
+    scaler = StandardScaler().fit(x)  # motus standardises on its training rows too
+    xs = scaler.transform(x)
+    times = []
+    model = None
+    for _ in range(args.repeats):
+      model = make()
+      start = time.perf_counter()
+      model.fit(xs, y)
+      times.append(time.perf_counter() - start)
+    acc, f1, ll = scores(model.predict_proba(scaler.transform(x_test)), model.classes_)
+    rows.append((name, acc, f1, ll, statistics.median(times), "sklearn", f"{model.n_iter_}"
+                 .strip("[]")))
+
+  logistic = ["--model", "logistic", "--l2", str(args.l2_logistic)]
+  mlp = ["--model", "mlp", "--hidden", args.hidden, "--l2", str(args.l2_mlp),
+         "--patience", str(args.patience)]
+  train_motus("motus logistic", logistic)
+  held_out_fit = train_motus("motus logistic --no-refit", logistic + ["--no-refit"],
+                             uncalibrated_row=True)
+  train_motus("motus mlp", mlp)
+  train_motus("motus mlp --no-refit", mlp + ["--no-refit"])
+
+  # Like for like with `--no-refit`: the same rows (motus's training part: the training
+  # subjects minus its validation subjects), the same objective, no calibration (T=1 row).
+  held_out = set(held_out_fit.header["metadata"]["validationGroups"])
+  part = np.array([s not in held_out for s in subjects_train])
+  print(f"motus validation subjects {sorted(held_out)}: scikit-learn's logistic regression "
+        f"fits the other {part.sum()} windows", file=sys.stderr)
+  sklearn_row("sklearn LogisticRegression", lambda: LogisticRegression(
+    C=1 / args.l2_logistic, class_weight="balanced", max_iter=1000, tol=1e-6),
+    x_train[part], y_train[part])
+  # MLPClassifier has no class weights; like `motus train`, it holds out 20% for early stopping
+  # (random windows rather than whole subjects) with the same patience, alpha, batch and step.
+  hidden = tuple(int(h) for h in args.hidden.split(","))
+  sklearn_row("sklearn MLPClassifier", lambda: MLPClassifier(
+    hidden_layer_sizes=hidden, alpha=args.l2_mlp, batch_size=200, learning_rate_init=1e-3,
+    max_iter=200, early_stopping=True, validation_fraction=0.2,
+    n_iter_no_change=args.patience, random_state=args.seed), x_train, y_train)
+
+  print(f"\nthreads: 1 (OPENBLAS/OMP/MKL_NUM_THREADS=1 for NumPy/scikit-learn; motus runs "
+        f"OpenBLAS on one thread); fit s = median of {args.repeats} fits, fit only")
+  print(f"{'model':30} {'accuracy':>9} {'macro-F1':>9} {'log loss':>9} {'fit s':>8} "
+        f"{'epochs/iterations':>18}  metrics by")
+  for name, acc, f1, ll, seconds, source, epochs in rows:
+    print(f"{name:30} {acc:9.4f} {f1:9.4f} {ll:9.4f} {seconds:8.3f} {epochs:>18}  {source}")
+  by_name = {row[0]: row for row in rows}
+  ours = by_name["motus logistic --no-refit, T=1"][3]
+  theirs = by_name["sklearn LogisticRegression"][3]
+  print(f"\nlogistic test log loss, motus (same rows, T=1) / sklearn: {ours / theirs:.4f} "
+        f"({'within' if abs(ours / theirs - 1) <= 0.02 else 'NOT within'} 2%)")
+  for mine, other in (("motus logistic --no-refit", "sklearn LogisticRegression"),
+                      ("motus mlp --no-refit", "sklearn MLPClassifier"),
+                      ("motus logistic", "sklearn LogisticRegression"),
+                      ("motus mlp", "sklearn MLPClassifier")):
+    ratio = by_name[other][4] / by_name[mine][4]
+    print(f"speed-up {mine} vs {other}: {ratio:.1f}x ({'>=' if ratio >= 3 else '<'} 3x)")
+
+
+if __name__ == "__main__":
+  main()
