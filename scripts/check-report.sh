@@ -2,7 +2,8 @@
 # Renders a `motus evaluate --report` page in headless Chromium and checks the screenshot is
 # not blank. Run by hand (CI has no browser):
 #   bash scripts/check-report.sh [report.html] [screenshot.png]
-# Without a report it trains a small model on SYNTHETIC data and writes one first.
+# Without a report it trains a small model on SYNTHETIC data and writes one first, with
+# $MOTUS (a built binary) or a release build in ${SCRATCH_PATH:-.build}.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -22,8 +23,11 @@ if [ -z "$browser" ]; then
 fi
 
 if [ -z "$report" ]; then
-  swift build -c release --scratch-path "$scratch" --product motus >/dev/null
-  motus="$scratch/release/motus"
+  motus="${MOTUS:-}"  # an already built binary, or build one
+  if [ -z "$motus" ]; then
+    swift build -c release --scratch-path "$scratch" --product motus >/dev/null
+    motus="$scratch/release/motus"
+  fi
   work="$(mktemp -d)"
   trap 'rm -rf "$work"' EXIT
   python3 - "$work/synthetic.csv" <<'PY'

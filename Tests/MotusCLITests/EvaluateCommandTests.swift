@@ -20,9 +20,9 @@ final class EvaluateCommandTests: XCTestCase {
   /// Synthetic CSV: each subject does each activity for `seconds` in its own session.
   private func writeSynthetic(
     _ name: String, subjects: [Int], activities: [SimulatedActivity], seconds: Double = 20,
-    seed: UInt64
+    seed: UInt64, rateHz: Double = 50
   ) throws -> String {
-    var simulator = ActivitySimulator(seed: seed)
+    var simulator = ActivitySimulator(seed: seed, sampleRateHz: rateHz)
     var text = ""
     for subject in subjects {
       for activity in activities {
@@ -90,6 +90,24 @@ final class EvaluateCommandTests: XCTestCase {
       text.standardOutput.contains(String(format: "accuracy           %.4f", accuracy)),
       text.standardOutput)
     XCTAssertTrue(text.standardOutput.contains("Per subject (worst first):"))
+  }
+
+  func testEvaluate_ResamplesDataAtAnotherRateToTheModels() throws {
+    let (model, _) = try trainModel()
+    let fast = try writeSynthetic(
+      "fast.csv", subjects: [4], activities: [.walking, .running], seed: 13, rateHz: 100)
+    let run = try MotusRunner.run(["evaluate", model, fast, "--format", "json"])
+    XCTAssertEqual(run.exitCode, 0, run.standardError)
+    XCTAssertTrue(run.standardError.contains("resampled"), run.standardError)
+    let object = try XCTUnwrap(
+      JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
+    // 20 s at the model's 50 Hz: 14 windows of 128 samples per session.
+    XCTAssertEqual(object["windows"] as? Int, 2 * 14)
+    XCTAssertEqual(object["sample_rate_hz"] as? Double, 50)
+
+    let forced = try MotusRunner.run(["evaluate", model, fast, "--sample-rate", "100"])
+    XCTAssertNotEqual(forced.exitCode, 0)
+    XCTAssertTrue(forced.standardError.contains("model's rate 50"), forced.standardError)
   }
 
   func testEvaluate_UnknownLabelIsAnErrorWithHint() throws {
