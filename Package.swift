@@ -20,6 +20,12 @@ let package = Package(
     .target(name: "MotusModels", dependencies: ["MotusFeatures", "MotusLinearAlgebra"]),
     .target(name: "MotusStreaming", dependencies: ["MotusModels", "MotusFeatures", "MotusData"]),
     .target(name: "MotusBaselines", dependencies: ["MotusData"]),
+    .target(
+      name: "MotusBenchmarks",
+      dependencies: [
+        "MotusBaselines", "MotusStreaming", "MotusTraining", "MotusFeatures", "MotusModels",
+        "MotusData",
+      ]),
     // Synthetic recordings for the demo and tests (labelled synthetic wherever they appear).
     .target(name: "MotusSimulation", dependencies: ["MotusData"]),
 
@@ -36,6 +42,7 @@ let package = Package(
       dependencies: [
         "MotusData", "MotusLinearAlgebra", "MotusFeatures", "MotusModels", "MotusStreaming",
         "MotusBaselines", "MotusTraining", "MotusSimulation", "MotusEvaluation",
+        "MotusBenchmarks",
       ]),
 
     // MARK: - Implementation details
@@ -75,6 +82,8 @@ let package = Package(
     .testTarget(
       name: "MotusEvaluationTests",
       dependencies: ["MotusEvaluation", "MotusTraining", "MotusModels", "MotusTestSupport"]),
+    .testTarget(
+      name: "MotusBaselinesTests", dependencies: ["MotusBaselines", "MotusData", "MotusBenchmarks"]),
     .testTarget(
       name: "MotusCLITests", dependencies: ["MotusCLI", "MotusTestSupport", "MotusSimulation"]),
   ]

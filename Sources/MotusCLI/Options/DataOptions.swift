@@ -13,6 +13,20 @@ struct DataOptions: ParsableArguments {
       valueName: "path"))
   var paths: [String] = []
 
+  @Option(
+    help: ArgumentHelp(
+      "A dataset manifest (JSON) composing several sources; replaces the CSV paths.",
+      discussion: "See datasets/README.md, e.g. `--manifest datasets/six-class.json`. The "
+        + "manifest sets channels, labels, signs and the rate; the other data flags are ignored.",
+      valueName: "file"))
+  var manifest: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Folder the manifest's file paths are relative to (default: the manifest's dataRoot, "
+        + "relative to the manifest's folder).", valueName: "folder"))
+  var dataRoot: String?
+
   @Option(help: ArgumentHelp("Column holding the sample time in seconds.", valueName: "name"))
   var timeColumn = "timestamp"
 
@@ -82,8 +96,15 @@ struct DataOptions: ParsableArguments {
   var gapFactor: Double = 3
 
   func validate() throws {
-    guard !paths.isEmpty else {
-      throw ValidationError("Give at least one CSV file or folder.")
+    if manifest != nil {
+      guard paths.isEmpty else {
+        throw ValidationError("Give either CSV paths or --manifest, not both.")
+      }
+    } else {
+      guard !paths.isEmpty else {
+        throw ValidationError("Give at least one CSV file or folder, or --manifest FILE.")
+      }
+      if dataRoot != nil { throw ValidationError("'--data-root' needs --manifest.") }
     }
     if timeColumn.isEmpty { throw ValidationError("'--time-column' must not be empty.") }
     if let sampleRate, !(sampleRate > 0 && sampleRate.isFinite) {
@@ -136,9 +157,22 @@ struct DataOptions: ParsableArguments {
   func load(
     requireLabels: Bool = true, progress: ((Int, Int) -> Void)? = nil
   ) throws -> LoadResult {
+    if manifest != nil { return try loadManifest(progress: progress).result }
     var options = try loadOptions()
     options.requireLabels = requireLabels
     return try DatasetLoader.load(paths, options: options, progress: progress)
+  }
+
+  /// Loads `--manifest` (with its weights and known repetition counts).
+  ///
+  /// - Throws: `ToolError` carrying the manifest error (file, key, hint).
+  func loadManifest(progress: ((Int, Int) -> Void)? = nil) throws -> ManifestLoadResult {
+    guard let manifest else { throw ToolError("no --manifest given.", hint: "add --manifest FILE.") }
+    do {
+      return try DatasetLoader.load(manifest: manifest, dataRoot: dataRoot, progress: progress)
+    } catch let error as ManifestError {
+      throw ToolError(error.description)
+    }
   }
 
   /// Splits a comma-separated list, trimming spaces and dropping empty items.

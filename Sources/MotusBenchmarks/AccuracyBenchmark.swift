@@ -1,0 +1,337 @@
+// `motus bench accuracy`: the learned engine against hand-tuned threshold baselines on the
+// same held-out subjects. Train part: every other subject. Scores are per sample at the
+// dataset's rate (Hz); times in seconds; CPU time is the calling thread's.
+
+import Foundation
+import MotusBaselines
+import MotusData
+import MotusFeatures
+import MotusModels
+import MotusStreaming
+import MotusTraining
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Failures of the accuracy benchmark, with hints.
+public enum BenchmarkError: Error, Equatable, CustomStringConvertible {
+  case missingChannels(needed: [String], available: [String])
+  case noTestSubjects(requested: [String], available: [String])
+  case noTrainingSubjects
+
+  public var description: String {
+    switch self {
+    case .missingChannels(let needed, let available):
+      return "the data lacks channels \(needed) (has \(available)). HINT: use a manifest "
+        + "with raw acceleration, e.g. datasets/six-class.json."
+    case .noTestSubjects(let requested, let available):
+      return "none of the test subjects \(requested) is in the data (subjects: "
+        + "\(available.prefix(12).joined(separator: ", "))). HINT: name subjects as "
+        + "source:subject, e.g. qrowd:3."
+    case .noTrainingSubjects:
+      return "every subject is held out for testing. HINT: leave some subjects for training."
+    }
+  }
+}
+
+/// Runs the comparison.
+public enum AccuracyBenchmark {
+  public struct Configuration: Sendable {
+    /// Held-out subjects (`source:subject`). Default: MotionSense 17-20 (as in the reference
+    /// figures), QROWD user 3, and the one named push-up subject.
+    public var testSubjects: [String] =
+      (17...20).map { "motionsense:\($0)" } + ["qrowd:3", "gains_pushup:Eric"]
+    public var windowSeconds = 2.56
+    /// A label must hold this long after a change to count as detected.
+    public var stableSeconds = 3.0
+    public var training = TrainingOptions()
+    /// Window labels the debounced threshold variant votes over (5 hops, about 6 s).
+    public var voteLength = 5
+    /// The engine is scored once per entry. Default: no smoothing, and a switch penalty of
+    /// 0.01 per hop (an expected stay of 100 hops, about 2 minutes at the default hop).
+    public var learnedSmoothings: [(name: String, smoothing: Smoothing)] = [
+      ("no smoothing", .none), ("switch penalty 0.01", .switchPenalty(switchProbability: 0.01)),
+    ]
+
+    public init() {
+      training.model = .mlp
+      training.hiddenLayerSizes = [64]
+    }
+  }
+
+  static let acceleration = ["acceleration.x", "acceleration.y", "acceleration.z"]
+
+  /// - Parameters:
+  ///   - data: A loaded manifest (one rate, raw acceleration channels).
+  ///   - model: A trained model to use instead of training one on the training subjects.
+  ///   - progress: Called with a short description of each stage.
+  /// - Throws: `BenchmarkError`, and training errors.
+  public static func run(
+    data: ManifestLoadResult, model givenModel: TrainedModel? = nil,
+    configuration: Configuration = .init(), progress: ((String) -> Void)? = nil
+  ) throws -> AccuracyReport {
+    let dataset = data.result.dataset
+    let axes = acceleration.compactMap { dataset.channels.firstIndex(of: $0) }
+    guard axes.count == 3 else {
+      throw BenchmarkError.missingChannels(needed: acceleration, available: dataset.channels)
+    }
+    let subjects = dataset.subjects
+    let testSubjects = configuration.testSubjects.filter(subjects.contains)
+    guard !testSubjects.isEmpty else {
+      throw BenchmarkError.noTestSubjects(
+        requested: configuration.testSubjects, available: subjects)
+    }
+    let testSet = Set(testSubjects)
+    let trainingSubjects = subjects.filter { !testSet.contains($0) }
+    guard !trainingSubjects.isEmpty else { throw BenchmarkError.noTrainingSubjects }
+    var training = dataset
+    training.recordings = dataset.recordings.filter { !testSet.contains($0.subject) }
+    let rate = dataset.recordings[0].sampleRateHz
+    let classes = dataset.labels
+
+    // Learned engine.
+    let model: TrainedModel
+    var learnedSummary: String
+    if let givenModel {
+      model = givenModel
+      learnedSummary =
+        "loaded (\(model.classifier.kind), classes \(model.classes.joined(separator: ", ")))"
+    } else {
+      progress?("training the learned model on \(trainingSubjects.count) subjects")
+      let window = max(4, Int((configuration.windowSeconds * rate).rounded()))
+      let spec = FeatureSpec.standard(
+        recipes: data.result.recipes, channels: dataset.channels,
+        sampleRateHz: FeatureSpec.nominalRate(rate), windowLength: window,
+        hopLength: max(1, window / 2))
+      let trained = try Trainer.train(
+        dataset: training, spec: spec, validationGroup: .subject,
+        options: configuration.training)
+      model = trained.model
+      learnedSummary = String(
+        format: "trained here: %@ %@, validation macro-F1 %.3f on %@", model.classifier.kind,
+        configuration.training.hiddenLayerSizes.map(String.init).joined(separator: ","),
+        trained.report.macroF1, trained.report.validationGroups.joined(separator: ", "))
+    }
+
+    // Tuned cut-offs: grid search on the training subjects' windows.
+    progress?("tuning threshold cut-offs on the training subjects")
+    var statistics: [ActivityWindowStatistics] = []
+    var windowLabels: [ThresholdActivity] = []
+    for r in training.recordings {
+      var classifier = ThresholdActivityClassifier(
+        cutoffs: .typical, sampleRateHz: rate, windowSeconds: configuration.windowSeconds)
+      for t in 0..<r.sampleCount {
+        let s = classifier.pushStatistics(
+          x: r.columns[axes[0]][t], y: r.columns[axes[1]][t], z: r.columns[axes[2]][t])
+        if let s, let label = ThresholdActivity(rawValue: classes[Int(r.labelIndices[t])]) {
+          statistics.append(s)
+          windowLabels.append(label)
+        }
+      }
+    }
+    let tuned = CutoffSearch.tune(statistics: statistics, labels: windowLabels)
+
+    let streams = testSubjects.map {
+      BenchmarkStream.make(subject: $0, dataset: dataset, knownRepetitions: data.knownRepetitions)
+    }
+    let testSamples = streams.reduce(0) { $0 + $1.sampleCount }
+    var truthChanges = 0
+    for s in streams {
+      for i in 1..<max(s.truth.count, 1) where s.truth[i] != s.truth[i - 1] { truthChanges += 1 }
+    }
+    func newCounter() -> ScoreCounter {
+      ScoreCounter(
+        classCount: classes.count, sampleRateHz: rate, stableSeconds: configuration.stableSeconds)
+    }
+
+    var methods: [MethodScore] = []
+    // The learned engine, through StreamingClassifier, once per smoothing.
+    for (name, smoothing) in configuration.learnedSmoothings {
+      progress?("streaming the learned model (\(name)) over \(testSamples) test samples")
+      var score = try runEngine(
+        model: model, smoothing: smoothing, streams: streams, channels: dataset.channels,
+        classes: classes, rate: rate, counter: newCounter(), name: name)
+      score.method = "learned, \(name)"
+      methods.append(score)
+    }
+
+    // Threshold classifiers, raw and with a majority vote over the last labels.
+    let thresholdVariants: [(String, ActivityCutoffs, Int)] = [
+      ("threshold, typical cut-offs", .typical, 1),
+      ("threshold, tuned cut-offs", tuned.cutoffs, 1),
+      (
+        "threshold, tuned, vote of \(configuration.voteLength)", tuned.cutoffs,
+        configuration.voteLength
+      ),
+    ]
+    for (name, cutoffs, voteLength) in thresholdVariants {
+      progress?("running \(name)")
+      var counter = newCounter()
+      let index = ThresholdActivity.allCases.map {
+        Int32(classes.firstIndex(of: $0.rawValue) ?? -1)
+      }
+      var cpu = 0.0
+      for stream in streams {
+        var classifier = ThresholdActivityClassifier(
+          cutoffs: cutoffs, sampleRateHz: rate, windowSeconds: configuration.windowSeconds)
+        var vote = LabelVote<ThresholdActivity>(length: voteLength)
+        var predicted = [Int32](repeating: -1, count: stream.sampleCount)
+        var current: Int32 = -1
+        let x = stream.columns[axes[0]]
+        let y = stream.columns[axes[1]]
+        let z = stream.columns[axes[2]]
+        let start = threadCPUSeconds()
+        for t in 0..<stream.sampleCount {
+          if let label = classifier.push(x: x[t], y: y[t], z: z[t]) {
+            let voted = vote.push(label)
+            current = index[ThresholdActivity.allCases.firstIndex(of: voted) ?? 0]
+          }
+          predicted[t] = current
+        }
+        cpu += threadCPUSeconds() - start
+        counter.add(truth: stream.truth, predicted: predicted)
+      }
+      methods.append(counter.score(method: name, cpuSeconds: cpu))
+    }
+
+    // Earbud push-up counters on each joined set.
+    for (name, thresholds) in [
+      ("push-up counter -0.5/+0.5 g", PushUpCounter.Thresholds.initial),
+      ("push-up counter -0.7/+0.4 g", PushUpCounter.Thresholds.tuned),
+    ] {
+      progress?("running \(name)")
+      var counted: [Int] = []
+      var cpu = 0.0
+      var samples = 0
+      for stream in streams {
+        for set in stream.sets {
+          var counter = ChestPushUpCounter(thresholds: thresholds, sampleRateHz: rate)
+          let start = threadCPUSeconds()
+          for t in set.range {
+            _ = counter.push(
+              x: stream.columns[axes[0]][t], y: stream.columns[axes[1]][t],
+              z: stream.columns[axes[2]][t])
+          }
+          cpu += threadCPUSeconds() - start
+          samples += set.range.count
+          counted.append(counter.count)
+        }
+      }
+      var score = MethodScore(
+        method: name, cpuSecondsPerSample: samples > 0 ? cpu / Double(samples) : 0)
+      addRepetitions(&score, counted: counted, streams: streams)
+      methods.append(score)
+    }
+
+    // Shake detector: detections per minute by true class (all should be rare).
+    var shakeCounts = [Int](repeating: 0, count: classes.count)
+    var classSamples = [Int](repeating: 0, count: classes.count)
+    var shakeCPU = 0.0
+    for stream in streams {
+      var detector = ShakeDetector()
+      let start = threadCPUSeconds()
+      for t in 0..<stream.sampleCount {
+        let fired = detector.push(
+          x: stream.columns[axes[0]][t], y: stream.columns[axes[1]][t],
+          z: stream.columns[axes[2]][t])
+        let label = Int(stream.truth[t])
+        guard label >= 0 else { continue }
+        classSamples[label] += 1
+        if fired { shakeCounts[label] += 1 }
+      }
+      shakeCPU += threadCPUSeconds() - start
+    }
+    methods.append(
+      MethodScore(
+        method: "shake detector |a| > 2.5 g",
+        cpuSecondsPerSample: testSamples > 0 ? shakeCPU / Double(testSamples) : 0))
+    var shakes: [String: Double] = [:]
+    for c in classes.indices where classSamples[c] > 0 {
+      shakes[classes[c]] = Double(shakeCounts[c]) / (Double(classSamples[c]) / rate / 60)
+    }
+
+    func dictionary(_ c: ActivityCutoffs) -> [String: Float] {
+      Dictionary(
+        uniqueKeysWithValues: ActivityCutoffs.parameters.map { ($0.name, c[keyPath: $0.keyPath]) })
+    }
+    return AccuracyReport(
+      classes: classes, sampleRateHz: rate, trainingSubjects: trainingSubjects,
+      testSubjects: testSubjects, testSamples: testSamples,
+      truthChangesPerMinute: Double(truthChanges) / (Double(testSamples) / rate / 60),
+      stableSeconds: configuration.stableSeconds, methods: methods, shakesPerMinute: shakes,
+      typicalCutoffs: dictionary(.typical), tunedCutoffs: dictionary(tuned.cutoffs),
+      tunedTrainingMacroF1: tuned.macroF1, learnedModel: learnedSummary)
+  }
+
+  /// Streams every test stream through a fresh `StreamingClassifier`.
+  static func runEngine(
+    model: TrainedModel, smoothing: Smoothing, streams: [BenchmarkStream], channels: [String],
+    classes: [String], rate: Double, counter start: ScoreCounter, name: String
+  ) throws -> MethodScore {
+    var counter = start
+    var counted: [Int] = []
+    let classIndex = model.classes.map { Int32(classes.firstIndex(of: $0) ?? -1) }
+    var cpu = 0.0
+    var streamConfiguration = StreamConfiguration()
+    streamConfiguration.inputRateHz = rate
+    streamConfiguration.smoothing = smoothing
+    for stream in streams {
+      let engine = try StreamingClassifier(
+        model: model, inputChannels: channels, configuration: streamConfiguration)
+      var predicted = [Int32](repeating: -1, count: stream.sampleCount)
+      var current: Int32 = -1
+      var repetitionTimes: [Double] = []
+      var row = [Float](repeating: 0, count: channels.count)
+      let begin = threadCPUSeconds()
+      for t in 0..<stream.sampleCount {
+        for c in row.indices { row[c] = stream.columns[c][t] }
+        row.withUnsafeBufferPointer { values in
+          engine.append(timestamp: stream.timestamps[t], values: values) { event in
+            switch event {
+            case .prediction(let p): current = p.isUnknown ? -1 : classIndex[p.classIndex]
+            case .repetition(let time, _): repetitionTimes.append(time)
+            default: break
+            }
+          }
+        }
+        predicted[t] = current
+      }
+      engine.finish { _ in }
+      cpu += threadCPUSeconds() - begin
+      counter.add(truth: stream.truth, predicted: predicted)
+      for set in stream.sets {
+        let from = stream.timestamps[set.range.lowerBound]
+        let to = stream.timestamps[set.range.upperBound - 1]
+        counted.append(repetitionTimes.filter { $0 >= from && $0 <= to }.count)
+      }
+    }
+    var score = counter.score(method: name, cpuSeconds: cpu)
+    addRepetitions(&score, counted: counted, streams: streams)
+    return score
+  }
+
+  static func addRepetitions(_ score: inout MethodScore, counted: [Int], streams: [BenchmarkStream])
+  {
+    let known = streams.flatMap { $0.sets.map(\.known) }
+    guard !known.isEmpty, known.count == counted.count else { return }
+    let errors = zip(counted, known).map { abs($0 - $1) }
+    score.repetitionSets = known.count
+    score.repetitionCountsPerSet = counted
+    score.repetitionsKnownPerSet = known
+    score.repetitionsKnown = known.reduce(0, +)
+    score.repetitionsCounted = counted.reduce(0, +)
+    score.repetitionMeanAbsoluteError = Double(errors.reduce(0, +)) / Double(known.count)
+    score.repetitionPercentError =
+      100 * Double(errors.reduce(0, +)) / Double(max(1, known.reduce(0, +)))
+  }
+
+  /// CPU seconds used by the calling thread.
+  static func threadCPUSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
+  }
+}

@@ -1,0 +1,54 @@
+// What `motus bench accuracy` measures per method: per-sample classification scores,
+// repetition-count errors, change latency (s), flicker (changes/min) and CPU s/sample.
+
+/// Scores of one method on the held-out streams.
+public struct MethodScore: Codable, Sendable, Equatable {
+  public var method: String
+  /// Per class, in the report's class order; nil when the method does not classify.
+  public var f1: [Double]?
+  public var macroF1: Double?
+  public var accuracy: Double?
+  /// Share of samples that had a label (the rest precede the first full window).
+  public var coverage: Double?
+  /// Sample counts `[truth][predicted]`; the last column counts samples with no label yet.
+  public var confusion: [[Int]]?
+  /// Median seconds from a true activity change to the first stable correct label.
+  public var medianLatencySeconds: Double?
+  /// True changes never followed by a stable correct label, of `changes`.
+  public var missedChanges: Int?
+  public var changes: Int?
+  /// Predicted label changes per minute.
+  public var flickerPerMinute: Double?
+  /// Repetition counting on joined push-up sets.
+  public var repetitionSets: Int?
+  public var repetitionsKnown: Int?
+  public var repetitionsCounted: Int?
+  /// Per set, in stream order.
+  public var repetitionCountsPerSet: [Int]?
+  public var repetitionsKnownPerSet: [Int]?
+  public var repetitionMeanAbsoluteError: Double?
+  /// Sum of |counted - known| over the sum of known, in percent.
+  public var repetitionPercentError: Double?
+  /// Thread CPU seconds per input sample.
+  public var cpuSecondsPerSample: Double
+}
+
+/// The whole comparison.
+public struct AccuracyReport: Codable, Sendable, Equatable {
+  public var classes: [String]
+  public var sampleRateHz: Double
+  public var trainingSubjects: [String]
+  public var testSubjects: [String]
+  public var testSamples: Int
+  public var truthChangesPerMinute: Double
+  /// Seconds a label must hold to count as stable.
+  public var stableSeconds: Double
+  public var methods: [MethodScore]
+  /// Shake detections per minute on test data, by true class.
+  public var shakesPerMinute: [String: Double]
+  public var typicalCutoffs: [String: Float]
+  public var tunedCutoffs: [String: Float]
+  public var tunedTrainingMacroF1: Double
+  /// The learned model's own validation report, when it was trained here.
+  public var learnedModel: String
+}

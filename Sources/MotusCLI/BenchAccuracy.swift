@@ -1,0 +1,155 @@
+// `motus bench accuracy`: the learned engine against the threshold baselines; prints a table.
+
+import ArgumentParser
+import Foundation
+import Motus
+
+struct BenchAccuracy: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "accuracy",
+    abstract:
+      "Compare the learned engine with hand-tuned threshold baselines on held-out subjects.",
+    discussion: """
+      Loads a manifest, holds out whole subjects (default: motionsense:17-20, qrowd:3, \
+      gains_pushup:Eric), trains the learned model on the rest (or loads --model), tunes the \
+      threshold classifier's cut-offs on the same training subjects, then streams every \
+      held-out subject's recordings, joined end to end, through each method sample by sample. \
+      Example:
+        swift run -c release motus bench accuracy --manifest datasets/six-class.json
+      """)
+
+  enum Format: String, ExpressibleByArgument, CaseIterable { case table, json }
+
+  @Option(help: ArgumentHelp("Dataset manifest.", valueName: "file"))
+  var manifest = "datasets/six-class.json"
+
+  @Option(help: ArgumentHelp("Folder the manifest's paths are relative to.", valueName: "folder"))
+  var dataRoot: String?
+
+  @Option(help: ArgumentHelp("A trained model file to use instead of training.", valueName: "file"))
+  var model: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Held-out subjects, comma-separated source:subject names.", valueName: "list"))
+  var testSubjects: String?
+
+  @Option(help: "Seed for the learned model's validation split and initialisation.")
+  var seed: UInt64 = 0
+
+  @Option(help: "Output format.")
+  var format: Format = .table
+
+  func run() throws {
+    let progress = StageProgress()
+    let data: ManifestLoadResult
+    do {
+      progress.show("reading \(manifest)")
+      data = try DatasetLoader.load(manifest: manifest, dataRoot: dataRoot)
+    } catch let error as ManifestError {
+      progress.clear()
+      throw ToolError(error.description)
+    }
+    var loadedModel: TrainedModel?
+    if let model {
+      do {
+        loadedModel = try ModelFile.read(from: URL(fileURLWithPath: model))
+      } catch let error as ModelFileError {
+        progress.clear()
+        throw ToolError(error.description)
+      }
+    }
+    var configuration = AccuracyBenchmark.Configuration()
+    configuration.training.seed = seed
+    if let testSubjects { configuration.testSubjects = DataOptions.list(testSubjects) }
+    let report: AccuracyReport
+    do {
+      report = try AccuracyBenchmark.run(
+        data: data, model: loadedModel, configuration: configuration, progress: progress.show)
+    } catch let error as BenchmarkError {
+      progress.clear()
+      throw ToolError(error.description)
+    } catch let error as TrainingError {
+      progress.clear()
+      throw ToolError(error.description)
+    }
+    progress.clear()
+    switch format {
+    case .json:
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+      print(String(decoding: try encoder.encode(report), as: UTF8.self))
+    case .table:
+      print(Self.table(report))
+    }
+  }
+
+  static func table(_ r: AccuracyReport) -> String {
+    func f(_ x: Double?, _ d: Int = 3) -> String { x.map { String(format: "%.\(d)f", $0) } ?? "-" }
+    func pad(_ s: String, _ n: Int) -> String {
+      s.count >= n ? s : s + String(repeating: " ", count: n - s.count)
+    }
+    var lines = [
+      "classes: \(r.classes.joined(separator: ", ")) at \(f(r.sampleRateHz, 0)) Hz",
+      "test subjects: \(r.testSubjects.joined(separator: ", ")) (\(r.testSamples) samples); "
+        + "training: \(r.trainingSubjects.count) other subjects",
+      "learned model: \(r.learnedModel)",
+      "truth changes per minute: \(f(r.truthChangesPerMinute, 2)); stable = "
+        + "\(f(r.stableSeconds, 1)) s",
+      "",
+    ]
+    let short = r.classes.map { String($0.prefix(6)) }
+    var header = pad("method", 30)
+    for s in short { header += pad(s, 8) }
+    header +=
+      pad("macroF1", 9) + pad("acc", 7) + pad("cover", 7) + pad("lat s", 7)
+      + pad("missed", 8) + pad("flick/m", 9) + pad("reps", 9) + pad("MAE", 6) + pad("err%", 7)
+      + "us/sample"
+    lines.append(header)
+    for m in r.methods {
+      var line = pad(m.method, 30)
+      for c in r.classes.indices { line += pad(f(m.f1?[c], 2), 8) }
+      line += pad(f(m.macroF1), 9) + pad(f(m.accuracy), 7) + pad(f(m.coverage, 2), 7)
+      line += pad(f(m.medianLatencySeconds, 1), 7)
+      line += pad(m.changes.map { "\(m.missedChanges ?? 0)/\($0)" } ?? "-", 8)
+      line += pad(f(m.flickerPerMinute, 2), 9)
+      line += pad(
+        m.repetitionsKnown.map { "\(m.repetitionsCounted ?? 0)/\($0)" } ?? "-", 9)
+      line += pad(f(m.repetitionMeanAbsoluteError, 1), 6) + pad(f(m.repetitionPercentError, 1), 7)
+      line += String(format: "%.2f", m.cpuSecondsPerSample * 1e6)
+      lines.append(line)
+    }
+    lines.append("")
+    lines.append(
+      "shake detections per minute by true class: "
+        + r.classes.compactMap { c in r.shakesPerMinute[c].map { "\(c) \(f($0, 2))" } }
+        .joined(separator: ", "))
+    func cut(_ d: [String: Float]) -> String {
+      d.sorted { $0.key < $1.key }.map { "\($0.key) \(String(format: "%.3g", $0.value))" }
+        .joined(separator: ", ")
+    }
+    lines.append("typical cut-offs: \(cut(r.typicalCutoffs))")
+    lines.append(
+      "tuned cut-offs (training macro-F1 \(f(r.tunedTrainingMacroF1))): \(cut(r.tunedCutoffs))")
+    return lines.joined(separator: "\n")
+  }
+}
+
+/// One line naming the current stage on stderr, only when stderr is a terminal.
+final class StageProgress: @unchecked Sendable {
+  private let enabled = isatty(2) != 0  // 2 = standard error
+  private var shown = false
+
+  func show(_ stage: String) {
+    guard enabled else { return }
+    let text = String(stage.prefix(78))
+    FileHandle.standardError.write(Data(("\r\u{1B}[K" + text).utf8))
+    shown = true
+  }
+
+  func clear() {
+    guard shown else { return }
+    FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    shown = false
+  }
+}

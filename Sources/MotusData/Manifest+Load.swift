@@ -1,0 +1,343 @@
+// Loading a manifest: decode and check the JSON -> load each source with the CSV loader at
+// its own rate -> prefix subjects and sessions with the source name -> map labels into the
+// manifest vocabulary -> join clips -> resample to the manifest rate -> merge.
+
+import Foundation
+
+extension Manifest {
+  /// Reads and checks a manifest file (no data is read).
+  ///
+  /// - Throws: `ManifestError` naming `file` and the offending key.
+  public static func read(_ file: String) throws -> Manifest {
+    guard let data = FileManager.default.contents(atPath: file) else {
+      throw ManifestError.unreadable(file: file, reason: "no such file, or not readable")
+    }
+    let manifest: Manifest
+    do {
+      manifest = try JSONDecoder().decode(Manifest.self, from: data)
+    } catch let error as DecodingError {
+      throw Self.describe(error, file: file)
+    } catch {
+      throw ManifestError.invalidJSON(file: file, key: "(top)", reason: "\(error)")
+    }
+    try manifest.check(file: file)
+    return manifest
+  }
+
+  static func describe(_ error: DecodingError, file: String) -> ManifestError {
+    func path(_ keys: [CodingKey]) -> String {
+      var text = ""
+      for key in keys {
+        if let index = key.intValue {
+          text += "[\(index)]"
+        } else {
+          text += (text.isEmpty ? "" : ".") + key.stringValue
+        }
+      }
+      return text.isEmpty ? "(top)" : text
+    }
+    switch error {
+    case .keyNotFound(let key, let context):
+      let parent = path(context.codingPath)
+      let full = parent == "(top)" ? key.stringValue : "\(parent).\(key.stringValue)"
+      return .invalidJSON(file: file, key: full, reason: "required key is missing")
+    case .typeMismatch(let type, let context):
+      return .invalidJSON(
+        file: file, key: path(context.codingPath), reason: "expected a value of type \(type)")
+    case .valueNotFound(let type, let context):
+      return .invalidJSON(
+        file: file, key: path(context.codingPath), reason: "expected \(type), found null")
+    case .dataCorrupted(let context):
+      let underlying = context.underlyingError.map { " (\($0))" } ?? ""
+      return .invalidJSON(
+        file: file, key: path(context.codingPath),
+        reason: "not valid JSON: \(context.debugDescription)\(underlying)")
+    @unknown default:
+      return .invalidJSON(file: file, key: "(top)", reason: "\(error)")
+    }
+  }
+
+  /// Checks values the JSON types cannot: rates, empty lists, label targets, weights.
+  public func check(file: String) throws {
+    func bad(_ key: String, _ reason: String, _ hint: String) -> ManifestError {
+      .invalidValue(file: file, key: key, reason: reason, hint: hint)
+    }
+    guard sampleRateHz > 0 && sampleRateHz.isFinite else {
+      throw bad("sampleRateHz", "must be a positive rate in Hz, got \(sampleRateHz)", "e.g. 15")
+    }
+    guard !channels.isEmpty else {
+      throw bad("channels", "names no channel", "e.g. [\"acceleration.x\", \"|acceleration|\"]")
+    }
+    guard !labels.isEmpty, Set(labels).count == labels.count else {
+      throw bad("labels", "must be a non-empty list without repeats", "list each class once")
+    }
+    guard !sources.isEmpty else {
+      throw bad("sources", "names no source", "add at least one source object")
+    }
+    var names: Set<String> = []
+    for (i, source) in sources.enumerated() {
+      let key = "sources[\(i)]"
+      guard !source.name.isEmpty, !source.name.contains(":") else {
+        throw bad("\(key).name", "'\(source.name)' must be non-empty and free of ':'", "e.g. qrowd")
+      }
+      guard names.insert(source.name).inserted else {
+        throw bad("\(key).name", "'\(source.name)' is used twice", "give each source its own name")
+      }
+      guard !source.files.isEmpty else {
+        throw bad("\(key).files", "names no file", "paths are relative to the data root")
+      }
+      guard !source.channels.isEmpty else {
+        throw bad("\(key).channels", "names no channel", "patterns as --channels takes them")
+      }
+      guard !source.labels.isEmpty else {
+        throw bad("\(key).labels", "maps no label", "e.g. {\"walk\": \"walking\"}")
+      }
+      for (from, to) in source.labels.sorted(by: { $0.key < $1.key }) where !labels.contains(to) {
+        throw bad(
+          "\(key).labels.\(from)", "'\(to)' is not in the manifest's labels",
+          "use one of \(labels.joined(separator: ", "))")
+      }
+      if let weight = source.weight, !(weight > 0 && weight.isFinite) {
+        throw bad("\(key).weight", "must be a positive number, got \(weight)", "default is 1")
+      }
+      for (flag, text) in [
+        ("subjects", source.subjects), ("excludeSubjects", source.excludeSubjects),
+      ] {
+        guard let text else { continue }
+        do {
+          _ = try SubjectFilter(parsing: text, flag: flag)
+        } catch let error as SubjectFilter.ParseError {
+          throw bad("\(key).\(flag)", error.description, "e.g. \"1-16\" or \"1,3,Eric\"")
+        }
+      }
+      if let separator = source.joinClips?.runSeparator, separator.isEmpty {
+        throw bad("\(key).joinClips.runSeparator", "is empty", "e.g. \"_\", or leave it out")
+      }
+    }
+  }
+
+  /// The folder data paths are relative to: `dataRoot` when given, else the manifest's
+  /// `dataRoot` (or `Manifest.defaultDataRoot`) relative to the manifest's folder.
+  public func resolvedDataRoot(manifestFile: String, dataRoot: String?) -> String {
+    if let dataRoot { return dataRoot }
+    let folder = (manifestFile as NSString).deletingLastPathComponent
+    let relative = self.dataRoot ?? Manifest.defaultDataRoot
+    if relative.hasPrefix("/") { return relative }
+    return ((folder.isEmpty ? "." : folder) as NSString).appendingPathComponent(relative)
+  }
+}
+
+extension DatasetLoader {
+  /// Loads every source a manifest names into one dataset.
+  ///
+  /// - Parameters:
+  ///   - manifest: The manifest file.
+  ///   - dataRoot: Overrides the manifest's data root (`--data-root`).
+  ///   - progress: Called with (sources done, sources total).
+  /// - Throws: `ManifestError` naming the manifest file and key, with a hint.
+  public static func load(
+    manifest file: String, dataRoot: String? = nil,
+    progress: ((_ done: Int, _ total: Int) -> Void)? = nil
+  ) throws -> ManifestLoadResult {
+    let manifest = try Manifest.read(file)
+    let root = manifest.resolvedDataRoot(manifestFile: file, dataRoot: dataRoot)
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory),
+      isDirectory.boolValue
+    else {
+      throw ManifestError.invalidValue(
+        file: file, key: "dataRoot", reason: "data root '\(root)' is not a folder",
+        hint: "pass --data-root ../shared/datasets, or fix the manifest's dataRoot")
+    }
+    let target = manifest.sampleRateHz
+    let vocabulary = manifest.labels
+    var recordings: [Recording] = []
+    var report = LoadReport()
+    var knownRepetitions: [String: Int] = [:]
+    var weights: [String: Double] = [:]
+
+    for (i, source) in manifest.sources.enumerated() {
+      progress?(i, manifest.sources.count)
+      let key = "sources[\(i)]"
+      weights[source.name] = source.weight ?? 1
+      var options = LoadOptions()
+      options.channelPatterns = source.channels
+      options.negateAcceleration = source.negateAcceleration ?? false
+      options.labelMap = source.labels
+      options.keepLabels = Array(Set(source.labels.values)).sorted()
+      if let text = source.subjects {
+        options.subjects = try? SubjectFilter(parsing: text, flag: "\(key).subjects")
+      }
+      if let text = source.excludeSubjects {
+        options.excludeSubjects = try? SubjectFilter(parsing: text, flag: "\(key).excludeSubjects")
+      }
+      let paths = source.files.map { (root as NSString).appendingPathComponent($0) }
+      let loaded: LoadResult
+      do {
+        loaded = try DatasetLoader.load(paths, options: options)
+      } catch let error as CSVError {
+        throw ManifestError.sourceFailed(file: file, key: "\(key).files", reason: error.description)
+      }
+      guard loaded.dataset.channels == manifest.channels else {
+        throw ManifestError.invalidValue(
+          file: file, key: "\(key).channels",
+          reason: "gives channels \(loaded.dataset.channels), the manifest wants "
+            + "\(manifest.channels)",
+          hint: "list patterns whose outputs match the manifest's channels, in order")
+      }
+      let labelIndex = loaded.dataset.labels.map { Int32(vocabulary.firstIndex(of: $0) ?? -1) }
+      var pieces: [Recording] = loaded.dataset.recordings.map { r in
+        var r = r
+        r.subject = "\(source.name):\(r.subject)"
+        r.session = "\(source.name):\(r.session)"
+        r.labelIndices = r.labelIndices.map { labelIndex[Int($0)] }
+        return r
+      }
+      if let join = source.joinClips {
+        let joined = Self.join(pieces, by: join, vocabulary: vocabulary)
+        pieces = joined.recordings
+        if join.oneRepetitionPerClip ?? true {
+          knownRepetitions.merge(joined.clipCounts) { a, _ in a }
+        }
+      }
+      for r in pieces {
+        if let resampled = Self.resample(r, to: target) { recordings.append(resampled) }
+      }
+      report.files += loaded.report.files
+      report.rowsRead += loaded.report.rowsRead
+      report.rowsDroppedByLabel += loaded.report.rowsDroppedByLabel
+      report.sessions += loaded.report.sessions.map { s in
+        var s = s
+        s.name = "\(source.name):\(s.name)"
+        s.subject = "\(source.name):\(s.subject)"
+        return s
+      }
+      report.skipped += loaded.report.skipped
+      for (name, count) in loaded.report.missingValues {
+        report.missingValues["\(source.name):\(name)", default: 0] += count
+      }
+      report.notes += loaded.report.notes.map { "\(source.name): \($0)" }
+    }
+    progress?(manifest.sources.count, manifest.sources.count)
+
+    // Vocabulary: manifest labels that have samples, in manifest order.
+    var used = [Bool](repeating: false, count: vocabulary.count)
+    for r in recordings { for l in r.labelIndices { used[Int(l)] = true } }
+    let kept = vocabulary.indices.filter { used[$0] }
+    var newIndex = [Int32](repeating: -1, count: vocabulary.count)
+    for (k, old) in kept.enumerated() { newIndex[old] = Int32(k) }
+    let labels = kept.map { vocabulary[$0] }
+    var seconds = [Double](repeating: 0, count: labels.count)
+    var counts = [Int](repeating: 0, count: labels.count)
+    for i in recordings.indices {
+      recordings[i].labelIndices = recordings[i].labelIndices.map { newIndex[Int($0)] }
+      for l in recordings[i].labelIndices {
+        seconds[Int(l)] += 1 / target
+        counts[Int(l)] += 1
+      }
+    }
+    for (i, label) in labels.enumerated() {
+      report.labelDurationsSeconds[label] = seconds[i]
+      report.labelSampleCounts[label] = counts[i]
+    }
+    report.recordingCount = recordings.count
+    guard !recordings.isEmpty else {
+      throw ManifestError.invalidValue(
+        file: file, key: "sources", reason: "no recording is left after mapping and filters",
+        hint: "check each source's labels and subjects")
+    }
+    report.notes.append(
+      "manifest \(file): \(manifest.sources.count) sources resampled to \(target) Hz; weights "
+        + manifest.sources.map { "\($0.name)=\($0.weight ?? 1)" }.joined(separator: ", "))
+    let recipes = Self.canonicalRecipes(channels: manifest.channels)
+    let dataset = Dataset(channels: manifest.channels, labels: labels, recordings: recordings)
+    return ManifestLoadResult(
+      result: LoadResult(dataset: dataset, recipes: recipes, report: report),
+      sourceWeights: weights, knownRepetitions: knownRepetitions, manifest: manifest,
+      manifestFile: file)
+  }
+
+  /// Recipes over the merged channels: copies, except `|group|` recomputed from `group.x/y/z`
+  /// when those are channels too (so a stream needs only the axes).
+  static func canonicalRecipes(channels: [String]) -> [ChannelRecipe] {
+    let names = Set(channels)
+    return channels.map { name in
+      if name.hasPrefix("|") && name.hasSuffix("|") && name.count > 2 {
+        let group = String(name.dropFirst().dropLast())
+        let axes = ChannelSelector.axes.map { "\(group).\($0)" }
+        if axes.allSatisfy(names.contains) {
+          return ChannelRecipe(name: name, operation: .magnitude, inputs: axes)
+        }
+      }
+      return .copy(name)
+    }
+  }
+
+  /// Joins clips per (subject, first label, run) in natural session order at the clips'
+  /// median rate. Returns the joined recordings and each one's clip count.
+  static func join(
+    _ clips: [Recording], by rule: Manifest.ClipJoin, vocabulary: [String]
+  ) -> (recordings: [Recording], clipCounts: [String: Int]) {
+    struct Key: Hashable {
+      var subject: String
+      var label: Int32
+      var run: String
+    }
+    var groups: [Key: [Recording]] = [:]
+    var order: [Key] = []
+    for clip in clips {
+      guard let label = clip.labelIndices.first else { continue }
+      var run = ""
+      if let separator = rule.runSeparator,
+        let range = clip.session.range(of: separator, options: .backwards)
+      {
+        run = String(clip.session[..<range.lowerBound])
+      }
+      let key = Key(subject: clip.subject, label: label, run: run)
+      if groups[key] == nil { order.append(key) }
+      groups[key, default: []].append(clip)
+    }
+    var out: [Recording] = []
+    var counts: [String: Int] = [:]
+    for key in order {
+      guard let members = groups[key]?.sorted(by: { naturalOrder($0.session, $1.session) }),
+        let first = members.first
+      else { continue }
+      let rates = members.map(\.sampleRateHz).sorted()
+      let rate = rates[rates.count / 2]
+      var times: [Double] = []
+      var columns = [[Float]](repeating: [], count: first.columns.count)
+      var labels: [Int32] = []
+      for clip in members {
+        for _ in 0..<clip.sampleCount { times.append(Double(times.count) / rate) }
+        for c in columns.indices { columns[c] += clip.columns[c] }
+        labels += clip.labelIndices
+      }
+      let label = Int(key.label) >= 0 ? vocabulary[Int(key.label)] : "?"
+      let name = (key.run.isEmpty ? key.subject : key.run) + "/\(label)[\(members.count) clips]"
+      out.append(
+        Recording(
+          session: name, subject: key.subject, source: first.source, timestamps: times,
+          columns: columns, labelIndices: labels, sampleRateHz: rate))
+      counts[name] = members.count
+    }
+    return (out, counts)
+  }
+
+  /// `recording` at `rateHz` (anti-alias low-pass, then interpolation); unchanged but for its
+  /// nominal rate when already within 1 %. `nil` when fewer than 2 samples remain.
+  static func resample(_ recording: Recording, to rateHz: Double) -> Recording? {
+    var r = recording
+    if abs(r.sampleRateHz - rateHz) > 0.01 * rateHz && !r.columns.isEmpty {
+      let out = StreamingResampler.resample(
+        timestamps: r.timestamps, columns: r.columns, inputRateHz: r.sampleRateHz,
+        outputRateHz: rateHz)
+      r.labelIndices = LoadState.nearestLabels(
+        at: out.timestamps, times: r.timestamps, labels: r.labelIndices)
+      r.timestamps = out.timestamps
+      r.columns = out.columns
+    }
+    r.sampleRateHz = rateHz
+    return r.sampleCount >= 2 ? r : nil
+  }
+}
