@@ -7,7 +7,7 @@ import Motus
 struct Bench: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Measure throughput (build with -c release for meaningful figures).",
-    subcommands: [BenchFeatures.self])
+    subcommands: [BenchFeatures.self, BenchAccuracy.self])
 }
 
 struct BenchFeatures: ParsableCommand {
