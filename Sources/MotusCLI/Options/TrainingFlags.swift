@@ -1,5 +1,6 @@
 // Training hyperparameter flags for commands that train without writing a model file
-// (`motus cross-validate`). Names, defaults and help match `motus train`'s flags.
+// (`motus cross-validate`). Names, defaults and help match `motus train`'s flags (which could
+// adopt this group).
 
 import ArgumentParser
 import Foundation
@@ -77,6 +78,19 @@ struct TrainingFlags: ParsableArguments {
   @Option(help: "Epochs without validation improvement before stopping (Adam).")
   var patience: Int = 20
 
+  @Flag(
+    inversion: .prefixedNo,
+    help: ArgumentHelp(
+      "Fit the final model again on every training row (validation groups included).",
+      discussion: "The held-out fit chooses the epoch count (Adam) and the temperature; the "
+        + "summary's validation figures are those of the held-out fit."))
+  var refit = true
+
+  @Flag(
+    inversion: .prefixedNo,
+    help: "Temperature scaling on the validation part (--no-calibration keeps temperature 1).")
+  var calibration = true
+
   func validate() throws {
     let sizes = try hiddenLayerSizes()
     guard (1...2).contains(sizes.count) else {
@@ -131,6 +145,8 @@ struct TrainingFlags: ParsableArguments {
     options.validationFraction = validationFraction
     options.patience = patience
     options.tolerance = tolerance
+    options.refit = refit
+    options.calibrate = calibration
     return options
   }
 }
