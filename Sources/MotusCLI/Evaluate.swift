@@ -83,9 +83,16 @@ struct Evaluate: ParsableCommand {
     let reading = ProgressLine()
     let loaded: (result: LoadResult, resampled: Bool)
     do {
-      loaded = try Evaluation.load(
-        data.paths, model: trained, options: data.loadOptions()
-      ) { done, total in reading.update(done: done, total: total) }
+      if data.manifest != nil {
+        // The manifest fixes channels and rate; they must be the model's.
+        let result = try data.load { done, total in reading.update(done: done, total: total) }
+        try Evaluation.checkChannels(result.recipes, model: trained)
+        loaded = (result, false)
+      } else {
+        loaded = try Evaluation.load(
+          data.paths, model: trained, options: data.loadOptions()
+        ) { done, total in reading.update(done: done, total: total) }
+      }
     } catch let error as CSVError {
       reading.clear()
       throw ToolError(error.description)

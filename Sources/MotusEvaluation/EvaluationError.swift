@@ -44,9 +44,16 @@ public enum EvaluationError: Error, Equatable, CustomStringConvertible {
         detail += " data gave: \(extra.map(\.text).joined(separator: "; "))."
       }
       if missing.isEmpty && extra.isEmpty { detail = " the channel order differs." }
-      return "the data's channels do not match the model's:" + detail
-        + " HINT: evaluate on data with the columns the model was trained on; use "
-        + "--negate-acceleration exactly when training did (Android-sign data)."
+      let names = { (list: [ChannelDescription]) in
+        Set(list.map { $0.text.prefix { $0 != " " } })
+      }
+      let hint =
+        names(data) == names(model) && data.count == model.count
+        ? "the channels differ only in how they are computed: use --negate-acceleration "
+          + "exactly when training did (Android-sign data)."
+        : "evaluate data that has the raw columns the model reads, loaded the same way as for "
+          + "training (the same --manifest, or plain CSV files: channels come from the model)."
+      return "the data's channels do not match the model's:" + detail + " HINT: " + hint
     case .sampleRateMismatch(let requested, let model):
       return "--sample-rate \(requested) Hz differs from the model's rate \(model) Hz; the "
         + "windows must be sampled as in training. HINT: drop --sample-rate (the data is "
