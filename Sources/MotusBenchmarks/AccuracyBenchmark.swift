@@ -283,7 +283,6 @@ public enum AccuracyBenchmark {
         model: model, inputChannels: channels, configuration: streamConfiguration)
       var predicted = [Int32](repeating: -1, count: stream.sampleCount)
       var current: Int32 = -1
-      var repetitionTimes: [Double] = []
       var row = [Float](repeating: 0, count: channels.count)
       let begin = threadCPUSeconds()
       for t in 0..<stream.sampleCount {
@@ -292,7 +291,6 @@ public enum AccuracyBenchmark {
           engine.append(timestamp: stream.timestamps[t], values: values) { event in
             switch event {
             case .prediction(let p): current = p.isUnknown ? -1 : classIndex[p.classIndex]
-            case .repetition(let time, _): repetitionTimes.append(time)
             default: break
             }
           }
@@ -302,10 +300,22 @@ public enum AccuracyBenchmark {
       engine.finish { _ in }
       cpu += threadCPUSeconds() - begin
       counter.add(truth: stream.truth, predicted: predicted)
+      // Each set on its own, from a fresh engine, as the counters see it: a set is started
+      // and ended by the user, not cut out of a longer stream.
       for set in stream.sets {
-        let from = stream.timestamps[set.range.lowerBound]
-        let to = stream.timestamps[set.range.upperBound - 1]
-        counted.append(repetitionTimes.filter { $0 >= from && $0 <= to }.count)
+        let engine = try StreamingClassifier(
+          model: model, inputChannels: channels, configuration: streamConfiguration)
+        var count = 0
+        for t in set.range {
+          for c in row.indices { row[c] = stream.columns[c][t] }
+          row.withUnsafeBufferPointer { values in
+            engine.append(timestamp: stream.timestamps[t], values: values) { event in
+              if case .repetition = event { count += 1 }
+            }
+          }
+        }
+        engine.finish { event in if case .repetition = event { count += 1 } }
+        counted.append(count)
       }
     }
     var score = counter.score(method: name, cpuSeconds: cpu)

@@ -14,6 +14,10 @@ struct BenchAccuracy: ParsableCommand {
       gains_pushup:Eric), trains the learned model on the rest (or loads --model), tunes the \
       threshold classifier's cut-offs on the same training subjects, then streams every \
       held-out subject's recordings, joined end to end, through each method sample by sample. \
+      Scores are per sample (the latest label holds until the next); latency is the time from \
+      a true activity change to the start of the first correct label that holds for 3 s (or \
+      to the segment's end); flicker is predicted label changes per minute. Repetition counts \
+      run each joined push-up set (known count = clips) through a fresh engine or counter. \
       Example:
         swift run -c release motus bench accuracy --manifest datasets/six-class.json
       """)
@@ -26,7 +30,11 @@ struct BenchAccuracy: ParsableCommand {
   @Option(help: ArgumentHelp("Folder the manifest's paths are relative to.", valueName: "folder"))
   var dataRoot: String?
 
-  @Option(help: ArgumentHelp("A trained model file to use instead of training.", valueName: "file"))
+  @Option(
+    help: ArgumentHelp(
+      "A trained model file to use instead of training.",
+      discussion: "It must not have seen the test subjects, or the figures are not held out.",
+      valueName: "file"))
   var model: String?
 
   @Option(
