@@ -22,6 +22,8 @@ public struct ChestPushUpCounter: Sendable, Equatable {
   public private(set) var pitch: Float = 0
 
   /// - Parameters:
+  ///   - thresholds: The earbud counter's thresholds (g, rad).
+  ///   - sampleRateHz: Rate of the samples passed to `push`.
   ///   - timeConstantSeconds: RC of the gravity low-pass (default 0.3 s).
   public init(
     thresholds: PushUpCounter.Thresholds, sampleRateHz: Double, timeConstantSeconds: Double = 0.3

@@ -23,6 +23,8 @@ public struct ThresholdActivityClassifier: Sendable {
   public private(set) var lastStatistics: ActivityWindowStatistics?
 
   /// - Parameters:
+  ///   - cutoffs: The rules' cut-offs.
+  ///   - sampleRateHz: Rate of the samples passed to `push`.
   ///   - windowSeconds: Default 2.56 s, hop half a window.
   ///   - smoothingSeconds: RC of the |a| smoother (0.05 s: corner ~3.2 Hz, between gait
   ///     and vibration).

@@ -66,8 +66,11 @@ public enum AccuracyBenchmark {
 
   /// - Parameters:
   ///   - data: A loaded manifest (one rate, raw acceleration channels).
-  ///   - model: A trained model to use instead of training one on the training subjects.
+  ///   - givenModel: A trained model to use instead of training one on the training
+  ///     subjects (argument label `model`).
+  ///   - configuration: Test subjects, window, stability time and training options.
   ///   - progress: Called with a short description of each stage.
+  /// - Returns: Scores of every method on the held-out subjects.
   /// - Throws: `BenchmarkError`, and training errors.
   public static func run(
     data: ManifestLoadResult, model givenModel: TrainedModel? = nil,

@@ -131,9 +131,10 @@ extension DatasetLoader {
   /// Loads every source a manifest names into one dataset.
   ///
   /// - Parameters:
-  ///   - manifest: The manifest file.
+  ///   - file: The manifest file (argument label `manifest`).
   ///   - dataRoot: Overrides the manifest's data root (`--data-root`).
   ///   - progress: Called with (sources done, sources total).
+  /// - Returns: The merged dataset with the manifest's weights and known repetition counts.
   /// - Throws: `ManifestError` naming the manifest file and key, with a hint.
   public static func load(
     manifest file: String, dataRoot: String? = nil,

@@ -167,7 +167,9 @@ struct DataOptions: ParsableArguments {
   ///
   /// - Throws: `ToolError` carrying the manifest error (file, key, hint).
   func loadManifest(progress: ((Int, Int) -> Void)? = nil) throws -> ManifestLoadResult {
-    guard let manifest else { throw ToolError("no --manifest given.", hint: "add --manifest FILE.") }
+    guard let manifest else {
+      throw ToolError("no --manifest given.", hint: "add --manifest FILE.")
+    }
     do {
       return try DatasetLoader.load(manifest: manifest, dataRoot: dataRoot, progress: progress)
     } catch let error as ManifestError {
