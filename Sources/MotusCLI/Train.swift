@@ -211,8 +211,9 @@ struct Train: ParsableCommand {
     let other = Self.seconds(trainedAt - started) - fit - calibration
     print(
       String(
-        format: "timing: fit %.3f s, calibration %.3f s, loading + features + other %.3f s, "
-          + "total %.3f s", fit, calibration, other, total))
+        format: "timing: fit %.3f s (thread CPU %.3f s), calibration %.3f s, loading + features "
+          + "+ other %.3f s, total %.3f s", fit, trained.report.fitCPUSeconds, calibration, other,
+        total))
   }
 
   static func seconds(_ duration: Duration) -> Double {

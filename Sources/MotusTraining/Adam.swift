@@ -36,12 +36,23 @@ public struct Adam: Sendable {
     step += 1
     let t = Float(step)
     let correctedRate = learningRate * (1 - pow(beta2, t)).squareRoot() / (1 - pow(beta1, t))
-    for i in parameters.indices {
-      let g = gradient[i]
-      // update the biased first moment (momentum) and second moment (uncentred variance)
-      firstMoment[i] = beta1 * firstMoment[i] + (1 - beta1) * g
-      secondMoment[i] = beta2 * secondMoment[i] + (1 - beta2) * g * g
-      parameters[i] -= correctedRate * firstMoment[i] / (secondMoment[i].squareRoot() + epsilon)
+    let (beta1, beta2, epsilon) = (beta1, beta2, epsilon)
+    // Buffer pointers: no bounds or uniqueness checks in the loop, so it vectorises (the same
+    // operations per element in the same order, so the same bits).
+    parameters.withUnsafeMutableBufferPointer { theta in
+      gradient.withUnsafeBufferPointer { grad in
+        firstMoment.withUnsafeMutableBufferPointer { m in
+          secondMoment.withUnsafeMutableBufferPointer { v in
+            for i in 0..<theta.count {
+              let g = grad[i]
+              // the biased first moment (momentum) and second moment (uncentred variance)
+              m[i] = beta1 * m[i] + (1 - beta1) * g
+              v[i] = beta2 * v[i] + (1 - beta2) * g * g
+              theta[i] -= correctedRate * m[i] / (v[i].squareRoot() + epsilon)
+            }
+          }
+        }
+      }
     }
   }
 }

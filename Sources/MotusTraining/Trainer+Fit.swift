@@ -18,9 +18,11 @@ extension Trainer {
     ///   - maxEpochs: Adam epochs or L-BFGS iterations at most.
     ///   - earlyStopping: `false` runs Adam for exactly `maxEpochs` epochs (a refit);
     ///     L-BFGS always stops at `tolerance`.
+    ///   - initial: A logistic model to warm-start L-BFGS from (same standardisation as `x`).
     func run(
       _ x: Matrix, labels: [Int], validation: (x: Matrix, labels: [Int])?, maxEpochs: Int,
-      earlyStopping: Bool, progress: ((EpochReport) -> Void)?
+      earlyStopping: Bool, initial: LogisticRegression? = nil,
+      progress: ((EpochReport) -> Void)?
     ) throws -> ModelClassifier {
       // A patience above the epoch count never triggers: the first epoch always improves.
       let patience = earlyStopping ? options.patience : maxEpochs + 1
@@ -39,7 +41,7 @@ extension Trainer {
         return .logistic(
           try LogisticRegression.fit(
             x, labels: labels, classes: classNames, hyperparameters: h, validation: validation,
-            progress: progress))
+            initial: initial, progress: progress))
       case .mlp:
         var h = MLPClassifier.Hyperparameters()
         h.hiddenLayerSizes = options.hiddenLayerSizes
@@ -57,5 +59,27 @@ extension Trainer {
             progress: progress))
       }
     }
+  }
+
+  /// The same linear function of the raw features under another standardisation:
+  /// `W·(x - m)/s + b = W'·(x - m')/s' + b'` with `W'[c, j] = W[c, j]·s'_j/s_j` and
+  /// `b'_c = b_c + Σ_j W[c, j]·(m'_j - m_j)/s_j`. Warm-starts the refit on every row.
+  /// - Complexity: O(*K F*).
+  static func restandardized(
+    _ model: LogisticRegression, from old: Standardizer, to new: Standardizer
+  ) -> LogisticRegression {
+    var weight = model.linear.weight
+    var bias = model.linear.bias
+    let f = weight.columnCount
+    for c in 0..<weight.rowCount {
+      var shift = Double(bias[c])
+      for j in 0..<f {
+        let w = Double(weight.values[c * f + j]) / Double(old.scale[j])
+        shift += w * (Double(new.mean[j]) - Double(old.mean[j]))
+        weight.values[c * f + j] = Float(w * Double(new.scale[j]))
+      }
+      bias[c] = Float(shift)
+    }
+    return LogisticRegression(classes: model.classes, linear: Linear(weight: weight, bias: bias))
   }
 }

@@ -99,6 +99,7 @@ public enum Trainer {
 
     let clock = ContinuousClock()
     let fitStart = clock.now
+    let fitCPUStart = ThreadCPUTime.seconds()
     // L-BFGS does not stop early: a validation pass per iteration (a third of its cost) would
     // only feed progress reports.
     var classifier = try fit.run(
@@ -106,6 +107,7 @@ public enum Trainer {
       maxEpochs: maxEpochs,
       earlyStopping: true, progress: record)
     var fitTime = clock.now - fitStart
+    var fitCPUSeconds = ThreadCPUTime.seconds() - fitCPUStart
     // Calibration on the held-out groups.
     let network = classifier.network
     let logits = network.logits(xValidation)
@@ -126,13 +128,21 @@ public enum Trainer {
     var refitEpochs: Int? = nil
     if options.refit {
       let refitStart = clock.now
+      let refitCPUStart = ThreadCPUTime.seconds()
+      let heldOutStandardizer = standardizer
       standardizer = Standardizer.fit(features)
       let xAll = standardizer.transform(features)
+      // L-BFGS: start from the held-out optimum, carried over to the new standardisation.
+      var initial: LogisticRegression? = nil
+      if usesLBFGS, case .logistic(let heldOut) = classifier {
+        initial = restandardized(heldOut, from: heldOutStandardizer, to: standardizer)
+      }
       // Adam: the best validation epoch (what early stopping returned); L-BFGS: to tolerance.
       let epochCount = usesLBFGS ? maxEpochs : bestEpoch(epochs) ?? maxEpochs
       var done = 0
       classifier = try fit.run(
         xAll, labels: labels, validation: nil, maxEpochs: epochCount, earlyStopping: usesLBFGS,
+        initial: initial,
         progress: { report in
           done = report.epoch
           progress?(report)
@@ -140,6 +150,7 @@ public enum Trainer {
       refitEpochs = done
       hyperparameters["refitEpochs"] = "\(done)"
       fitTime += clock.now - refitStart
+      fitCPUSeconds += ThreadCPUTime.seconds() - refitCPUStart
     }
     let digest = FNV1a64.digest(
       features: features, labels: labels, groups: groups, classNames: classNames)
@@ -151,7 +162,8 @@ public enum Trainer {
       eceBefore: Metrics.expectedCalibrationError(probabilities: before, labels: validationLabels),
       eceAfter: Metrics.expectedCalibrationError(probabilities: after, labels: validationLabels),
       confusion: confusion, dataDigest: digest, refitEpochs: refitEpochs,
-      fitSeconds: seconds(fitTime), calibrationSeconds: seconds(calibrationTime))
+      fitSeconds: seconds(fitTime), fitCPUSeconds: fitCPUSeconds,
+      calibrationSeconds: seconds(calibrationTime))
     let metadata = TrainingMetadata(
       dataDigest: digest, seed: options.seed, hyperparameters: hyperparameters,
       validationMetrics: [

@@ -24,5 +24,8 @@ public struct TrainingReport: Sendable {
   /// Wall-clock seconds of the fits (held-out fit plus refit), without loading, features,
   /// standardisation or calibration; and of temperature scaling, cut-offs and metrics.
   public var fitSeconds: Double = 0
+  /// CPU time of the calling thread during the fits (OpenBLAS runs on it): unlike wall time,
+  /// not inflated by other processes on a busy machine.
+  public var fitCPUSeconds: Double = 0
   public var calibrationSeconds: Double = 0
 }

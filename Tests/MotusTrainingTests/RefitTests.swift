@@ -2,6 +2,7 @@
 
 import MotusLinearAlgebra
 import MotusModels
+import MotusTestSupport
 import XCTest
 
 @testable import MotusTraining
@@ -79,9 +80,49 @@ final class RefitTests: XCTestCase {
       Trainer.bestEpoch([EpochReport(epoch: 1, maxEpochs: 1, trainingLoss: 0, elapsedSeconds: 0)]))
   }
 
+  func testRestandardized_KeepsLogitsOfRawFeatures() throws {
+    let half = data.x.rows(Array(0..<(data.x.rowCount / 2)))
+    let old = Standardizer.fit(half)
+    let new = Standardizer.fit(data.x)
+    let model = try LogisticRegression.fit(
+      old.transform(half), labels: Array(data.labels.prefix(half.rowCount)),
+      classes: ["a", "b", "c"])
+    let moved = Trainer.restandardized(model, from: old, to: new)
+    let before = model.logits(old.transform(data.x))
+    let after = moved.logits(new.transform(data.x))
+    XCTAssertLessThan(maxAbsoluteDifference(before.values, after.values), 1e-3)
+    XCTAssertNotEqual(model.linear.weight.values, moved.linear.weight.values)
+  }
+
+  func testLogisticFit_WarmStartReachesTheSameOptimumSooner() throws {
+    let x = Standardizer.fit(data.x).transform(data.x)
+    var h = LogisticRegression.Hyperparameters()
+    h.l2Penalty = 1
+    h.tolerance = 1e-6
+    h.maxEpochs = 1000
+    var coldIterations = 0
+    let cold = try LogisticRegression.fit(
+      x, labels: data.labels, classes: ["a", "b", "c"], hyperparameters: h,
+      progress: { coldIterations = $0.epoch })
+    // Start near the optimum: the fit on the first half of the rows.
+    let half = Array(0..<(x.rowCount / 2))
+    let start = try LogisticRegression.fit(
+      x.rows(half), labels: half.map { data.labels[$0] }, classes: ["a", "b", "c"],
+      hyperparameters: h)
+    var warmIterations = 0
+    let warm = try LogisticRegression.fit(
+      x, labels: data.labels, classes: ["a", "b", "c"], hyperparameters: h, initial: start,
+      progress: { warmIterations = $0.epoch })
+    XCTAssertLessThan(
+      maxAbsoluteDifference(cold.linear.weight.values, warm.linear.weight.values), 1e-3)
+    XCTAssertLessThan(maxAbsoluteDifference(cold.linear.bias, warm.linear.bias), 1e-3)
+    XCTAssertLessThan(warmIterations, coldIterations)
+  }
+
   func testTrain_ReportsFitTime() throws {
     let (_, report) = try train(options(.mlp, refit: true))
     XCTAssertGreaterThan(report.fitSeconds, 0)
+    XCTAssertGreaterThan(report.fitCPUSeconds, 0)
     XCTAssertGreaterThanOrEqual(report.calibrationSeconds, 0)
   }
 }
