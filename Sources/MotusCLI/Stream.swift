@@ -60,6 +60,9 @@ struct Stream: ParsableCommand {
   @Flag(help: "Replay the input at the pace of its own timestamps.")
   var realtime = false
 
+  @Flag(help: "Resample to the model's rate even when the input rate matches it (jittered clocks).")
+  var resample = false
+
   func validate() throws {
     guard alpha > 0 && alpha <= 1 else { throw ValidationError("'--alpha' must be in (0, 1], got \(alpha).") }
     guard switchProbability > 0 && switchProbability < 1 else {
@@ -102,6 +105,7 @@ struct Stream: ParsableCommand {
 
     var configuration = StreamConfiguration()
     configuration.gapFactor = gapFactor
+    configuration.alwaysResample = resample
     switch smoothing {
     case .none: configuration.smoothing = .none
     case .ema: configuration.smoothing = .exponential(alpha: alpha)
@@ -195,7 +199,11 @@ struct Stream: ParsableCommand {
       keepGoing = feed(time: time, values: values)
     }
     if keepGoing, !pending.isEmpty { keepGoing = try flushPending() }
-    if keepGoing { _ = finishEngine() }
+    if keepGoing {
+      _ = finishEngine()
+    } else if let engine {
+      meter.add(engine.statistics)  // the reader went away: still report what was done
+    }
     FileHandle.standardError.write(Data((meter.summary(model: model) + "\n").utf8))
   }
 

@@ -1,0 +1,114 @@
+// `motus stream` and `motus demo` end to end on SYNTHETIC recordings (MotusSimulation).
+
+import Foundation
+import MotusSimulation
+import MotusTestSupport
+import XCTest
+
+final class StreamCommandTests: XCTestCase {
+  private var folder: URL!
+
+  override func setUpWithError() throws {
+    folder = try makeTemporaryDirectory()
+  }
+
+  override func tearDownWithError() throws {
+    try? FileManager.default.removeItem(at: folder)
+  }
+
+  private func write(_ text: String, _ name: String) throws -> String {
+    let url = folder.appendingPathComponent(name)
+    try text.write(to: url, atomically: true, encoding: .utf8)
+    return url.path
+  }
+
+  /// A model of stationary / walking / running, trained with `motus train` on synthetic data.
+  private func trainModel() throws -> String {
+    var simulator = ActivitySimulator(seed: 3)
+    var text = ""
+    for subject in 1...3 {
+      for activity in [SimulatedActivity.stationary, .walking, .running] {
+        text += simulator.recording(activity, subject: subject, seconds: 20).csv(includeHeader: text.isEmpty)
+      }
+    }
+    let model = folder.appendingPathComponent("m.motus").path
+    let run = try MotusRunner.run(["train", try write(text, "train.csv"), "--seed", "1", "-o", model])
+    XCTAssertEqual(run.exitCode, 0, run.standardError)
+    return model
+  }
+
+  private func recording(seconds: Double = 12) -> SimulatedRecording {
+    var simulator = ActivitySimulator(seed: 77)
+    return simulator.recording(segments: [(.walking, seconds / 2), (.running, seconds / 2)], subject: 9)
+  }
+
+  private func jsonLines(_ text: String) throws -> [[String: Any]] {
+    try text.split(separator: "\n").map {
+      try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any], String($0))
+    }
+  }
+
+  func testStream_FileGivesOnePredictionPerHop() throws {
+    let model = try trainModel()
+    let input = try write(recording().csv(), "rec.csv")
+    let run = try MotusRunner.run(["stream", model, input])
+    XCTAssertEqual(run.exitCode, 0, run.standardError)
+    let lines = try jsonLines(run.standardOutput)
+    // 600 samples, windows of 128 every 64: 1 + (600 - 128) / 64 = 8.
+    XCTAssertEqual(lines.filter { $0["event"] as? String == "prediction" }.count, 8)
+    let first = try XCTUnwrap(lines.first)
+    let probabilities = try XCTUnwrap(first["probabilities"] as? [String: Double])
+    XCTAssertEqual(Set(probabilities.keys), ["stationary", "walking", "running"])
+    XCTAssertEqual(probabilities.values.reduce(0, +), 1, accuracy: 1e-3)
+    XCTAssertTrue(run.standardError.contains("600 samples, 8 predictions"), run.standardError)
+  }
+
+  func testStream_StandardInputWithBadRowsWarnsAndGoesOn() throws {
+    let model = try trainModel()
+    var rows = recording().csv().split(separator: "\n").map(String.init)
+    rows[10] = "0.19,x,9,walking,abc,0,0,0,0,0"  // line 11: not a number
+    rows[20] = "0.39,x,9"  // line 21: too few fields
+    let run = try MotusRunner.run(["stream", model, "-"], input: rows.joined(separator: "\n") + "\n")
+    XCTAssertEqual(run.exitCode, 0, run.standardError)
+    XCTAssertTrue(run.standardError.contains(":11"), run.standardError)
+    XCTAssertTrue(run.standardError.contains(":21"), run.standardError)
+    XCTAssertGreaterThan(try jsonLines(run.standardOutput).count, 5)
+  }
+
+  func testStream_MissingChannelFailsBeforeReading() throws {
+    let model = try trainModel()
+    let input = try write("timestamp,acceleration.x,acceleration.y\n0,0,0\n", "bad.csv")
+    let run = try MotusRunner.run(["stream", model, input])
+    XCTAssertNotEqual(run.exitCode, 0)
+    XCTAssertTrue(run.standardError.contains("acceleration.z"), run.standardError)
+    XCTAssertTrue(run.standardError.contains("HINT"), run.standardError)
+  }
+
+  func testStream_SegmentsAsCSV() throws {
+    let model = try trainModel()
+    let input = try write(recording(seconds: 30).csv(), "rec.csv")
+    let run = try MotusRunner.run([
+      "stream", model, input, "--segments", "--format", "csv", "--smoothing", "hmm",
+    ])
+    XCTAssertEqual(run.exitCode, 0, run.standardError)
+    let lines = run.standardOutput.split(separator: "\n")
+    XCTAssertEqual(lines.first, "session,start,end,label,mean_confidence,predictions,repetitions")
+    XCTAssertEqual(lines.dropFirst().first?.split(separator: ",")[3], "walking")
+    XCTAssertEqual(lines.last?.split(separator: ",")[3], "running")
+  }
+
+  func testStream_RejectsBadModelFile() throws {
+    let notAModel = try write("hello", "x.motus")
+    let run = try MotusRunner.run(["stream", notAModel, "-"], input: "")
+    XCTAssertNotEqual(run.exitCode, 0)
+    XCTAssertTrue(run.standardError.contains("x.motus"), run.standardError)
+  }
+
+  func testDemo_RunsAndSaysSynthetic() throws {
+    let run = try MotusRunner.run(["demo", "--subjects", "3", "--seconds", "20"])
+    XCTAssertEqual(run.exitCode, 0, run.standardError)
+    XCTAssertTrue(run.standardOutput.contains("SYNTHETIC"))
+    XCTAssertTrue(run.standardOutput.contains("truth \\ predicted"))
+    XCTAssertTrue(run.standardOutput.contains("push-ups counted"))
+  }
+}
