@@ -7,7 +7,7 @@ import Motus
 struct Bench: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Measure throughput (build with -c release for meaningful figures).",
-    subcommands: [BenchFeatures.self, BenchAccuracy.self])
+    subcommands: [BenchFeatures.self, BenchStream.self, BenchAccuracy.self])
 }
 
 struct BenchFeatures: ParsableCommand {

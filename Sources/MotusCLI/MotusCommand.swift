@@ -8,7 +8,7 @@ struct MotusCommand: ParsableCommand {
     abstract: "Train, evaluate and stream activity classifiers on IMU recordings.",
     version: MotusVersion.string,
     subcommands: [
-      Inspect.self, Features.self, Train.self, Evaluate.self, CrossValidate.self, Stream.self,
-      Bench.self,
+      Demo.self, Inspect.self, Features.self, Train.self, Evaluate.self, CrossValidate.self,
+      Stream.self, Bench.self,
     ])
 }
