@@ -22,10 +22,13 @@ Fairness:
 - Test metrics of motus models come from `motus evaluate --format json` when it exists, checked
   against a NumPy re-implementation of inference (scripts/reference/motus_model.py).
 
-Usage (from the repository root, after `swift build -c release`):
+Usage (from the repository root, after `swift build -c release`; about 3-4 minutes each):
   python3 scripts/compare-sklearn.py                       # six MotionSense labels
   python3 scripts/compare-sklearn.py --map sitting=stationary,standing=stationary,\\
-      upstairs=walking,downstairs=walking,jogging=running
+      upstairs=walking,downstairs=walking,jogging=running  # three classes
+  # the features chosen on validation subjects: 5.12 s windows, with magnitude channels
+  CH='userAcceleration.*,rotationRate.*,gravity.*,attitude.*,|userAcceleration|,|rotationRate|'
+  python3 scripts/compare-sklearn.py --window 5.12s --channels "$CH"
 """
 
 import argparse
