@@ -41,24 +41,9 @@ struct CrossValidate: ParsableCommand {
   }
 
   func run() throws {
-    let reading = ProgressLine()
-    let result: LoadResult
-    do {
-      result = try data.load { done, total in reading.update(done: done, total: total) }
-    } catch let error as CSVError {
-      reading.clear()
-      throw ToolError(error.description)
-    }
-    reading.clear()
+    let result = try data.loadWithProgress()
     let spec = try windows.featureSpec(for: result)
-    let table: WindowTable
-    do {
-      table = try WindowTable.make(
-        dataset: result.dataset, extractor: FeatureExtractor(spec: spec),
-        minimumPurity: windows.minPurity)
-    } catch let error as FeatureSpecError {
-      throw ToolError(error.description)
-    }
+    let table = try windows.windowTable(for: result, spec: spec)
     guard table.windowCount > 0 else {
       throw ToolError(
         "no windows: \(table.skippedRecordingCount) recordings shorter than one window, "

@@ -22,24 +22,9 @@ struct Features: ParsableCommand {
   var output: String
 
   func run() throws {
-    let progress = ProgressLine()
-    let result: LoadResult
-    do {
-      result = try data.load { done, total in progress.update(done: done, total: total) }
-    } catch let error as CSVError {
-      progress.clear()
-      throw ToolError(error.description)
-    }
-    progress.clear()
+    let result = try data.loadWithProgress()
     let spec = try windows.featureSpec(for: result)
-    let table: WindowTable
-    do {
-      table = try WindowTable.make(
-        dataset: result.dataset, extractor: FeatureExtractor(spec: spec),
-        minimumPurity: windows.minPurity)
-    } catch let error as FeatureSpecError {
-      throw ToolError(error.description)
-    }
+    let table = try windows.windowTable(for: result, spec: spec)
     try Self.write(table, to: output)
     print(
       "\(table.windowCount) windows x \(table.featureNames.count) features "

@@ -15,93 +15,12 @@ struct Train: ParsableCommand {
           -o motionsense.motus --model mlp --hidden 64,32 --seed 1
       """)
 
-  enum ModelChoice: String, ExpressibleByArgument, CaseIterable {
-    case logistic, mlp
-  }
-
-  enum SolverChoice: String, ExpressibleByArgument, CaseIterable {
-    case lbfgs, adam
-  }
-
-  enum ClassWeightChoice: String, ExpressibleByArgument, CaseIterable {
-    case balanced, none
-  }
-
-  enum GroupChoice: String, ExpressibleByArgument, CaseIterable {
-    case subject, session
-  }
-
   @OptionGroup var data: DataOptions
   @OptionGroup var windows: WindowOptions
+  @OptionGroup(title: "Training") var training: TrainingFlags
 
   @Option(name: [.short, .long], help: ArgumentHelp("Model file to write.", valueName: "file"))
   var output: String
-
-  @Option(help: "The model family to fit.")
-  var model: ModelChoice = .logistic
-
-  @Option(
-    help: ArgumentHelp(
-      "MLP hidden layer sizes: one or two comma-separated widths.", valueName: "n[,n]"))
-  var hidden: String = "64"
-
-  @Option(help: "Logistic regression solver (the MLP always uses Adam).")
-  var solver: SolverChoice = .lbfgs
-
-  @Option(help: "Seed for the validation split, initialisation and shuffling.")
-  var seed: UInt64 = 0
-
-  @Option(
-    help: ArgumentHelp(
-      "Maximum epochs (Adam) or iterations (L-BFGS).",
-      discussion: "Default: 1000 for L-BFGS, 200 for Adam."))
-  var epochs: Int?
-
-  @Option(help: "Adam step size.")
-  var learningRate: Float = 1e-3
-
-  @Option(
-    help: ArgumentHelp(
-      "L2 penalty (scikit-learn's alpha; logistic C = 1/alpha).",
-      discussion: "Default: 1 for logistic (scikit-learn's C = 1), 30 for mlp.",
-      valueName: "alpha"))
-  var l2: Float?
-
-  @Option(
-    help: ArgumentHelp(
-      "Stopping tolerance: L-BFGS max |gradient|; Adam minimum validation-loss improvement.",
-      discussion: "Default: 1e-6 for L-BFGS, 1e-4 for Adam.", valueName: "tol"))
-  var tolerance: Float?
-
-  @Option(help: "Adam mini-batch size in windows.")
-  var batchSize: Int = 200
-
-  @Option(help: "Class weights in the loss: balanced (n / (k * count)) or none.")
-  var classWeights: ClassWeightChoice = .balanced
-
-  @Option(help: "Hold out whole subjects or whole sessions for validation.")
-  var validationGroup: GroupChoice = .subject
-
-  @Option(
-    help: ArgumentHelp(
-      "Share of windows held out for validation, in (0, 1).", valueName: "fraction"))
-  var validationFraction: Double = 0.2
-
-  @Option(help: "Epochs without validation improvement before stopping (Adam).")
-  var patience: Int = 20
-
-  @Flag(
-    inversion: .prefixedNo,
-    help: ArgumentHelp(
-      "Fit the final model again on every training row (validation groups included).",
-      discussion: "The held-out fit chooses the epoch count (Adam) and the temperature; the "
-        + "summary's validation figures are those of the held-out fit."))
-  var refit = true
-
-  @Flag(
-    inversion: .prefixedNo,
-    help: "Temperature scaling on the validation part (--no-calibration keeps temperature 1).")
-  var calibration = true
 
   func validate() throws {
     // Fail before minutes of training, not after.
@@ -112,80 +31,22 @@ struct Train: ParsableCommand {
     else {
       throw ValidationError("'--output': folder \(folder) does not exist.")
     }
-    let sizes = try hiddenLayerSizes()
-    guard (1...2).contains(sizes.count) else {
-      throw ValidationError(
-        "'--hidden' takes one or two widths, got \(sizes.count). Example: --hidden 64,32")
-    }
-    if let epochs, epochs < 1 {
-      throw ValidationError("'--epochs' must be >= 1, got \(epochs).")
-    }
-    guard learningRate > 0 && learningRate.isFinite else {
-      throw ValidationError("'--learning-rate' must be > 0, got \(learningRate).")
-    }
-    if let l2, !(l2 >= 0 && l2.isFinite) {
-      throw ValidationError("'--l2' must be >= 0, got \(l2).")
-    }
-    guard batchSize >= 1 else {
-      throw ValidationError("'--batch-size' must be >= 1, got \(batchSize).")
-    }
-    if let tolerance, !(tolerance >= 0 && tolerance.isFinite) {
-      throw ValidationError("'--tolerance' must be >= 0, got \(tolerance).")
-    }
-    guard patience >= 1 else {
-      throw ValidationError("'--patience' must be >= 1, got \(patience).")
-    }
-    guard validationFraction > 0 && validationFraction < 1 else {
-      throw ValidationError("'--validation-fraction' must be in (0, 1), got \(validationFraction).")
-    }
-  }
-
-  func hiddenLayerSizes() throws -> [Int] {
-    try DataOptions.list(hidden).map { item in
-      guard let n = Int(item), n >= 1 else {
-        throw ValidationError(
-          "'--hidden' item '\(item)' is not a positive width. Example: --hidden 64,32")
-      }
-      return n
-    }
   }
 
   func run() throws {
     let clock = ContinuousClock()
     let started = clock.now
-    let reading = ProgressLine()
-    let result: LoadResult
-    do {
-      result = try data.load { done, total in reading.update(done: done, total: total) }
-    } catch let error as CSVError {
-      reading.clear()
-      throw ToolError(error.description)
-    }
-    reading.clear()
+    let result = try data.loadWithProgress()
     let spec = try windows.featureSpec(for: result)
 
-    var options = TrainingOptions()
-    options.model = model == .mlp ? .mlp : .logistic
-    options.hiddenLayerSizes = try hiddenLayerSizes()
-    options.solver = solver == .adam ? .adam : .lbfgs
-    options.seed = seed
-    options.maxEpochs = epochs
-    options.learningRate = learningRate
-    options.l2Penalty = l2
-    options.batchSize = batchSize
-    options.classWeighting = classWeights == .balanced ? .balanced : .none
-    options.validationFraction = validationFraction
-    options.patience = patience
-    options.tolerance = tolerance
-    options.refit = refit
-    options.calibrate = calibration
+    let options = try training.trainingOptions()
 
     let progress = EpochProgress()
     let trained: (model: TrainedModel, report: TrainingReport, table: WindowTable)
     do {
       trained = try Trainer.train(
         dataset: result.dataset, spec: spec, minimumPurity: windows.minPurity,
-        validationGroup: validationGroup == .subject ? .subject : .session, options: options,
+        validationGroup: training.validationGroup.trainerGroup, options: options,
         progress: progress.update)
     } catch let error as TrainingError {
       progress.clear()

@@ -1,6 +1,4 @@
-// Training hyperparameter flags for commands that train without writing a model file
-// (`motus cross-validate`). Names, defaults and help match `motus train`'s flags (which could
-// adopt this group).
+// Training hyperparameter flags, shared by `motus train` and `motus cross-validate`.
 
 import ArgumentParser
 import Foundation

@@ -1,0 +1,29 @@
+// The load-then-window preamble that `features`, `train` and `cross-validate` share.
+
+import Foundation
+import Motus
+
+extension DataOptions {
+  /// Loads the data with a progress line on a terminal's standard error.
+  func loadWithProgress() throws -> LoadResult {
+    let reading = ProgressLine()
+    defer { reading.clear() }
+    do {
+      return try load { done, total in reading.update(done: done, total: total) }
+    } catch let error as CSVError {
+      throw ToolError(error.description)
+    }
+  }
+}
+
+extension WindowOptions {
+  /// Windows `result` with `spec` (from `featureSpec(for:)`) and extracts every window.
+  func windowTable(for result: LoadResult, spec: FeatureSpec) throws -> WindowTable {
+    do {
+      return try WindowTable.make(
+        dataset: result.dataset, extractor: FeatureExtractor(spec: spec), minimumPurity: minPurity)
+    } catch let error as FeatureSpecError {
+      throw ToolError(error.description)
+    }
+  }
+}
