@@ -51,7 +51,9 @@ public struct Linear: Sendable, Equatable {
         while i < vectorEnd {
           let a = row.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
           let b = x.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
-          lanes.addProduct(a, b)
+          // Not addProduct: baseline x86-64 has no FMA, and a fused multiply-add becomes a
+          // library call per lane.
+          lanes += a * b
           i += 8
         }
         var sum = lanes.sum()
