@@ -57,6 +57,12 @@ struct Stream: ParsableCommand {
   @Option(help: ArgumentHelp("A pause longer than this many sample periods restarts the window.", valueName: "factor"))
   var gapFactor: Double = 3
 
+  @Option(
+    help: ArgumentHelp(
+      "Report 'unknown' below this top probability, in [0, 1) (default: the model's).",
+      valueName: "p"))
+  var unknownBelow: Float?
+
   @Flag(help: "Replay the input at the pace of its own timestamps.")
   var realtime = false
 
@@ -70,6 +76,9 @@ struct Stream: ParsableCommand {
     }
     if let inputRate, !(inputRate > 0 && inputRate.isFinite) {
       throw ValidationError("'--input-rate' must be a positive number of Hz, got \(inputRate).")
+    }
+    if let unknownBelow, !(unknownBelow >= 0 && unknownBelow < 1) {
+      throw ValidationError("'--unknown-below' must be in [0, 1), got \(unknownBelow).")
     }
     guard gapFactor > 1 else { throw ValidationError("'--gap-factor' must be > 1, got \(gapFactor).") }
   }
@@ -106,6 +115,7 @@ struct Stream: ParsableCommand {
     var configuration = StreamConfiguration()
     configuration.gapFactor = gapFactor
     configuration.alwaysResample = resample
+    configuration.unknownThreshold = unknownBelow
     switch smoothing {
     case .none: configuration.smoothing = .none
     case .ema: configuration.smoothing = .exponential(alpha: alpha)

@@ -48,6 +48,9 @@ public struct StreamConfiguration: Sendable {
   public var gapFactor: Double = 3
   /// Resample even when the input rate matches the model's (within 1 %).
   public var alwaysResample = false
+  /// Overrides the model's unknown threshold: a prediction whose top probability is below
+  /// it is reported as unknown (nil: the model's own).
+  public var unknownThreshold: Float?
   /// The class whose repetitions are counted (nil: none).
   public var repetitionClass: String? = "push-up"
   /// Consecutive predictions of the repetition class that confirm a set. Counting then
@@ -90,6 +93,7 @@ public final class StreamingClassifier {
   public var repetitionCount: Int { repetitions?.count ?? 0 }
 
   private let plan: ChannelPlan
+  private let unknownThreshold: Float
   // Cached: `model.classes` goes through an existential and would allocate per call.
   private let classes: [String]
   private let spec: FeatureSpec
@@ -124,6 +128,7 @@ public final class StreamingClassifier {
     self.configuration = configuration
     spec = model.featureSpec
     classes = model.classes
+    unknownThreshold = configuration.unknownThreshold ?? model.unknownThreshold
     plan = try ChannelPlan(recipes: spec.recipes, rawChannels: inputChannels)
     let rate = configuration.inputRateHz ?? spec.sampleRateHz
     precondition(rate > 0 && rate.isFinite, "input rate must be positive, got \(rate)")
@@ -246,7 +251,7 @@ public final class StreamingClassifier {
     let prediction = StreamPrediction(
       windowStart: sampleTimes[sampleTimeSlot], windowEnd: endTime, classIndex: best,
       probability: p, confidence: model.confidenceCutoffs.level(for: p),
-      isUnknown: p < model.unknownThreshold)
+      isUnknown: p < unknownThreshold)
     statistics.predictions += 1
     events(.prediction(prediction))
 

@@ -23,7 +23,7 @@ final class StreamCommandTests: XCTestCase {
   }
 
   /// A model of stationary / walking / running, trained with `motus train` on synthetic data.
-  private func trainModel() throws -> String {
+  private func trainModel(_ extraFlags: [String] = []) throws -> String {
     var simulator = ActivitySimulator(seed: 3)
     var text = ""
     for subject in 1...3 {
@@ -32,7 +32,8 @@ final class StreamCommandTests: XCTestCase {
       }
     }
     let model = folder.appendingPathComponent("m.motus").path
-    let run = try MotusRunner.run(["train", try write(text, "train.csv"), "--seed", "1", "-o", model])
+    let run = try MotusRunner.run(
+      ["train", try write(text, "train.csv"), "--seed", "1", "-o", model] + extraFlags)
     XCTAssertEqual(run.exitCode, 0, run.standardError)
     return model
   }
@@ -95,6 +96,38 @@ final class StreamCommandTests: XCTestCase {
     XCTAssertEqual(lines.first, "session,start,end,label,mean_confidence,predictions,repetitions")
     XCTAssertEqual(lines.dropFirst().first?.split(separator: ",")[3], "walking")
     XCTAssertEqual(lines.last?.split(separator: ",")[3], "running")
+  }
+
+  func testStream_UnknownBelowThreshold() throws {
+    // Uncalibrated: perfectly separable synthetic validation drives the temperature to its
+    // floor and every probability to 1.
+    let model = try trainModel(["--no-calibration"])
+    // Activities the model never saw (it knows stationary / walking / running): unsure.
+    var simulator = ActivitySimulator(seed: 5)
+    let unseen = simulator.recording(
+      segments: [(.cycling, 15), (.automotive, 15), (.pushUp, 15)], subject: 8)
+    let input = try write(unseen.csv(), "unseen.csv")
+    let plain = try jsonLines(try MotusRunner.run(["stream", model, input]).standardOutput)
+      .filter { $0["event"] as? String == "prediction" }
+    XCTAssertFalse(plain.contains { $0["label"] as? String == "unknown" })
+    // A threshold between two of the probabilities seen, far enough from both that the
+    // printed 4 decimals cannot flip a comparison: exactly the less sure ones become unknown.
+    let probabilities = Array(Set(plain.compactMap { $0["probability"] as? Double })).sorted()
+    let pairs = zip(probabilities, probabilities.dropFirst()).filter { $1 - $0 >= 0.001 }
+    let pair = try XCTUnwrap(pairs.last, "probabilities \(probabilities)")
+    let threshold = (pair.0 + pair.1) / 2
+    let gated = try jsonLines(
+      try MotusRunner.run(["stream", model, input, "--unknown-below", String(threshold)]).standardOutput
+    ).filter { $0["event"] as? String == "prediction" }
+    XCTAssertEqual(gated.count, plain.count)
+    for (before, after) in zip(plain, gated) {
+      let p = try XCTUnwrap(before["probability"] as? Double)
+      let expected = p < threshold ? "unknown" : before["label"] as? String
+      XCTAssertEqual(after["label"] as? String, expected, "p = \(p), threshold \(threshold)")
+    }
+    let bad = try MotusRunner.run(["stream", model, input, "--unknown-below", "1.5"])
+    XCTAssertNotEqual(bad.exitCode, 0)
+    XCTAssertTrue(bad.standardError.contains("--unknown-below"), bad.standardError)
   }
 
   func testStream_RejectsBadModelFile() throws {

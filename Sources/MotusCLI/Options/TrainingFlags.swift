@@ -89,6 +89,13 @@ struct TrainingFlags: ParsableArguments {
     help: "Temperature scaling on the validation part (--no-calibration keeps temperature 1).")
   var calibration = true
 
+  @Option(
+    help: ArgumentHelp(
+      "Report 'unknown' when the calibrated top probability is below this, in [0, 1).",
+      discussion: "Stored in the model; 0 (the default) always names a class.",
+      valueName: "p"))
+  var unknownThreshold: Float = 0
+
   func validate() throws {
     let sizes = try hiddenLayerSizes()
     guard (1...2).contains(sizes.count) else {
@@ -112,6 +119,9 @@ struct TrainingFlags: ParsableArguments {
     }
     guard patience >= 1 else {
       throw ValidationError("'--patience' must be >= 1, got \(patience).")
+    }
+    guard unknownThreshold >= 0 && unknownThreshold < 1 else {
+      throw ValidationError("'--unknown-threshold' must be in [0, 1), got \(unknownThreshold).")
     }
     guard validationFraction > 0 && validationFraction < 1 else {
       throw ValidationError("'--validation-fraction' must be in (0, 1), got \(validationFraction).")
@@ -145,6 +155,7 @@ struct TrainingFlags: ParsableArguments {
     options.tolerance = tolerance
     options.refit = refit
     options.calibrate = calibration
+    options.unknownThreshold = unknownThreshold
     return options
   }
 }
