@@ -17,7 +17,8 @@ struct DataOptions: ParsableArguments {
     help: ArgumentHelp(
       "A dataset manifest (JSON) composing several sources; replaces the CSV paths.",
       discussion: "See datasets/README.md, e.g. `--manifest datasets/six-class.json`. The "
-        + "manifest sets channels, labels, signs and the rate; the other data flags are ignored.",
+        + "manifest sets channels, labels, signs and the rate; --subjects and --exclude-subjects "
+        + "take source-prefixed subjects (motionsense:17-20, gains_pushup:Eric).",
       valueName: "file"))
   var manifest: String?
 
@@ -100,6 +101,16 @@ struct DataOptions: ParsableArguments {
       guard paths.isEmpty else {
         throw ValidationError("Give either CSV paths or --manifest, not both.")
       }
+      // The manifest owns these; ignoring them silently would train on other data than asked.
+      let owned: [(String, Bool)] = [
+        ("--channels", channels != nil), ("--map", map != nil), ("--labels", labels != nil),
+        ("--sample-rate", sampleRate != nil), ("--negate-acceleration", negateAcceleration),
+      ]
+      if let flag = owned.first(where: { $0.1 })?.0 {
+        throw ValidationError(
+          "'\(flag)' does not combine with --manifest: the manifest sets it per source. "
+            + "Edit the manifest, or give CSV paths instead.")
+      }
     } else {
       guard !paths.isEmpty else {
         throw ValidationError("Give at least one CSV file or folder, or --manifest FILE.")
@@ -157,10 +168,44 @@ struct DataOptions: ParsableArguments {
   func load(
     requireLabels: Bool = true, progress: ((Int, Int) -> Void)? = nil
   ) throws -> LoadResult {
-    if manifest != nil { return try loadManifest(progress: progress).result }
+    if manifest != nil { return try filterSubjects(loadManifest(progress: progress).result) }
     var options = try loadOptions()
     options.requireLabels = requireLabels
     return try DatasetLoader.load(paths, options: options, progress: progress)
+  }
+
+  /// Applies `--subjects` / `--exclude-subjects` to manifest data (subjects are
+  /// source-prefixed there, e.g. `motionsense:17-20`).
+  private func filterSubjects(_ result: LoadResult) throws -> LoadResult {
+    let keep = try subjects.map { try SubjectFilter(parsing: $0, flag: "--subjects") }
+    let drop = try excludeSubjects.map {
+      try SubjectFilter(parsing: $0, flag: "--exclude-subjects")
+    }
+    guard keep != nil || drop != nil else { return result }
+    func isDropped(_ subject: String) -> Bool {
+      !(keep?.contains(subject) ?? true) || (drop?.contains(subject) ?? false)
+    }
+    var filtered = result
+    filtered.dataset.recordings.removeAll { isDropped($0.subject) }
+    // The report describes what is left: sessions, and label totals recounted.
+    filtered.report.sessions.removeAll { isDropped($0.subject) }
+    filtered.report.recordingCount = filtered.dataset.recordings.count
+    filtered.report.labelSampleCounts = [:]
+    filtered.report.labelDurationsSeconds = [:]
+    for recording in filtered.dataset.recordings {
+      for index in recording.labelIndices {
+        let label = filtered.dataset.labels[Int(index)]
+        filtered.report.labelSampleCounts[label, default: 0] += 1
+        filtered.report.labelDurationsSeconds[label, default: 0] += 1 / recording.sampleRateHz
+      }
+    }
+    guard !filtered.dataset.recordings.isEmpty else {
+      throw ToolError(
+        "no recording of the manifest is left after --subjects/--exclude-subjects.",
+        hint: "subjects are source-prefixed there: e.g. --subjects motionsense:1-16,qrowd:1-2 "
+          + "(motus inspect --manifest FILE lists them).")
+    }
+    return filtered
   }
 
   /// Loads `--manifest` (with its weights and known repetition counts).
