@@ -59,8 +59,9 @@ public enum HTMLReport {
     let seconds = Double(result.windowLength) / result.sampleRateHz
     page += "<p class=\"note\">\(result.windowCount) windows of \(result.windowLength) samples "
       + "(\(format(seconds, 2)) s at \(format(result.sampleRateHz, 3)) Hz), hop "
-      + "\(result.hopLength); \(result.perSubject.count) subjects, "
-      + "\(result.perSession.count) sessions; \(result.skippedRecordings.count) recordings "
+      + "\(result.hopLength); \(counted(result.perSubject.count, "subject")), "
+      + "\(counted(result.perSession.count, "session")); "
+      + "\(counted(result.skippedRecordings.count, "recording")) "
       + "skipped (shorter than one window).</p>\n"
     page += "<div class=\"cards\">\n"
     for (name, value) in [
@@ -346,5 +347,10 @@ public enum HTMLReport {
 
   static func naturalOrderOfNames(_ a: String, _ b: String) -> Bool {
     a.compare(b, options: .numeric) == .orderedAscending
+  }
+
+  /// "1 subject", "4 subjects".
+  private static func counted(_ n: Int, _ noun: String) -> String {
+    "\(n) \(noun)\(n == 1 ? "" : "s")"
   }
 }
