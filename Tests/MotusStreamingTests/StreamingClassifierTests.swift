@@ -22,16 +22,7 @@ final class StreamingClassifierTests: XCTestCase {
 
     let engine = try StreamingClassifier(model: model, inputChannels: ActivitySimulator.channels)
     XCTAssertFalse(engine.isResampling)
-    var streamed: [[Float]] = []
-    var row = [Float](repeating: 0, count: 6)
-    for t in recording.timestamps.indices {
-      for c in 0..<6 { row[c] = recording.columns[c][t] }
-      row.withUnsafeBufferPointer { values in
-        engine.append(timestamp: recording.timestamps[t], values: values) { event in
-          if case .prediction = event { streamed.append(engine.probabilities) }
-        }
-      }
-    }
+    let streamed = streamedProbabilities(recording, engine: engine)
     XCTAssertEqual(streamed.count, batch.rowCount)
     var worst: Float = 0
     for i in 0..<min(streamed.count, batch.rowCount) {
@@ -59,17 +50,7 @@ final class StreamingClassifierTests: XCTestCase {
     let engine = try StreamingClassifier(
       model: model, inputChannels: ActivitySimulator.channels, configuration: configuration)
     XCTAssertTrue(engine.isResampling)
-    var streamed: [[Float]] = []
-    var row = [Float](repeating: 0, count: 6)
-    for t in recording.timestamps.indices {
-      for c in 0..<6 { row[c] = recording.columns[c][t] }
-      row.withUnsafeBufferPointer { values in
-        engine.append(timestamp: recording.timestamps[t], values: values) { event in
-          if case .prediction = event { streamed.append(engine.probabilities) }
-        }
-      }
-    }
-    engine.finish { event in if case .prediction = event { streamed.append(engine.probabilities) } }
+    let streamed = streamedProbabilities(recording, engine: engine)
     XCTAssertEqual(streamed.count, batch.rowCount)
     var worst: Float = 0
     for i in 0..<min(streamed.count, batch.rowCount) {
@@ -209,6 +190,24 @@ final class StreamingClassifierTests: XCTestCase {
     print("live heap per stream: \(Int(perEngine)) bytes")
     XCTAssertLessThan(perEngine, 64 * 1024)
     XCTAssertGreaterThan(perEngine, 12 * 128 * 4, "the ring buffer alone holds 6 KB")
+  }
+
+  /// Every prediction's probabilities, captured as it is made, streaming `recording` to the
+  /// end (finish included).
+  private func streamedProbabilities(
+    _ recording: SimulatedRecording, engine: StreamingClassifier
+  ) -> [[Float]] {
+    var streamed: [[Float]] = []
+    let collect: (StreamEvent) -> Void = { event in
+      if case .prediction = event { streamed.append(engine.probabilities) }
+    }
+    var row = [Float](repeating: 0, count: recording.columns.count)
+    for t in recording.timestamps.indices {
+      for c in row.indices { row[c] = recording.columns[c][t] }
+      row.withUnsafeBufferPointer { engine.append(timestamp: recording.timestamps[t], values: $0, events: collect) }
+    }
+    engine.finish(events: collect)
+    return streamed
   }
 
   private func batchProbabilities(model: TrainedModel, recording: SimulatedRecording) throws -> Matrix {
