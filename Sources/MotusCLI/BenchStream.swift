@@ -60,6 +60,8 @@ struct BenchStream: ParsableCommand {
       var options = LoadOptions()
       options.channelPatterns = inputs
       options.requireLabels = false
+      // The engine is timed on input at the model's own rate (the batch path has no resampler).
+      options.sampleRateHz = trained.featureSpec.sampleRateHz
       let loaded: LoadResult
       do {
         loaded = try DatasetLoader.load([path], options: options)
@@ -69,14 +71,19 @@ struct BenchStream: ParsableCommand {
       // Concatenate recordings on one clock: a stream that runs through several sessions.
       timestamps = []
       columns = [[Float]](repeating: [], count: inputs.count)
-      let order = inputs.map { name in loaded.dataset.channels.firstIndex(of: name)! }
+      let order = try inputs.map { name -> Int in
+        guard let index = loaded.dataset.channels.firstIndex(of: name) else {
+          throw ToolError("\(path) has no channel \(name).", hint: "pass a CSV with the model's inputs.")
+        }
+        return index
+      }
       for r in loaded.dataset.recordings where timestamps.count < samples {
         let offset = (timestamps.last ?? -1 / trained.featureSpec.sampleRateHz) + 1 / trained.featureSpec.sampleRateHz
         let take = min(r.sampleCount, samples - timestamps.count)
         timestamps += r.timestamps.prefix(take).map { $0 - r.timestamps[0] + offset }
         for (k, c) in order.enumerated() { columns[k] += r.columns[c].prefix(take) }
       }
-      source = "\(path) (first \(timestamps.count) samples)"
+      source = "\(path) (first \(timestamps.count) samples at the model's \(trained.featureSpec.sampleRateHz) Hz)"
     } else {
       let synthetic = FeatureBenchmark.syntheticDataset(sampleCount: samples)
       guard let r = synthetic.dataset.recordings.first else { throw ToolError("no synthetic data.") }
@@ -86,6 +93,12 @@ struct BenchStream: ParsableCommand {
       }) else {
         throw ToolError("\(path) not found and the synthetic recording lacks the model's inputs.",
                         hint: "pass a CSV file with the columns \(inputs.joined(separator: ", ")).")
+      }
+      guard abs(r.sampleRateHz - trained.featureSpec.sampleRateHz) <= 0.01 * r.sampleRateHz else {
+        throw ToolError(
+          "\(path) not found and the synthetic recording is at \(r.sampleRateHz) Hz, the model at "
+            + "\(trained.featureSpec.sampleRateHz) Hz.",
+          hint: "pass a CSV file with the model's inputs.")
       }
       timestamps = r.timestamps
       columns = order.map { r.columns[$0] }

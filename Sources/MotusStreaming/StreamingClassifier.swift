@@ -171,6 +171,11 @@ public final class StreamingClassifier {
     timestamp: Double, values: UnsafeBufferPointer<Float>, events: (StreamEvent) -> Void
   ) {
     statistics.samplesReceived += 1
+    // A NaN time would poison every later comparison: skip it like a NaN value.
+    guard timestamp.isFinite else {
+      statistics.samplesSkippedNaN += 1
+      return
+    }
     for i in 0..<plan.rawChannels.count where !values[i].isFinite {
       statistics.samplesSkippedNaN += 1
       return

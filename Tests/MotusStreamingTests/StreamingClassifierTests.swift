@@ -18,18 +18,11 @@ final class StreamingClassifierTests: XCTestCase {
     var simulator = ActivitySimulator(seed: 99)
     let recording = simulator.recording(
       segments: [(.walking, 12), (.stationary, 8), (.pushUp, 10)], subject: 7)
-    let batch = try batchProbabilities(model: model, recording: recording)
+    let batch = try batchProbabilities(model: model, recording: recording).probabilities
 
     let engine = try StreamingClassifier(model: model, inputChannels: ActivitySimulator.channels)
     XCTAssertFalse(engine.isResampling)
-    let streamed = streamedProbabilities(recording, engine: engine)
-    XCTAssertEqual(streamed.count, batch.rowCount)
-    var worst: Float = 0
-    for i in 0..<min(streamed.count, batch.rowCount) {
-      worst = max(worst, maxAbsoluteDifference(streamed[i], batch.row(i)))
-    }
-    print("streaming vs batch: \(streamed.count) windows, max |Δp| = \(worst)")
-    XCTAssertLessThanOrEqual(worst, 1e-5)
+    assertMatch(streamedProbabilities(recording, engine: engine), batch, "streaming vs batch")
   }
 
   /// A 100 Hz stream into a 50 Hz model is resampled exactly as batch loading resamples it.
@@ -39,25 +32,15 @@ final class StreamingClassifierTests: XCTestCase {
     let model = try StreamingFixture.trainModel(loaded: loaded)
     var simulator = ActivitySimulator(seed: 5, sampleRateHz: 100)
     let recording = simulator.recording(segments: [(.running, 10), (.cycling, 10)], subject: 8)
-    let batchLoad = try StreamingFixture.load([recording], sampleRateHz: 50)
-    let table = try WindowTable.make(
-      dataset: batchLoad.dataset, extractor: FeatureExtractor(spec: model.featureSpec))
-    let batch = model.predictProbabilities(table.features)
-    let inputRate = try XCTUnwrap(batchLoad.report.sessions.first?.detectedRateHz)
+    let (batch, inputRate) = try batchProbabilities(model: model, recording: recording, sampleRateHz: 50)
 
     var configuration = StreamConfiguration()
     configuration.inputRateHz = inputRate
     let engine = try StreamingClassifier(
       model: model, inputChannels: ActivitySimulator.channels, configuration: configuration)
     XCTAssertTrue(engine.isResampling)
-    let streamed = streamedProbabilities(recording, engine: engine)
-    XCTAssertEqual(streamed.count, batch.rowCount)
-    var worst: Float = 0
-    for i in 0..<min(streamed.count, batch.rowCount) {
-      worst = max(worst, maxAbsoluteDifference(streamed[i], batch.row(i)))
-    }
-    print("resampled streaming vs batch: \(streamed.count) windows, max |Δp| = \(worst)")
-    XCTAssertLessThanOrEqual(worst, 1e-5)
+    assertMatch(
+      streamedProbabilities(recording, engine: engine), batch, "resampled streaming vs batch")
   }
 
   func testMissingChannel_FailsAtStart() throws {
@@ -102,6 +85,19 @@ final class StreamingClassifierTests: XCTestCase {
     XCTAssertEqual(engine.statistics.samplesSkippedNaN, 6)
     XCTAssertEqual(engine.statistics.samplesReceived, 300)
     XCTAssertEqual(engine.statistics.gaps, 0)
+  }
+
+  func testNaNTimestamp_IsSkippedNotPoisoning() throws {
+    let model = try StreamingFixture.model()
+    var simulator = ActivitySimulator(seed: 6)
+    var recording = simulator.recording(.stationary, subject: 3, seconds: 6)
+    recording.timestamps[0] = .nan
+    let engine = try StreamingClassifier(model: model, inputChannels: ActivitySimulator.channels)
+    _ = StreamingFixture.stream(recording, engine: engine)
+    XCTAssertEqual(engine.statistics.samplesSkippedNaN, 1)
+    XCTAssertEqual(engine.statistics.samplesSkippedOutOfOrder, 0)
+    // 299 samples: windows at 128, 192, 256.
+    XCTAssertEqual(engine.statistics.predictions, 3)
   }
 
   func testSegments_FollowActivityChanges() throws {
@@ -210,10 +206,29 @@ final class StreamingClassifierTests: XCTestCase {
     return streamed
   }
 
-  private func batchProbabilities(model: TrainedModel, recording: SimulatedRecording) throws -> Matrix {
-    let loaded = try StreamingFixture.load([recording])
+  /// Batch evaluation of `recording` as `motus evaluate` does it (load, window, predict), and
+  /// the input rate the loader detected.
+  private func batchProbabilities(
+    model: TrainedModel, recording: SimulatedRecording, sampleRateHz: Double? = nil
+  ) throws -> (probabilities: Matrix, inputRateHz: Double) {
+    let loaded = try StreamingFixture.load([recording], sampleRateHz: sampleRateHz)
     let table = try WindowTable.make(
       dataset: loaded.dataset, extractor: FeatureExtractor(spec: model.featureSpec))
-    return model.predictProbabilities(table.features)
+    let rate = try XCTUnwrap(loaded.report.sessions.first?.detectedRateHz)
+    return (model.predictProbabilities(table.features), rate)
   }
+
+  /// Same window count, and every probability within 1e-5 (the streaming contract).
+  private func assertMatch(
+    _ streamed: [[Float]], _ batch: Matrix, _ name: String, line: UInt = #line
+  ) {
+    XCTAssertEqual(streamed.count, batch.rowCount, line: line)
+    var worst: Float = 0
+    for i in 0..<min(streamed.count, batch.rowCount) {
+      worst = max(worst, maxAbsoluteDifference(streamed[i], batch.row(i)))
+    }
+    print("\(name): \(streamed.count) windows, max |Δp| = \(worst)")
+    XCTAssertLessThanOrEqual(worst, 1e-5, line: line)
+  }
+
 }
