@@ -11,8 +11,10 @@ struct Features: ParsableCommand {
       One row per window: session, subject, label (the window's majority), purity, \
       start_s (seconds), then every feature named like `userAcceleration.x:std` or \
       `|rotationRate|:band_2-3Hz`. The file is written to a temporary name and renamed. \
-      Example:
+      --statistics and --spectral choose the per-channel features. Examples:
         motus features ../shared/datasets/motionsense/motionsense.csv -o windows.csv
+        motus features ../shared/datasets/motionsense/motionsense.csv -o logbands.csv \
+          --statistics mean,std --spectral band,log_band --log-power-floor 1e-4
       """)
 
   @OptionGroup var data: DataOptions

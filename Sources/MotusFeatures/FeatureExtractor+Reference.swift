@@ -29,6 +29,8 @@ extension FeatureExtractor {
       for feature in spec.spectral {
         if feature == .bandPowers {
           out += spectral.bands
+        } else if feature == .logBandPowers {
+          out += spectral.bands.map { log10($0 + spec.logPowerFloor) }
         } else {
           out.append(spectral.values[feature] ?? .nan)
         }

@@ -1,7 +1,8 @@
 // Turns one window of channel columns into the feature vector a FeatureSpec names.
 // Input: columns[c][t] (c in spec.recipes order), window [start, start + n). Output: F Floats.
 // Units: statistics in the channel's unit; rates in 1/s; lags, frequencies in s and Hz;
-// band powers in (channel unit)^2 (|X_k|^2 / n summed over the band's bins); angles in rad.
+// band powers in (channel unit)^2 (|X_k|^2 / n summed over the band's bins), log band powers
+// log10 of (channel unit)^2; angles in rad.
 //
 // Definitions (the NumPy reference in Tests/MotusFeaturesTests/Reference computes the same):
 // - std, skewness, kurtosis: population moments of d = x - mean (ddof 0; skewness m3/m2^1.5,
@@ -18,6 +19,7 @@
 //   f[k] == hi). dominant_hz is the arg max of P over k >= 1 (DC is a windowing artefact),
 //   dominant_share its P over the total; centroid_hz = sum f P / sum P; entropy =
 //   -sum p ln p / ln(n/2 + 1) with p = P / sum P. All 0 when the total power is 0.
+//   log_band = log10(band + logPowerFloor) for each band (the floor keeps it finite).
 // - corr_xy/xz/yz: Pearson correlation of two axes, 0 when either std is 0.
 // - gravity_angle: mean over samples of acos(v . g / (|v| |g|)), skipping zero vectors.
 
@@ -99,6 +101,7 @@ extension FeatureExtractor {
     let minLag: Int
     let maxLag: Int
     let bandBins: [Range<Int>]
+    let logPowerFloor: Double
     let binCount: Int
     let outputCount: Int
     let fft: FFTPlan
@@ -142,7 +145,8 @@ extension FeatureExtractor {
       binCount = n / 2 + 1
       let edges = spec.bandEdgesHz
       var bins: [Range<Int>] = []
-      if spectral.contains(.bandPowers) {
+      logPowerFloor = spec.logPowerFloor
+      if spectral.contains(where: \.isPerBand) {
         for b in 0..<(edges.count - 1) {
           let last = b == edges.count - 2
           var first = binCount, end = 0
@@ -158,7 +162,7 @@ extension FeatureExtractor {
       }
       bandBins = bins
       var perChannel = statistics.count
-      for feature in spectral { perChannel += feature == .bandPowers ? bins.count : 1 }
+      for feature in spectral { perChannel += feature.isPerBand ? bins.count : 1 }
       outputCount =
         perChannel * spec.channels.count
         + vectorHasAngle.reduce(0) { $0 + ($1 ? 4 : 3) }
@@ -432,6 +436,14 @@ extension FeatureExtractor {
             var bandPower = 0.0
             for k in bins { bandPower += p[k] }
             out.pointee = Float(bandPower)
+            out += 1
+          }
+          continue
+        case .logBandPowers:
+          for bins in bandBins {
+            var bandPower = 0.0
+            for k in bins { bandPower += p[k] }
+            out.pointee = Float(log10(bandPower + logPowerFloor))
             out += 1
           }
           continue

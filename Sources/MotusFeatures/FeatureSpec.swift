@@ -28,13 +28,17 @@ public struct FeatureSpec: Codable, Sendable, Equatable {
   public var spectral: [SpectralFeature]
   /// Ascending band edges in Hz; `m + 1` edges give `m` band powers per channel.
   public var bandEdgesHz: [Double]
+  /// Added to each band power before `log_band` takes its log10, in the band power's unit,
+  /// (channel unit)^2. Default `defaultLogPowerFloor`; must be finite and > 0 when `spectral`
+  /// holds `.logBandPowers`, unused otherwise.
+  public var logPowerFloor: Double
 
   public init(
     recipes: [ChannelRecipe], channels: [String], vectors: [[String]] = [],
     gravity: [String]? = nil, sampleRateHz: Double, windowLength: Int, hopLength: Int,
-    statistics: [Statistic] = Statistic.allCases,
-    spectral: [SpectralFeature] = SpectralFeature.allCases,
-    bandEdgesHz: [Double]
+    statistics: [Statistic] = Statistic.defaults,
+    spectral: [SpectralFeature] = SpectralFeature.defaults,
+    bandEdgesHz: [Double], logPowerFloor: Double = FeatureSpec.defaultLogPowerFloor
   ) {
     self.recipes = recipes
     self.channels = channels
@@ -46,6 +50,7 @@ public struct FeatureSpec: Codable, Sendable, Equatable {
     self.statistics = statistics
     self.spectral = spectral
     self.bandEdgesHz = bandEdgesHz
+    self.logPowerFloor = logPowerFloor
   }
 }
 
@@ -57,6 +62,9 @@ public enum Statistic: String, Codable, Sendable, CaseIterable {
   /// Height of the highest normalised autocorrelation peak, and its lag in seconds.
   case autocorrelationPeak = "acf_peak"
   case autocorrelationLag = "acf_lag"
+
+  /// The statistics `FeatureSpec.standard` and the CLI use by default: all of them.
+  public static let defaults: [Statistic] = allCases
 }
 
 /// A per-channel frequency-domain feature (real FFT, Hann window, mean removed).
@@ -68,11 +76,32 @@ public enum SpectralFeature: String, Codable, Sendable, CaseIterable {
   case dominantShare = "dominant_share"
   case spectralCentroid = "centroid_hz"
   case spectralEntropy = "entropy"
+  /// One feature per band of `bandEdgesHz`, named `log_band_<lo>-<hi>Hz`:
+  /// log10(band power + `logPowerFloor`). A gain g on the channel adds 2 log10(g) (while the
+  /// floor is negligible), and the log tames the band powers' heavy tails.
+  case logBandPowers = "log_band"
+
+  /// The default spectral features (not `logBandPowers`, so specs, references and model files
+  /// made before it existed are unchanged).
+  public static let defaults: [SpectralFeature] = [
+    .bandPowers, .dominantFrequency, .dominantShare, .spectralCentroid, .spectralEntropy,
+  ]
+
+  /// Whether the feature expands to one value per band.
+  public var isPerBand: Bool { self == .bandPowers || self == .logBandPowers }
 }
 
 // MARK: - Names, defaults, validation
 
 extension FeatureSpec {
+  /// The default `logPowerFloor`, (channel unit)^2. Band powers sum |X_k|^2 / n, so they grow
+  /// with the window. For accelerations in g over 2.56 s at 50 Hz, a phone accelerometer's
+  /// noise (100-300 ug/sqrt(Hz)) puts about 1e-7 to 1e-5 g^2 into one band, and a gyroscope's
+  /// a like amount of (rad/s)^2; 1e-4 sits above both, so a quiet window reads about -4 on a
+  /// noisy device and on a clean one alike instead of reading each device's noise floor.
+  /// Walking puts 1e-2 to 1 g^2 into its bands, where the floor changes little.
+  public static let defaultLogPowerFloor = 1e-4
+
   /// The default band edges in Hz, capped at the Nyquist frequency (which becomes the last edge).
   public static let defaultBandEdgesHz: [Double] = [0, 0.5, 1, 2, 3, 5, 8, 12, 16, 20, 25]
 
@@ -135,23 +164,31 @@ extension FeatureSpec {
     "band_\(formatHz(lo))-\(formatHz(hi))Hz"
   }
 
+  /// `log_band_<lo>-<hi>Hz`, the `logBandPowers` name of the band `bandName` names.
+  public static func logBandName(lo: Double, hi: Double) -> String {
+    "log_" + bandName(lo: lo, hi: hi)
+  }
+
   static func formatHz(_ value: Double) -> String {
     if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
     return "\(value)"
   }
 
   /// Feature names in output order: for each channel its statistics then its spectral
-  /// features (bands expanded in edge order); then for each vector `corr_xy`, `corr_xz`,
-  /// `corr_yz` and, when gravity is set and the vector is not gravity, `gravity_angle`.
+  /// features (`band` and `log_band` expanded in edge order); then for each vector `corr_xy`,
+  /// `corr_xz`, `corr_yz` and, when gravity is set and the vector is not gravity, `gravity_angle`.
   public var featureNames: [String] {
     var names: [String] = []
     for channel in channels {
       for statistic in statistics { names.append("\(channel):\(statistic.rawValue)") }
       for feature in spectral {
-        if feature == .bandPowers {
+        if feature.isPerBand {
           for b in 0..<max(bandEdgesHz.count - 1, 0) {
-            names.append(
-              "\(channel):\(FeatureSpec.bandName(lo: bandEdgesHz[b], hi: bandEdgesHz[b + 1]))")
+            let (lo, hi) = (bandEdgesHz[b], bandEdgesHz[b + 1])
+            let band =
+              feature == .bandPowers
+              ? FeatureSpec.bandName(lo: lo, hi: hi) : FeatureSpec.logBandName(lo: lo, hi: hi)
+            names.append("\(channel):\(band)")
           }
         } else {
           names.append("\(channel):\(feature.rawValue)")
@@ -176,7 +213,12 @@ extension FeatureSpec {
       throw FeatureSpecError.sampleRateNotPositive(sampleRateHz)
     }
     let nyquist = sampleRateHz / 2
-    if spectral.contains(.bandPowers) {
+    if spectral.contains(.logBandPowers) {
+      guard logPowerFloor.isFinite, logPowerFloor > 0 else {
+        throw FeatureSpecError.logPowerFloorNotPositive(logPowerFloor)
+      }
+    }
+    if spectral.contains(where: \.isPerBand) {
       guard bandEdgesHz.count >= 2 else { throw FeatureSpecError.tooFewBandEdges(bandEdgesHz) }
       for i in bandEdgesHz.indices {
         let edge = bandEdgesHz[i]
@@ -204,6 +246,52 @@ extension FeatureSpec {
     if let gravity, gravity.count != 3 { throw FeatureSpecError.vectorNotThreeAxes(gravity) }
     if Set(featureNames).count != featureNames.count {
       throw FeatureSpecError.duplicateFeatureNames
+    }
+  }
+}
+
+// MARK: - Coding
+
+extension FeatureSpec {
+  private enum CodingKeys: String, CodingKey {
+    case recipes, channels, vectors, gravity, sampleRateHz, windowLength, hopLength
+    case statistics, spectral, bandEdgesHz, logPowerFloor
+  }
+
+  /// Decodes specs written before `logPowerFloor` existed with the default floor.
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    recipes = try c.decode([ChannelRecipe].self, forKey: .recipes)
+    channels = try c.decode([String].self, forKey: .channels)
+    vectors = try c.decode([[String]].self, forKey: .vectors)
+    gravity = try c.decodeIfPresent([String].self, forKey: .gravity)
+    sampleRateHz = try c.decode(Double.self, forKey: .sampleRateHz)
+    windowLength = try c.decode(Int.self, forKey: .windowLength)
+    hopLength = try c.decode(Int.self, forKey: .hopLength)
+    statistics = try c.decode([Statistic].self, forKey: .statistics)
+    spectral = try c.decode([SpectralFeature].self, forKey: .spectral)
+    bandEdgesHz = try c.decode([Double].self, forKey: .bandEdgesHz)
+    logPowerFloor =
+      try c.decodeIfPresent(Double.self, forKey: .logPowerFloor)
+      ?? FeatureSpec.defaultLogPowerFloor
+  }
+
+  /// Writes `logPowerFloor` only when log bands use it or it is not the default, so specs
+  /// without log bands encode to the same bytes as before the field existed.
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(recipes, forKey: .recipes)
+    try c.encode(channels, forKey: .channels)
+    try c.encode(vectors, forKey: .vectors)
+    try c.encodeIfPresent(gravity, forKey: .gravity)
+    try c.encode(sampleRateHz, forKey: .sampleRateHz)
+    try c.encode(windowLength, forKey: .windowLength)
+    try c.encode(hopLength, forKey: .hopLength)
+    try c.encode(statistics, forKey: .statistics)
+    try c.encode(spectral, forKey: .spectral)
+    try c.encode(bandEdgesHz, forKey: .bandEdgesHz)
+    if spectral.contains(.logBandPowers) || logPowerFloor != FeatureSpec.defaultLogPowerFloor {
+      try c.encode(logPowerFloor, forKey: .logPowerFloor)
     }
   }
 }

@@ -8,6 +8,8 @@ public enum FeatureSpecError: Error, Equatable, CustomStringConvertible {
   case tooFewBandEdges([Double])
   case bandEdgesNotAscending([Double])
   case bandEdgeAboveNyquist(edge: Double, nyquist: Double)
+  /// `log_band` needs a finite, positive `logPowerFloor`.
+  case logPowerFloorNotPositive(Double)
   case unknownChannel(String, available: [String])
   case vectorNotThreeAxes([String])
   case duplicateFeatureNames
@@ -36,6 +38,9 @@ public enum FeatureSpecError: Error, Equatable, CustomStringConvertible {
     case .bandEdgeAboveNyquist(let edge, let nyquist):
       return "band edge \(edge) Hz is above the Nyquist frequency \(nyquist) Hz. "
         + "HINT: drop edges above \(nyquist) Hz, or use a higher sample rate."
+    case .logPowerFloorNotPositive(let floor):
+      return "the log band power floor must be finite and positive, got \(floor). "
+        + "HINT: use --log-power-floor 1e-4 ((channel unit)^2), well above the sensor's noise."
     case .unknownChannel(let name, let available):
       return "channel '\(name)' is not among the channels (\(available.joined(separator: ", "))). "
         + "HINT: check the channel names of the input."

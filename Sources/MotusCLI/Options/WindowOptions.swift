@@ -1,4 +1,6 @@
-// Flags that place windows and choose band edges: `--window`, `--hop`, `--min-purity`, `--bands`.
+// Flags that place windows and choose features: `--window`, `--hop`, `--min-purity`, `--bands`,
+// `--statistics`, `--spectral`, `--log-power-floor`. Shared by features, train,
+// cross-validate and bench features.
 
 import ArgumentParser
 import Foundation
@@ -72,6 +74,33 @@ struct WindowOptions: ParsableArguments {
       valueName: "hz,..."))
   var bands: String?
 
+  @Option(
+    help: ArgumentHelp(
+      "Per-channel statistics, comma-separated, in output order; 'all' or 'none'.",
+      discussion: "Default: all of them: "
+        + Statistic.allCases.map(\.rawValue).joined(separator: ",")
+        + ". Example: --statistics mean,std,p10,median,p90",
+      valueName: "names"))
+  var statistics: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Per-channel spectral features, comma-separated, in output order; 'all' or 'none'.",
+      discussion: "Default: "
+        + SpectralFeature.defaults.map(\.rawValue).joined(separator: ",")
+        + ". 'log_band' adds log10(band power + --log-power-floor) per band, which a device's "
+        + "gain only shifts. Examples: --spectral band,log_band  --spectral log_band,entropy",
+      valueName: "names"))
+  var spectral: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Floor added to band powers before log_band takes log10, in (channel unit)^2.",
+      discussion: "Default: \(FeatureSpec.defaultLogPowerFloor), above phone sensor noise so "
+        + "quiet windows read alike on every device. Example: --log-power-floor 1e-3",
+      valueName: "power"))
+  var logPowerFloor: Double?
+
   func validate() throws {
     guard window.isPositive else {
       throw ValidationError("'--window' must be positive, got \(window). Example: --window 2.56s")
@@ -83,6 +112,48 @@ struct WindowOptions: ParsableArguments {
       throw ValidationError("'--min-purity' must be in 0...1, got \(minPurity).")
     }
     _ = try bandEdges()
+    _ = try chosenStatistics()
+    _ = try chosenSpectral()
+    if let logPowerFloor, !(logPowerFloor.isFinite && logPowerFloor > 0) {
+      throw ValidationError(
+        "'--log-power-floor' must be finite and positive, got \(logPowerFloor). "
+          + "HINT: e.g. --log-power-floor 1e-4, in (channel unit)^2.")
+    }
+  }
+
+  /// The `--statistics` list, or nil for the default.
+  func chosenStatistics() throws -> [Statistic]? {
+    try Self.parseNames(statistics, flag: "--statistics", all: Statistic.allCases)
+  }
+
+  /// The `--spectral` list, or nil for the default.
+  func chosenSpectral() throws -> [SpectralFeature]? {
+    try Self.parseNames(spectral, flag: "--spectral", all: SpectralFeature.allCases)
+  }
+
+  /// A comma-separated list of raw names; `all` gives every case, `none` an empty list.
+  static func parseNames<Name: RawRepresentable<String> & CaseIterable & Equatable>(
+    _ text: String?, flag: String, all: Name.AllCases
+  ) throws -> [Name]? {
+    guard let text else { return nil }
+    let items = text.split(separator: ",", omittingEmptySubsequences: false)
+      .map { $0.trimmingCharacters(in: .whitespaces) }
+    let valid = all.map(\.rawValue).joined(separator: ", ")
+    if items == ["all"] { return Array(all) }
+    if items == ["none"] { return [] }
+    var names: [Name] = []
+    for item in items {
+      guard let name = Name(rawValue: item) else {
+        throw ValidationError(
+          "'\(flag)': unknown name '\(item)'. HINT: choose among \(valid) (comma-separated), "
+            + "or 'all' or 'none' alone.")
+      }
+      guard !names.contains(name) else {
+        throw ValidationError("'\(flag)': '\(item)' is listed twice. HINT: list each name once.")
+      }
+      names.append(name)
+    }
+    return names
   }
 
   /// The `--bands` list, or nil for the default edges.
@@ -119,6 +190,9 @@ struct WindowOptions: ParsableArguments {
       recipes: result.recipes, channels: result.recipes.map(\.name), sampleRateHz: rate,
       windowLength: windowLength, hopLength: hopLength)
     if let edges = try bandEdges() { spec.bandEdgesHz = edges }
+    if let statistics = try chosenStatistics() { spec.statistics = statistics }
+    if let spectral = try chosenSpectral() { spec.spectral = spectral }
+    if let logPowerFloor { spec.logPowerFloor = logPowerFloor }
     do {
       try spec.validate()
     } catch let error as FeatureSpecError {
