@@ -1,12 +1,24 @@
 // Counts repetitions of a periodic movement (push-ups) without amplitude thresholds.
 //
-// Hand-written counters fire when an axis crosses fixed levels (-0.7 g then +0.4 g), which
-// breaks with another device, placement or person. This counter asks only "how long is one
-// repetition?": it keeps the last few seconds of an orientation-free signal (the acceleration
-// magnitude), finds the period as the highest normalised autocorrelation peak within the
-// plausible range of repetition periods, and advances a phase by dt / period per sample.
-// Each time the phase passes a whole number one repetition is reported. Amplitude, offset
-// and sign never enter, so nothing needs tuning per device.
+// Input: one orientation-free signal at a fixed rate (the acceleration magnitude, g, or any
+// unit: only shape matters). Each push-up shows in it as one hump: a dip as the chest starts
+// down, a rise above 1 g as it is stopped at the bottom and pushed back up, a dip as it stops
+// at the top. The counter
+// 1. band-passes the signal to the plausible repetition rates (1 / longest ... 1 / shortest
+//    period; 0.25...1.25 Hz for push-ups), so each repetition becomes one cycle around zero;
+// 2. scales it by its own RMS over the set (so amplitude, offset and unit never matter);
+// 3. counts a repetition when the scaled signal rises above `triggerLevel` after having
+//    fallen below zero (hysteresis), at least a refractory time after the previous one
+//    (half the period estimate, never less than the shortest period).
+// The period comes from the highest normalised autocorrelation peak of the set's raw
+// signal (band-passed noise would look periodic). It only sets the refractory time, and a
+// set must be periodic once (noise never is) before its repetitions are reported; those
+// found before are held and reported then. Once the set has been periodic, a
+// rest that makes the estimate drop out changes nothing: repetitions are events, not a
+// phase advanced by an estimated period, so nothing has to be recounted when it returns.
+// The set's first repetitions, seen before counting began (the detector needs a few
+// windows to confirm a set), are replayed from the history once, and a repetition already
+// counted is never counted again when a set is resumed with an overlapping look-back.
 
 /// Counts repetitions in a stream of samples of one signal at a fixed rate.
 public struct RepetitionCounter: Sendable {
@@ -16,15 +28,27 @@ public struct RepetitionCounter: Sendable {
   public let maximumLag: Int
   /// The autocorrelation peak must reach this for the motion to count as periodic.
   public let minimumPeriodicity: Float
+  /// A repetition is counted when the band-passed signal rises above this many RMS.
+  public let triggerLevel: Double
 
-  private var history: [Float]
+  private var lowPass: Biquad
+  private var highPass: Biquad
+  private var filterStarted = false
+  private let rmsAlpha: Double  // exponential forgetting of the RMS while counting
+  private var history: [Float]  // the input, ring
+  private var filtered: [Float]  // the band-passed input, same ring layout
   private var scratch: [Float]
   private var correlation: [Float]  // r[lag], normalised autocorrelation
   private var written = 0
   private var sinceEstimate = 0
-  private var phase: Double = 0
   private var samplesInSet = 0  // samples since the set began, look-back included
   private var estimatedLag: Int?
+  private var isCounting = false
+  private var setWasPeriodic = false
+  private var meanSquare: Double = 0
+  private var armed = true
+  private var lastRepetition = Int.min  // sample index (of `written`) of the last counted
+  private var pending = 0  // found before the set was seen to be periodic
 
   /// Repetitions counted since the last `reset()`.
   public private(set) var count = 0
@@ -34,89 +58,153 @@ public struct RepetitionCounter: Sendable {
   /// - Parameters:
   ///   - sampleRateHz: Rate of the samples passed to `append`.
   ///   - periodRangeSeconds: Plausible repetition periods. Defaults to 0.8...4 s (push-ups).
+  ///     Sets the pass band (its reciprocal) and the shortest time between repetitions.
   ///   - historySeconds: How much signal the period is estimated from (and the longest
   ///     look-back `beginCounting` can use). Defaults to 10 s.
   ///   - minimumPeriodicity: Normalised autocorrelation a period needs. Defaults to 0.3.
+  ///   - triggerLevel: Rise, in RMS of the band-passed signal, that counts a repetition.
+  ///     Defaults to 0.7.
+  ///   - rmsTimeConstantSeconds: Memory of the RMS while counting, long enough to bridge a
+  ///     rest between repetitions. Defaults to 5 s.
   public init(
     sampleRateHz: Double, periodRangeSeconds: ClosedRange<Double> = 0.8...4,
-    historySeconds: Double = 10, minimumPeriodicity: Float = 0.3
+    historySeconds: Double = 10, minimumPeriodicity: Float = 0.3, triggerLevel: Double = 0.7,
+    rmsTimeConstantSeconds: Double = 5
   ) {
     precondition(sampleRateHz > 0, "sampleRateHz must be positive, got \(sampleRateHz)")
+    precondition(
+      periodRangeSeconds.lowerBound > 0,
+      "periods must be positive, got \(periodRangeSeconds)")
+    precondition(triggerLevel > 0, "triggerLevel must be positive, got \(triggerLevel)")
     self.sampleRateHz = sampleRateHz
     minimumLag = max(1, Int((periodRangeSeconds.lowerBound * sampleRateHz).rounded()))
     maximumLag = max(minimumLag + 1, Int((periodRangeSeconds.upperBound * sampleRateHz).rounded()))
     let length = max(Int((historySeconds * sampleRateHz).rounded()), 2 * maximumLag)
     history = [Float](repeating: 0, count: length)
+    filtered = [Float](repeating: 0, count: length)
     scratch = [Float](repeating: 0, count: length)
     correlation = [Float](repeating: 0, count: maximumLag + 2)
     self.minimumPeriodicity = minimumPeriodicity
+    self.triggerLevel = triggerLevel
+    lowPass = Biquad(
+      .lowPass, cornerHz: 1 / periodRangeSeconds.lowerBound, sampleRateHz: sampleRateHz)
+    highPass = Biquad(
+      .highPass, cornerHz: 1 / periodRangeSeconds.upperBound, sampleRateHz: sampleRateHz)
+    let dt = 1 / sampleRateHz
+    rmsAlpha = dt / (max(rmsTimeConstantSeconds, dt) + dt)
   }
 
   public mutating func reset() {
+    filterStarted = false
     written = 0
-    samplesInSet = 0
-    sinceEstimate = 0
-    phase = 0
-    estimatedLag = nil
     count = 0
+    lastRepetition = Int.min
+    stopCounting()
   }
 
-  /// Adds one sample to the history; while `counting`, advances the phase.
+  /// Adds one sample to the history; while `counting`, looks for a repetition.
   ///
-  /// - Returns: Repetitions completed by this sample (0 or 1).
+  /// Counting without `beginCounting` starts a set at this sample.
+  /// - Returns: Repetitions reported by this sample: 0 or 1, or those found before the set
+  ///   was first seen to be periodic.
   /// - Complexity: O(1) while not counting. While counting, every quarter of the shortest
   ///   period the autocorrelation is recomputed in O(history · lags).
   public mutating func append(_ value: Float, counting: Bool) -> Int {
+    let x = Double(value)
+    if !filterStarted {
+      lowPass.settle(at: x)
+      highPass.settle(at: x)
+      filterStarted = true
+    }
+    let y = highPass.filter(lowPass.filter(x))
     history[written % history.count] = value
+    filtered[written % history.count] = Float(y)
     written += 1
-    guard counting else { return 0 }
+    guard counting else {
+      if isCounting { stopCounting() }
+      return 0
+    }
+    isCounting = true
     samplesInSet += 1
+    // The plain mean until the time constant is reached, then exponential forgetting.
+    meanSquare += max(rmsAlpha, 1 / Double(samplesInSet)) * (y * y - meanSquare)
+    // The RMS of less than one shortest period says nothing yet: wait for it.
+    var reported = samplesInSet >= minimumLag ? trigger(y, at: written - 1) : 0
     sinceEstimate += 1
     if sinceEstimate >= max(1, minimumLag / 4) {
       sinceEstimate = 0
-      let hadPeriod = estimatedLag != nil
       estimatedLag = estimatePeriod()
-      // The first period found also covers the samples of the set seen before it.
-      if !hadPeriod, let lag = estimatedLag {
-        phase = Double(min(samplesInSet, history.count)) / Double(lag)
-        let whole = Int(phase)
-        phase -= Double(whole)
-        count += whole
-        return whole
-      }
+      reported += releasePendingIfPeriodic()
     }
-    guard let lag = estimatedLag else { return 0 }
-    phase += 1 / Double(lag)
-    guard phase >= 1 else { return 0 }
-    phase -= 1
+    return reported
+  }
+
+  /// Starts counting a set that began `lookbackSamples` ago (the detector's window), and
+  /// counts the repetitions those samples already hold (none counted before).
+  ///
+  /// - Returns: Repetitions counted from the look-back.
+  /// - Complexity: O(look-back) plus one period estimate.
+  public mutating func beginCounting(lookbackSamples: Int) -> Int {
+    stopCounting()
+    isCounting = true
+    let n = max(0, min(lookbackSamples, written, history.count))
+    samplesInSet = n
+    let first = written - n
+    guard n > 0 else { return 0 }
+    var sum: Double = 0
+    for i in first..<written {
+      let v = Double(filtered[i % history.count])
+      sum += v * v
+    }
+    meanSquare = sum / Double(n)
+    estimatedLag = estimatePeriod()
+    for i in first..<written { _ = trigger(Double(filtered[i % history.count]), at: i) }
+    return releasePendingIfPeriodic()
+  }
+
+  /// Stops counting (the activity ended); the running `count` is kept. Repetitions of a set
+  /// that never looked periodic are dropped.
+  public mutating func stopCounting() {
+    isCounting = false
+    samplesInSet = 0
+    sinceEstimate = 0
+    estimatedLag = nil
+    setWasPeriodic = false
+    pending = 0
+    armed = true
+    meanSquare = 0
+  }
+
+  /// The hysteresis trigger on band-passed sample `y` with index `index` (of `written`).
+  /// - Returns: 1 when a repetition is counted and reported now.
+  private mutating func trigger(_ y: Double, at index: Int) -> Int {
+    guard meanSquare > 0 else { return 0 }
+    let level = y / meanSquare.squareRoot()
+    if !armed {
+      if level < 0 { armed = true }
+      return 0
+    }
+    let refractory = max(minimumLag, (estimatedLag ?? 0) / 2)
+    guard level > triggerLevel, lastRepetition == Int.min || index - lastRepetition >= refractory
+    else { return 0 }
+    armed = false
+    lastRepetition = index
+    guard setWasPeriodic else {
+      pending += 1
+      return 0
+    }
     count += 1
     return 1
   }
 
-  /// Starts counting a set that began `lookbackSamples` ago (the detector's window), and
-  /// counts the repetitions those samples already hold.
-  ///
-  /// - Returns: Repetitions counted from the look-back.
-  public mutating func beginCounting(lookbackSamples: Int) -> Int {
-    sinceEstimate = 0
-    samplesInSet = min(lookbackSamples, written)
-    estimatedLag = estimatePeriod()
-    guard let lag = estimatedLag else {
-      phase = 0
-      return 0
-    }
-    phase = Double(min(samplesInSet, history.count)) / Double(lag)
-    let whole = Int(phase)
-    phase -= Double(whole)
-    count += whole
-    return whole
-  }
-
-  /// Stops counting (the activity ended); the running `count` is kept.
-  public mutating func stopCounting() {
-    phase = 0
-    samplesInSet = 0
-    estimatedLag = nil
+  /// Reports the repetitions held back until the set was seen to be periodic.
+  private mutating func releasePendingIfPeriodic() -> Int {
+    guard !setWasPeriodic, estimatedLag != nil else { return 0 }
+    setWasPeriodic = true
+    let released = pending
+    count += released
+    pending = 0
+    return released
   }
 
   /// The lag of the highest normalised autocorrelation peak in range, or nil if not periodic.

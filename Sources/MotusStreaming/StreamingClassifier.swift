@@ -235,12 +235,21 @@ public final class StreamingClassifier {
     sampleTimeSlot = sampleTimeSlot + 1 == sampleTimes.count ? 0 : sampleTimeSlot + 1
     if let channel = repetitionChannel, repetitions != nil {
       let completed = repetitions!.append(values[channel], counting: inRepetitionClass)
-      if completed > 0 { events(.repetition(time: time, count: repetitions!.count)) }
+      reportRepetitions(completed, time: time, events: events)
     }
     samplesUntilPrediction -= 1
     guard samplesUntilPrediction == 0 else { return }
     samplesUntilPrediction = spec.hopLength
     predict(endTime: time, events: events)
+  }
+
+  /// One event per repetition, so that counting events counts repetitions (the look-back
+  /// of a newly confirmed set can hold several).
+  private func reportRepetitions(
+    _ completed: Int, time: Double, events: (StreamEvent) -> Void
+  ) {
+    guard completed > 0, let total = repetitions?.count else { return }
+    for k in (total - completed + 1)...total { events(.repetition(time: time, count: k)) }
   }
 
   private func predict(endTime: Double, events: (StreamEvent) -> Void) {
@@ -274,7 +283,7 @@ public final class StreamingClassifier {
       // The set began with the first of these windows: count what they already hold.
       let lookback = spec.windowLength + (confirm - 1) * spec.hopLength
       let completed = repetitions?.beginCounting(lookbackSamples: lookback) ?? 0
-      if completed > 0 { events(.repetition(time: endTime, count: repetitions!.count)) }
+      reportRepetitions(completed, time: endTime, events: events)
     } else if !isRepetitionClass, inRepetitionClass {
       inRepetitionClass = false
       repetitions?.stopCounting()
