@@ -99,8 +99,13 @@ for nb in "${notebooks[@]}"; do
   name=$(basename "$nb" .ipynb)
   t0=$SECONDS
   echo "export-notebooks: executing $name" >&2
-  if ! "$venv/bin/jupyter" nbconvert --execute --to markdown --output-dir "$stage/export" \
-    --ExecutePreprocessor.timeout=600 --log-level=WARN "$nb" >&2; then
+  # Execute to a notebook, then convert it with consecutive prints merged: how the kernel
+  # splits a cell's output into messages depends on timing, the merged text does not.
+  if ! "$venv/bin/jupyter" nbconvert --execute --to notebook --output-dir "$stage/executed" \
+    --ExecutePreprocessor.timeout=600 --log-level=WARN "$nb" >&2 ||
+    ! "$venv/bin/jupyter" nbconvert --to markdown --output-dir "$stage/export" \
+      --CoalesceStreamsPreprocessor.enabled=True --log-level=WARN \
+      "$stage/executed/$name.ipynb" >&2; then
     echo "export-notebooks: $name failed; earlier exports are left as they were." \
       "HINT: the cell's traceback is above; open notebooks-export/notebooks/$name.ipynb" \
       "in Jupyter with the same environment variables to debug." >&2

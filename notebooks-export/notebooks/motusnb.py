@@ -65,6 +65,13 @@ def _display_arg(arg):
     return shlex.quote(text)
 
 
+def shorten(text):
+    """Replaces the data, scratch and repository paths in motus's messages by $DATA, $TMP, ."""
+    for root, name in ((DATA, "$DATA"), (TMP, "$TMP"), (REPO, ".")):
+        text = text.replace(str(root) + "/", name + "/")
+    return text
+
+
 def command_line(args):
     return "motus " + " ".join(_display_arg(a) for a in args)
 
