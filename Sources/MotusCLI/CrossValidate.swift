@@ -22,6 +22,7 @@ struct CrossValidate: ParsableCommand {
 
   @OptionGroup var data: DataOptions
   @OptionGroup var windows: WindowOptions
+  @OptionGroup var featureChannels: FeatureChannelOptions
 
   @Option(help: "What one fold holds out: whole subjects or whole sessions.")
   var group: TrainingFlags.GroupChoice = .subject
@@ -42,7 +43,7 @@ struct CrossValidate: ParsableCommand {
 
   func run() throws {
     let result = try data.loadWithProgress()
-    let spec = try windows.featureSpec(for: result)
+    let spec = try featureChannels.apply(to: windows.featureSpec(for: result))
     let table = try windows.windowTable(for: result, spec: spec)
     guard table.windowCount > 0 else {
       throw ToolError(

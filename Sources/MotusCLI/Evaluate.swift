@@ -53,7 +53,27 @@ struct Evaluate: ParsableCommand {
       "Session drawn in the HTML timeline (default: the first session).", valueName: "name"))
   var timelineSession: String?
 
+  @Option(
+    help: ArgumentHelp(
+      "Evaluate on the data as another device might record it: rotation=DEG,gain=S,noise=STD.",
+      discussion: "Each recording gets one random rotation of its x/y/z vectors, a gain in "
+        + "1 +- S and white noise (g); a robustness check of how much the model leans on one "
+        + "phone's orientation, gain and noise floor. The data stays real, the change is "
+        + "simulated.",
+      valueName: "spec"))
+  var perturb: String?
+
+  @Option(help: "Seed of the simulated devices drawn by --perturb.")
+  var perturbSeed: UInt64 = 0
+
   func validate() throws {
+    if let perturb {
+      do {
+        _ = try DevicePerturbation(parsing: perturb)
+      } catch let error as DevicePerturbation.ParseError {
+        throw ValidationError("'--perturb': \(error)")
+      }
+    }
     guard (0...1).contains(minPurity) else {
       throw ValidationError("'--min-purity' must be in 0...1, got \(minPurity).")
     }
@@ -108,10 +128,18 @@ struct Evaluate: ParsableCommand {
             .utf8))
     }
 
+    var dataset = loaded.result.dataset
+    if let perturb {
+      let perturbation = try DevicePerturbation(parsing: perturb)
+      dataset = perturbation.apply(to: dataset, seed: perturbSeed)
+      FileHandle.standardError.write(
+        Data(
+          "note: real data with a simulated device change (\(perturbation), seed \(perturbSeed)).\n"
+            .utf8))
+    }
     var result: EvaluationResult
     do {
-      result = try Evaluation.run(
-        model: trained, dataset: loaded.result.dataset, minimumPurity: minPurity)
+      result = try Evaluation.run(model: trained, dataset: dataset, minimumPurity: minPurity)
     } catch let error as EvaluationError {
       throw ToolError(error.description)
     } catch let error as FeatureSpecError {

@@ -19,13 +19,14 @@ struct Features: ParsableCommand {
 
   @OptionGroup var data: DataOptions
   @OptionGroup var windows: WindowOptions
+  @OptionGroup var featureChannels: FeatureChannelOptions
 
   @Option(name: [.short, .long], help: ArgumentHelp("Output CSV file.", valueName: "file"))
   var output: String
 
   func run() throws {
     let result = try data.loadWithProgress()
-    let spec = try windows.featureSpec(for: result)
+    let spec = try featureChannels.apply(to: windows.featureSpec(for: result))
     let table = try windows.windowTable(for: result, spec: spec)
     try Self.write(table, to: output)
     print(

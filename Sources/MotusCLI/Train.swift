@@ -17,6 +17,7 @@ struct Train: ParsableCommand {
 
   @OptionGroup var data: DataOptions
   @OptionGroup var windows: WindowOptions
+  @OptionGroup var featureChannels: FeatureChannelOptions
   @OptionGroup(title: "Training") var training: TrainingFlags
 
   @Option(name: [.short, .long], help: ArgumentHelp("Model file to write.", valueName: "file"))
@@ -37,7 +38,7 @@ struct Train: ParsableCommand {
     let clock = ContinuousClock()
     let started = clock.now
     let result = try data.loadWithProgress()
-    let spec = try windows.featureSpec(for: result)
+    let spec = try featureChannels.apply(to: windows.featureSpec(for: result))
 
     let options = try training.trainingOptions()
 

@@ -21,8 +21,7 @@ extension FeatureExtractor {
       return columns[c][start..<(start + n)].map(Double.init)
     }
     var out: [Double] = []
-    for channel in spec.channels {
-      let x = window(channel)
+    func appendChannelFeatures(_ x: [Double]) {
       let stats = referenceStatistics(x, rate: rate)
       for statistic in spec.statistics { out.append(stats[statistic] ?? .nan) }
       let spectral = referenceSpectrum(x, rate: rate, bandEdgesHz: spec.bandEdgesHz)
@@ -36,6 +35,7 @@ extension FeatureExtractor {
         }
       }
     }
+    for channel in spec.channels { appendChannelFeatures(window(channel)) }
     for axes in spec.vectors {
       let (x, y, z) = (window(axes[0]), window(axes[1]), window(axes[2]))
       out += [pearson(x, y), pearson(x, z), pearson(y, z)]
@@ -51,6 +51,22 @@ extension FeatureExtractor {
         }
         out.append(angles.isEmpty ? 0 : angles.reduce(0, +) / Double(angles.count))
       }
+    }
+    for axes in spec.decomposedVectors {
+      let (x, y, z) = (window(axes[0]), window(axes[1]), window(axes[2]))
+      let reference = spec.hasGravityAngle(axes) ? spec.gravity ?? axes : axes
+      let mean = reference.map { window($0).reduce(0, +) }
+      let norm = sqrt(mean.map { $0 * $0 }.reduce(0, +))
+      let unit = norm > 0 ? mean.map { $0 / norm } : [0, 0, 0]
+      var vertical: [Double] = [], horizontal: [Double] = []
+      for t in 0..<n {
+        let v = x[t] * unit[0] + y[t] * unit[1] + z[t] * unit[2]
+        let r = [x[t] - v * unit[0], y[t] - v * unit[1], z[t] - v * unit[2]]
+        vertical.append(v)
+        horizontal.append(sqrt(r.map { $0 * $0 }.reduce(0, +)))
+      }
+      appendChannelFeatures(vertical)
+      appendChannelFeatures(horizontal)
     }
     return out
   }

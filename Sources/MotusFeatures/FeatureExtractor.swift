@@ -95,6 +95,12 @@ extension FeatureExtractor {
     let vectorColumns: [(Int, Int, Int)]
     let vectorHasAngle: [Bool]
     let gravityColumns: (Int, Int, Int)?
+    // Decomposed vectors, and whether each takes its direction from the gravity columns.
+    let decomposedColumns: [(Int, Int, Int)]
+    let decomposedUsesGravity: [Bool]
+    // The vertical and horizontal series of the vector being decomposed.
+    let vertical: UnsafeMutableBufferPointer<Float>
+    let horizontal: UnsafeMutableBufferPointer<Float>
     let needsSort: Bool
     let needsACF: Bool
     let needsSpectrum: Bool
@@ -108,8 +114,9 @@ extension FeatureExtractor {
     let hann: UnsafeMutableBufferPointer<Float>
     // Scratch.
     let deviation: UnsafeMutableBufferPointer<Float>
+    // The sorted window, then the sort's work area (2 x its padded length).
     let sorted: UnsafeMutableBufferPointer<Float>
-    // Scratch for the sort, then for the windowed spectrum input.
+    // The windowed spectrum input.
     let work: UnsafeMutableBufferPointer<Float>
     let fftReal: UnsafeMutableBufferPointer<Float>
     let fftImag: UnsafeMutableBufferPointer<Float>
@@ -135,6 +142,10 @@ extension FeatureExtractor {
       vectorColumns = spec.vectors.map { (column($0[0]), column($0[1]), column($0[2])) }
       vectorHasAngle = spec.vectors.map(spec.hasGravityAngle)
       gravityColumns = spec.gravity.map { (column($0[0]), column($0[1]), column($0[2])) }
+      decomposedColumns = spec.decomposedVectors.map {
+        (column($0[0]), column($0[1]), column($0[2]))
+      }
+      decomposedUsesGravity = spec.decomposedVectors.map(spec.hasGravityAngle)
       let sortStats: Set<Statistic> = [.p10, .p25, .median, .p75, .p90, .iqr, .mad]
       needsSort = statistics.contains(where: sortStats.contains)
       needsACF =
@@ -164,7 +175,7 @@ extension FeatureExtractor {
       var perChannel = statistics.count
       for feature in spectral { perChannel += feature.isPerBand ? bins.count : 1 }
       outputCount =
-        perChannel * spec.channels.count
+        perChannel * (spec.channels.count + 2 * spec.decomposedVectors.count)
         + vectorHasAngle.reduce(0) { $0 + ($1 ? 4 : 3) }
       fft = FFTPlan(length: n)
       func floats(_ count: Int) -> UnsafeMutableBufferPointer<Float> {
@@ -176,8 +187,10 @@ extension FeatureExtractor {
       for t in 0..<n { hann[t] = Float(0.5 - 0.5 * cos(2 * Double.pi * Double(t) / Double(n))) }
       // Zero padding past n for the autocorrelation kernel; only [0, n) is ever written.
       deviation = floats(n + FeatureKernels.autocorrelationPadding)
-      sorted = floats(n)
-      work = floats(Swift.max(n, FeatureKernels.bitonicLength(n)))
+      sorted = floats(Swift.max(n, 2 * FeatureKernels.bitonicLength(n)))
+      work = floats(n)
+      vertical = floats(n)
+      horizontal = floats(n)
       fftReal = floats(n)
       fftImag = floats(n)
       fftScratch = floats(fft.realScratchCount)
@@ -190,7 +203,9 @@ extension FeatureExtractor {
     }
 
     deinit {
-      for buffer in [hann, deviation, sorted, work, fftReal, fftImag, fftScratch, acf] {
+      for buffer in [
+        hann, deviation, sorted, work, fftReal, fftImag, fftScratch, acf, vertical, horizontal,
+      ] {
         buffer.deallocate()
       }
       power.deallocate()
@@ -231,6 +246,50 @@ extension FeatureExtractor {
             }
           }
         }
+      }
+      for (v, axes) in decomposedColumns.enumerated() {
+        let reference = decomposedUsesGravity[v] ? gravityColumns ?? axes : axes
+        columns[axes.0].withUnsafeBufferPointer { xs in
+          columns[axes.1].withUnsafeBufferPointer { ys in
+            columns[axes.2].withUnsafeBufferPointer { zs in
+              columns[reference.0].withUnsafeBufferPointer { rxs in
+                columns[reference.1].withUnsafeBufferPointer { rys in
+                  columns[reference.2].withUnsafeBufferPointer { rzs in
+                    decompose(
+                      xs.baseAddress! + start, ys.baseAddress! + start, zs.baseAddress! + start,
+                      reference: rxs.baseAddress! + start, rys.baseAddress! + start,
+                      rzs.baseAddress! + start)
+                  }
+                }
+              }
+            }
+          }
+        }
+        out = channelFeatures(UnsafePointer(vertical.baseAddress!), out)
+        out = channelFeatures(UnsafePointer(horizontal.baseAddress!), out)
+      }
+    }
+
+    /// Fills `vertical` and `horizontal` from the vector (x, y, z): v = a . u and
+    /// h = sqrt(max(|a|^2 - v^2, 0)), u the unit mean of (rx, ry, rz) over the window.
+    /// A zero mean leaves no direction: v = 0 and h = |a|.
+    private func decompose(
+      _ x: UnsafePointer<Float>, _ y: UnsafePointer<Float>, _ z: UnsafePointer<Float>,
+      reference rx: UnsafePointer<Float>, _ ry: UnsafePointer<Float>, _ rz: UnsafePointer<Float>
+    ) {
+      var (mx, my, mz) = (0.0, 0.0, 0.0)
+      for t in 0..<n {
+        mx += Double(rx[t])
+        my += Double(ry[t])
+        mz += Double(rz[t])
+      }
+      let norm = (mx * mx + my * my + mz * mz).squareRoot()
+      let (ux, uy, uz) = norm > 0 ? (mx / norm, my / norm, mz / norm) : (0, 0, 0)
+      for t in 0..<n {
+        let (a, b, c) = (Double(x[t]), Double(y[t]), Double(z[t]))
+        let v = a * ux + b * uy + c * uz
+        vertical[t] = Float(v)
+        horizontal[t] = Float(Swift.max(a * a + b * b + c * c - v * v, 0).squareRoot())
       }
     }
 
@@ -315,8 +374,7 @@ extension FeatureExtractor {
       values[slot(.meanCrossingRate)] = Double(crossings) * rate / nD
       if needsSort {
         let s = sorted.baseAddress!
-        s.update(from: x, count: n)
-        FeatureKernels.bitonicSort(s, n, scratch: work.baseAddress!)
+        FeatureKernels.bitonicSorted(x, n, into: s)
         let p25 = FeatureKernels.percentile(s, n, 0.25)
         let p75 = FeatureKernels.percentile(s, n, 0.75)
         let median = FeatureKernels.percentile(s, n, 0.5)

@@ -31,90 +31,241 @@ enum FeatureKernels {
   /// times faster than with a comparison sort. `shellSort` is the reference it is tested
   /// against.
   ///
-  /// - Parameter scratch: At least `bitonicLength(n)` Floats.
+  /// - Parameter scratch: At least `2 * bitonicLength(n)` Floats.
   /// - Complexity: O(p log^2 p) min/max pairs, p = `bitonicLength(n)`.
   static func bitonicSort(
     _ a: UnsafeMutablePointer<Float>, _ n: Int, scratch x: UnsafeMutablePointer<Float>
   ) {
-    let p = bitonicLength(n)
-    x.update(from: a, count: n)
-    for i in n..<p { x[i] = .infinity }
-    if p < 8 {
-      shellSort(x, p)
-      a.update(from: x, count: n)
-      return
-    }
-    // x is viewed as p / 4 lanes of SIMD4; distances >= 4 pair whole vectors, distances
-    // 1 and 2 (and the mirror of a 4-block) pair lanes within a vector.
-    var k = 2
-    while k <= p {
-      // Merge step 1: compare mirrored pairs of each block of k (sorts two ascending runs).
-      if k == 2 {
-        withinVectors(
-          x, p, swap: { SIMD4($0[1], $0[0], $0[3], $0[2]) }, takeMax: [false, true, false, true])
-      } else if k == 4 {
-        withinVectors(
-          x, p, swap: { SIMD4($0[3], $0[2], $0[1], $0[0]) }, takeMax: [false, false, true, true])
-      } else {
-        var block = 0
-        while block < p {
-          var i = 0
-          while i < k / 2 {
-            let lo = x + block + i, hi = x + block + k - 4 - i
-            let u = load4(lo), w = load4(hi)
-            let v = SIMD4(w[3], w[2], w[1], w[0])
-            store4(u.replacing(with: v, where: v .< u), lo)
-            let high = u.replacing(with: v, where: u .< v)
-            store4(SIMD4(high[3], high[2], high[1], high[0]), hi)
-            i &+= 4
-          }
-          block &+= k
-        }
-      }
-      // Then half-cleaners of distance k/4, k/8, ..., 1.
-      var d = k / 4
-      while d >= 4 {
-        var start = 0
-        while start < p {
-          var i = start
-          while i < start &+ d {
-            let u = load4(x + i), v = load4(x + i + d)
-            store4(u.replacing(with: v, where: v .< u), x + i)
-            store4(u.replacing(with: v, where: u .< v), x + i + d)
-            i &+= 4
-          }
-          start &+= 2 * d
-        }
-        d /= 2
-      }
-      if k >= 8 {
-        withinVectors(
-          x, p, swap: { SIMD4($0[2], $0[3], $0[0], $0[1]) }, takeMax: [false, false, true, true])
-      }
-      if k >= 4 {
-        withinVectors(
-          x, p, swap: { SIMD4($0[1], $0[0], $0[3], $0[2]) }, takeMax: [false, true, false, true])
-      }
-      k *= 2
-    }
+    bitonicSorted(a, n, into: x)
     a.update(from: x, count: n)
   }
 
-  /// Compare-exchanges lane pairs inside every SIMD4 of `x`: each lane meets `swap`'s lane
-  /// and keeps the max where `takeMax`, else the min.
-  @inline(__always)
-  private static func withinVectors(
-    _ x: UnsafeMutablePointer<Float>, _ p: Int, swap: (SIMD4<Float>) -> SIMD4<Float>,
-    takeMax: SIMDMask<SIMD4<Int32>>
+  /// Sorts `n` Floats from `a` into `x[0..<n]` ascending (as `bitonicSort`), padded with
+  /// +infinity up to p = `bitonicLength(n)`.
+  ///
+  /// The p values are viewed as R = p / 4 rows of SIMD4, and sorted in the logical order
+  /// i = lane * R + row (column-major). Then nearly every compare-exchange of the bitonic
+  /// network pairs two rows lane by lane (one min, one max, no shuffle): first each lane's
+  /// column is sorted, then the merges across columns add three steps that pair lanes by
+  /// shuffles. A final 4x4-block transpose writes the row-major result. Lengths below 32
+  /// (too few rows for the blocks of 8) use `shellSort`.
+  /// - Parameter x: At least `2 * bitonicLength(n)` Floats: the result, then the work area.
+  static func bitonicSorted(
+    _ a: UnsafePointer<Float>, _ n: Int, into x: UnsafeMutablePointer<Float>
   ) {
-    var i = 0
-    while i < p {
-      let u = load4(x + i), v = swap(u)
-      let low = u.replacing(with: v, where: v .< u)
-      let high = u.replacing(with: v, where: u .< v)
-      store4(low.replacing(with: high, where: takeMax), x + i)
-      i &+= 4
+    let p = bitonicLength(n)
+    if p < 32 {
+      // Too few rows for the blocks of 8; a window this short costs little either way.
+      x.update(from: a, count: n)
+      for i in n..<p { x[i] = .infinity }
+      shellSort(x, p)
+      return
     }
+    let out = x
+    let x = out + p
+    x.update(from: a, count: n)
+    for i in n..<p { x[i] = .infinity }
+    let rows = p / 4
+    // Row r is the SIMD4 at x + 4r.
+    @inline(__always) func row(_ r: Int) -> UnsafeMutablePointer<Float> { x + 4 &* r }
+    // Sorts every column: blocks of 8 rows by a network in registers, then the bitonic
+    // merges on whole rows.
+    sortRowBlocks(x, rows)
+    var k = 16
+    while k <= rows {
+      mirrorRows(x, rows, k)
+      cleanRows(x, rows, from: k / 4)
+      k *= 2
+    }
+    // Merge columns 0+1 and 2+3 (blocks of 2R logical values): row r of column 0 meets row
+    // R-1-r of column 1, and likewise for columns 2 and 3.
+    var r = 0
+    while r < rows / 2 {
+      let s = rows - 1 - r
+      let v = load4(row(r)), w = load4(row(s))
+      var low = v, high = SIMD4(w[1], w[0], w[3], w[2])
+      exchange(&low, &high)
+      store4(SIMD4(low[0], high[1], low[2], high[3]), row(r))
+      store4(SIMD4(low[1], high[0], low[3], high[2]), row(s))
+      r &+= 1
+    }
+    cleanRows(x, rows, from: rows / 2)
+    // Merge (0+1) with (2+3): column 0 meets column 3 and 1 meets 2, rows mirrored.
+    r = 0
+    while r < rows / 2 {
+      let s = rows - 1 - r
+      let v = load4(row(r)), w = load4(row(s))
+      var low = v, high = SIMD4(w[3], w[2], w[1], w[0])
+      exchange(&low, &high)
+      store4(SIMD4(low[0], low[1], high[2], high[3]), row(r))
+      store4(SIMD4(low[3], low[2], high[1], high[0]), row(s))
+      r &+= 1
+    }
+    // Distance R: columns 0-1 and 2-3 within each row.
+    r = 0
+    while r < rows {
+      let v = load4(row(r))
+      var low = v, high = SIMD4(v[1], v[0], v[3], v[2])
+      exchange(&low, &high)
+      store4(SIMD4(low[0], high[1], low[2], high[3]), row(r))
+      r &+= 1
+    }
+    cleanRows(x, rows, from: rows / 2)
+    // Column-major to row-major: a 4x4 block of rows 4b...4b+3 holds, per lane j, the four
+    // logical values j R + 4b ..< j R + 4b + 4.
+    r = 0
+    while r < rows {
+      let (c0, c1, c2, c3) = transpose(
+        load4(row(r)), load4(row(r &+ 1)), load4(row(r &+ 2)), load4(row(r &+ 3)))
+      store4(c0, out + r)
+      store4(c1, out + (rows &+ r))
+      store4(c2, out + (2 &* rows &+ r))
+      store4(c3, out + (3 &* rows &+ r))
+      r &+= 4
+    }
+  }
+
+  /// Bitonic step 1 on rows: in each block of k rows, row i meets row k-1-i.
+  @inline(__always)
+  private static func mirrorRows(_ x: UnsafeMutablePointer<Float>, _ rows: Int, _ k: Int) {
+    var block = 0
+    while block < rows {
+      var i = 0
+      while i < k / 2 {
+        let lo = x + 4 &* (block &+ i), hi = x + 4 &* (block &+ k &- 1 &- i)
+        var u = load4(lo), v = load4(hi)
+        exchange(&u, &v)
+        store4(u, lo)
+        store4(v, hi)
+        i &+= 1
+      }
+      block &+= k
+    }
+  }
+
+  /// Half-cleaners of distance `d`, d/2, ..., 1 rows; the last three (4, 2, 1) run in
+  /// registers on each block of 8 rows.
+  @inline(__always)
+  private static func cleanRows(_ x: UnsafeMutablePointer<Float>, _ rows: Int, from d: Int) {
+    var d = d
+    while d >= 8 {
+      halfCleanRows(x, rows, d)
+      d /= 2
+    }
+    var b = 0
+    while b < rows {
+      let p = x + 4 &* b
+      var r0 = load4(p), r1 = load4(p + 4), r2 = load4(p + 8), r3 = load4(p + 12)
+      var r4 = load4(p + 16), r5 = load4(p + 20), r6 = load4(p + 24), r7 = load4(p + 28)
+      exchange(&r0, &r4)
+      exchange(&r1, &r5)
+      exchange(&r2, &r6)
+      exchange(&r3, &r7)
+      exchange(&r0, &r2)
+      exchange(&r1, &r3)
+      exchange(&r4, &r6)
+      exchange(&r5, &r7)
+      exchange(&r0, &r1)
+      exchange(&r2, &r3)
+      exchange(&r4, &r5)
+      exchange(&r6, &r7)
+      store8Rows(p, r0, r1, r2, r3, r4, r5, r6, r7)
+      b &+= 8
+    }
+  }
+
+  /// Sorts each column within every block of 8 rows: Batcher's 19-comparator network.
+  @inline(__always)
+  private static func sortRowBlocks(_ x: UnsafeMutablePointer<Float>, _ rows: Int) {
+    var b = 0
+    while b < rows {
+      let p = x + 4 &* b
+      var r0 = load4(p), r1 = load4(p + 4), r2 = load4(p + 8), r3 = load4(p + 12)
+      var r4 = load4(p + 16), r5 = load4(p + 20), r6 = load4(p + 24), r7 = load4(p + 28)
+      exchange(&r0, &r1)
+      exchange(&r2, &r3)
+      exchange(&r4, &r5)
+      exchange(&r6, &r7)
+      exchange(&r0, &r2)
+      exchange(&r1, &r3)
+      exchange(&r4, &r6)
+      exchange(&r5, &r7)
+      exchange(&r1, &r2)
+      exchange(&r5, &r6)
+      exchange(&r0, &r4)
+      exchange(&r1, &r5)
+      exchange(&r2, &r6)
+      exchange(&r3, &r7)
+      exchange(&r2, &r4)
+      exchange(&r3, &r5)
+      exchange(&r1, &r2)
+      exchange(&r3, &r4)
+      exchange(&r5, &r6)
+      store8Rows(p, r0, r1, r2, r3, r4, r5, r6, r7)
+      b &+= 8
+    }
+  }
+
+  @inline(__always)
+  private static func store8Rows(
+    _ p: UnsafeMutablePointer<Float>, _ r0: SIMD4<Float>, _ r1: SIMD4<Float>,
+    _ r2: SIMD4<Float>, _ r3: SIMD4<Float>, _ r4: SIMD4<Float>, _ r5: SIMD4<Float>,
+    _ r6: SIMD4<Float>, _ r7: SIMD4<Float>
+  ) {
+    store4(r0, p)
+    store4(r1, p + 4)
+    store4(r2, p + 8)
+    store4(r3, p + 12)
+    store4(r4, p + 16)
+    store4(r5, p + 20)
+    store4(r6, p + 24)
+    store4(r7, p + 28)
+  }
+
+  /// A half-cleaner on rows: row i meets row i + d in each block of 2d rows.
+  @inline(__always)
+  private static func halfCleanRows(_ x: UnsafeMutablePointer<Float>, _ rows: Int, _ d: Int) {
+    var q = 0
+    let mask = d &- 1
+    while q < rows / 2 {
+      // The q-th pair: block q / d, offset q % d (d is a power of two).
+      let i = ((q & ~mask) << 1) | (q & mask)
+      let lo = x + 4 &* i, hi = x + 4 &* (i &+ d)
+      var u = load4(lo), v = load4(hi)
+      exchange(&u, &v)
+      store4(u, lo)
+      store4(v, hi)
+      q &+= 1
+    }
+  }
+
+  /// `a, b = min(a, b), max(a, b)` lane-wise (one minps and one maxps).
+  @inline(__always)
+  private static func exchange(_ a: inout SIMD4<Float>, _ b: inout SIMD4<Float>) {
+    let low = a.replacing(with: b, where: b .< a)
+    let high = a.replacing(with: b, where: a .< b)
+    a = low
+    b = high
+  }
+
+  @inline(__always)
+  private static func reversed(_ v: SIMD4<Float>) -> SIMD4<Float> {
+    SIMD4(v[3], v[2], v[1], v[0])
+  }
+
+  /// Rows `a, b, c, d` to columns: result `j` holds lane `j` of each.
+  @inline(__always)
+  private static func transpose(
+    _ a: SIMD4<Float>, _ b: SIMD4<Float>, _ c: SIMD4<Float>, _ d: SIMD4<Float>
+  ) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
+    let ab01 = SIMD4(a[0], b[0], a[1], b[1]), cd01 = SIMD4(c[0], d[0], c[1], d[1])
+    let ab23 = SIMD4(a[2], b[2], a[3], b[3]), cd23 = SIMD4(c[2], d[2], c[3], d[3])
+    return (
+      SIMD4(lowHalf: ab01.lowHalf, highHalf: cd01.lowHalf),
+      SIMD4(lowHalf: ab01.highHalf, highHalf: cd01.highHalf),
+      SIMD4(lowHalf: ab23.lowHalf, highHalf: cd23.lowHalf),
+      SIMD4(lowHalf: ab23.highHalf, highHalf: cd23.highHalf)
+    )
   }
 
   @inline(__always)

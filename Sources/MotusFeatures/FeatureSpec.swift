@@ -32,13 +32,20 @@ public struct FeatureSpec: Codable, Sendable, Equatable {
   /// (channel unit)^2. Default `defaultLogPowerFloor`; must be finite and > 0 when `spectral`
   /// holds `.logBandPowers`, unused otherwise.
   public var logPowerFloor: Double
+  /// Three-axis vectors split, window by window, into two orientation-free channels:
+  /// `<name>.vertical`, the component along the window's mean gravity direction, and
+  /// `<name>.horizontal`, the magnitude of the rest. Each gets every per-channel feature. The
+  /// direction is the window mean of `gravity` when set (and the vector is not gravity),
+  /// else of the vector itself (raw acceleration averages to gravity). Default none.
+  public var decomposedVectors: [[String]]
 
   public init(
     recipes: [ChannelRecipe], channels: [String], vectors: [[String]] = [],
     gravity: [String]? = nil, sampleRateHz: Double, windowLength: Int, hopLength: Int,
     statistics: [Statistic] = Statistic.defaults,
     spectral: [SpectralFeature] = SpectralFeature.defaults,
-    bandEdgesHz: [Double], logPowerFloor: Double = FeatureSpec.defaultLogPowerFloor
+    bandEdgesHz: [Double], logPowerFloor: Double = FeatureSpec.defaultLogPowerFloor,
+    decomposedVectors: [[String]] = []
   ) {
     self.recipes = recipes
     self.channels = channels
@@ -51,6 +58,7 @@ public struct FeatureSpec: Codable, Sendable, Equatable {
     self.spectral = spectral
     self.bandEdgesHz = bandEdgesHz
     self.logPowerFloor = logPowerFloor
+    self.decomposedVectors = decomposedVectors
   }
 }
 
@@ -176,32 +184,48 @@ extension FeatureSpec {
 
   /// Feature names in output order: for each channel its statistics then its spectral
   /// features (`band` and `log_band` expanded in edge order); then for each vector `corr_xy`,
-  /// `corr_xz`, `corr_yz` and, when gravity is set and the vector is not gravity, `gravity_angle`.
+  /// `corr_xz`, `corr_yz` and, when gravity is set and the vector is not gravity, `gravity_angle`;
+  /// then the per-channel features of each decomposed vector's vertical and horizontal parts.
   public var featureNames: [String] {
     var names: [String] = []
-    for channel in channels {
-      for statistic in statistics { names.append("\(channel):\(statistic.rawValue)") }
-      for feature in spectral {
-        if feature.isPerBand {
-          for b in 0..<max(bandEdgesHz.count - 1, 0) {
-            let (lo, hi) = (bandEdgesHz[b], bandEdgesHz[b + 1])
-            let band =
-              feature == .bandPowers
-              ? FeatureSpec.bandName(lo: lo, hi: hi) : FeatureSpec.logBandName(lo: lo, hi: hi)
-            names.append("\(channel):\(band)")
-          }
-        } else {
-          names.append("\(channel):\(feature.rawValue)")
-        }
-      }
-    }
+    for channel in channels { names += perChannelNames(channel) }
     for axes in vectors {
       let name = FeatureSpec.vectorName(axes)
       for pair in ["xy", "xz", "yz"] { names.append("\(name):corr_\(pair)") }
       if hasGravityAngle(axes) { names.append("\(name):gravity_angle") }
     }
+    for channel in decomposedChannelNames { names += perChannelNames(channel) }
     return names
   }
+
+  /// `<name>.vertical`, `<name>.horizontal` for each of `decomposedVectors`, in order.
+  public var decomposedChannelNames: [String] {
+    decomposedVectors.flatMap { axes -> [String] in
+      let name = FeatureSpec.vectorName(axes)
+      return ["\(name).vertical", "\(name).horizontal"]
+    }
+  }
+
+  /// One channel's statistics then its spectral features (bands expanded in edge order).
+  func perChannelNames(_ channel: String) -> [String] {
+    var names: [String] = []
+    for statistic in statistics { names.append("\(channel):\(statistic.rawValue)") }
+    for feature in spectral {
+      if feature.isPerBand {
+        for b in 0..<max(bandEdgesHz.count - 1, 0) {
+          let (lo, hi) = (bandEdgesHz[b], bandEdgesHz[b + 1])
+          let band =
+            feature == .bandPowers
+            ? FeatureSpec.bandName(lo: lo, hi: hi) : FeatureSpec.logBandName(lo: lo, hi: hi)
+          names.append("\(channel):\(band)")
+        }
+      } else {
+        names.append("\(channel):\(feature.rawValue)")
+      }
+    }
+    return names
+  }
+
 
   /// Checks every field; the error names the field and gives a hint.
   public func validate() throws {
@@ -240,8 +264,11 @@ extension FeatureSpec {
     where !known.contains(channel) {
       throw FeatureSpecError.unknownChannel(channel, available: available)
     }
-    for axes in vectors where axes.count != 3 {
+    for axes in vectors + decomposedVectors where axes.count != 3 {
       throw FeatureSpecError.vectorNotThreeAxes(axes)
+    }
+    for channel in decomposedVectors.flatMap({ $0 }) where !known.contains(channel) {
+      throw FeatureSpecError.unknownChannel(channel, available: available)
     }
     if let gravity, gravity.count != 3 { throw FeatureSpecError.vectorNotThreeAxes(gravity) }
     if Set(featureNames).count != featureNames.count {
@@ -255,7 +282,7 @@ extension FeatureSpec {
 extension FeatureSpec {
   private enum CodingKeys: String, CodingKey {
     case recipes, channels, vectors, gravity, sampleRateHz, windowLength, hopLength
-    case statistics, spectral, bandEdgesHz, logPowerFloor
+    case statistics, spectral, bandEdgesHz, logPowerFloor, decomposedVectors
   }
 
   /// Decodes specs written before `logPowerFloor` existed with the default floor.
@@ -274,6 +301,8 @@ extension FeatureSpec {
     logPowerFloor =
       try c.decodeIfPresent(Double.self, forKey: .logPowerFloor)
       ?? FeatureSpec.defaultLogPowerFloor
+    decomposedVectors =
+      try c.decodeIfPresent([[String]].self, forKey: .decomposedVectors) ?? []
   }
 
   /// Writes `logPowerFloor` only when log bands use it or it is not the default, so specs
@@ -293,5 +322,6 @@ extension FeatureSpec {
     if spectral.contains(.logBandPowers) || logPowerFloor != FeatureSpec.defaultLogPowerFloor {
       try c.encode(logPowerFloor, forKey: .logPowerFloor)
     }
+    if !decomposedVectors.isEmpty { try c.encode(decomposedVectors, forKey: .decomposedVectors) }
   }
 }

@@ -11,7 +11,8 @@ extension Trainer {
     case subject, session
   }
 
-  /// Windows `dataset` with `spec`, extracts its features and trains.
+  /// Windows `dataset` (plus its perturbed copies when `options.augmentation` is set) with
+  /// `spec`, extracts its features and trains.
   ///
   /// Classes are the dataset's labels that have at least one window, in dataset order.
   ///
@@ -23,8 +24,15 @@ extension Trainer {
     validationGroup: ValidationGroup = .subject, options: TrainingOptions = .init(),
     progress: ((EpochReport) -> Void)? = nil
   ) throws -> (model: TrainedModel, report: TrainingReport, table: WindowTable) {
+    if let augmentation = options.augmentation {
+      guard augmentation.copies >= 0 else {
+        throw TrainingError.invalidHyperparameter(
+          name: "augmentation copies", value: "\(augmentation.copies)", expected: ">= 0")
+      }
+    }
+    let augmented = options.augmentation?.apply(to: dataset, seed: options.seed) ?? dataset
     let table = try WindowTable.make(
-      dataset: dataset, extractor: FeatureExtractor(spec: spec), minimumPurity: minimumPurity)
+      dataset: augmented, extractor: FeatureExtractor(spec: spec), minimumPurity: minimumPurity)
     guard table.windowCount > 0 else {
       throw TrainingError.noWindows(
         skippedRecordings: table.skippedRecordingCount, droppedImpure: table.droppedImpureCount)

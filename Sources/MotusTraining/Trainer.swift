@@ -85,6 +85,10 @@ public enum Trainer {
       "refit": "\(options.refit)", "calibrate": "\(options.calibrate)",
     ]
     if options.model == .logistic { hyperparameters["solver"] = options.solver.rawValue }
+    if let augmentation = options.augmentation, augmentation.copies > 0 {
+      hyperparameters["augmentation"] =
+        "copies=\(augmentation.copies),\(augmentation.perturbation)"
+    }
     if options.model == .mlp || options.solver == .adam {
       hyperparameters["learningRate"] = "\(options.learningRate)"
       hyperparameters["batchSize"] = "\(options.batchSize)"

@@ -47,6 +47,9 @@ public struct TrainingOptions: Codable, Equatable, Sendable {
   /// Validation accuracy targets for the medium and high confidence levels.
   public var mediumConfidenceAccuracy: Double = 0.7
   public var highConfidenceAccuracy: Double = 0.9
+  /// Perturbed copies of the recordings added before windowing (`train(dataset:...)` only);
+  /// `nil` trains on the recordings as they are.
+  public var augmentation: Augmentation? = nil
 
   public init() {}
 }

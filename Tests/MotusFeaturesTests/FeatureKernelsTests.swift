@@ -15,11 +15,11 @@ final class FeatureKernelsTests: XCTestCase {
   }
 
   func testBitonicAndShellSort_MatchStandardSort() {
-    for n in [1, 2, 3, 4, 5, 7, 8, 9, 16, 31, 38, 64, 100, 128, 129, 256] {
+    for n in [1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 31, 32, 33, 38, 64, 100, 128, 129, 256, 300, 512] {
       for (seed, levels) in [(UInt64(n), nil), (UInt64(n) + 7, 3)] as [(UInt64, Int?)] {
         let input = values(n, seed: seed, levels: levels)
         var bitonic = input, shell = input
-        var scratch = [Float](repeating: 0, count: FeatureKernels.bitonicLength(n))
+        var scratch = [Float](repeating: 0, count: 2 * FeatureKernels.bitonicLength(n))
         bitonic.withUnsafeMutableBufferPointer { a in
           scratch.withUnsafeMutableBufferPointer { s in
             FeatureKernels.bitonicSort(a.baseAddress!, n, scratch: s.baseAddress!)

@@ -96,7 +96,33 @@ struct TrainingFlags: ParsableArguments {
       valueName: "p"))
   var unknownThreshold: Float = 0
 
+  @Option(
+    help: ArgumentHelp(
+      "Perturbed copies of each recording to train on beside the original.",
+      discussion: "Each copy is the recording as another device and placement might give it "
+        + "(see --perturbation); copies keep their subject, so validation never sees a twin "
+        + "of a training window. 0 (the default) trains on the data as it is.",
+      valueName: "copies"))
+  var augment = 0
+
+  @Option(
+    help: ArgumentHelp(
+      "How augmented copies differ: rotation=DEGREES,gain=SPREAD,noise=STD.",
+      discussion: "One random device per copy of a recording: every x/y/z vector rotated "
+        + "(180 = any orientation), scaled by 1 +- gain, plus white noise of a standard "
+        + "deviation up to STD (channel units, g for acceleration); magnitudes are recomputed.",
+      valueName: "spec"))
+  var perturbation = "rotation=180,gain=0.1,noise=0.005"
+
   func validate() throws {
+    guard augment >= 0 else {
+      throw ValidationError("'--augment' must be >= 0, got \(augment). Example: --augment 2")
+    }
+    do {
+      _ = try DevicePerturbation(parsing: perturbation)
+    } catch let error as DevicePerturbation.ParseError {
+      throw ValidationError("'--perturbation': \(error)")
+    }
     let sizes = try hiddenLayerSizes()
     guard (1...2).contains(sizes.count) else {
       throw ValidationError(
@@ -156,6 +182,10 @@ struct TrainingFlags: ParsableArguments {
     options.refit = refit
     options.calibrate = calibration
     options.unknownThreshold = unknownThreshold
+    if augment > 0 {
+      options.augmentation = Augmentation(
+        copies: augment, perturbation: try DevicePerturbation(parsing: perturbation))
+    }
     return options
   }
 }

@@ -1,0 +1,32 @@
+// Training-set augmentation: perturbed copies of every recording (see `DevicePerturbation`),
+// so the model sees each activity as several devices and placements would record it.
+
+import MotusData
+
+/// How many perturbed copies of each training recording to add, and how they differ.
+public struct Augmentation: Codable, Sendable, Equatable {
+  /// Perturbed copies per recording, added beside the original. 0 = no augmentation.
+  public var copies: Int
+  public var perturbation: DevicePerturbation
+
+  public init(copies: Int, perturbation: DevicePerturbation) {
+    self.copies = copies
+    self.perturbation = perturbation
+  }
+
+  /// `dataset` followed by `copies` perturbed copies of it. Copies keep their subject and
+  /// session names, so a validation split by subject or session holds a recording out together
+  /// with its copies and never validates on a twin of a training window.
+  ///
+  /// - Complexity: O(copies · samples).
+  public func apply(to dataset: Dataset, seed: UInt64) -> Dataset {
+    guard copies > 0, !perturbation.isIdentity else { return dataset }
+    var result = dataset
+    for copy in 1...copies {
+      // Distinct from the shuffling and initialisation streams of the same seed.
+      let copySeed = (seed ^ 0xA5A5_5A5A_C3C3_3C3C) &+ UInt64(copy) &* 0xD1B5_4A32_D192_ED03
+      result.recordings += perturbation.apply(to: dataset, seed: copySeed).recordings
+    }
+    return result
+  }
+}

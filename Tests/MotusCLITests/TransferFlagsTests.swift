@@ -1,0 +1,89 @@
+// `--feature-channels`, `--decompose`, `--augment`/`--perturbation` and `--perturb` end to end
+// on SYNTHETIC recordings (MotusSimulation): they change what is computed, and bad values get
+// an error naming the flag.
+
+import Foundation
+import MotusSimulation
+import MotusTestSupport
+import XCTest
+
+final class TransferFlagsTests: XCTestCase {
+  private var folder: URL!
+  private var data: String!
+
+  override func setUpWithError() throws {
+    folder = try makeTemporaryDirectory()
+    var simulator = ActivitySimulator(seed: 8, sampleRateHz: 25)
+    var text = ""
+    for subject in 1...3 {
+      for activity in [SimulatedActivity.stationary, .walking] {
+        text += simulator.recording(activity, subject: subject, seconds: 20).csv(
+          includeHeader: text.isEmpty)
+      }
+    }
+    let url = folder.appendingPathComponent("synthetic.csv")
+    try text.write(to: url, atomically: true, encoding: .utf8)
+    data = url.path
+  }
+
+  override func tearDownWithError() throws {
+    try? FileManager.default.removeItem(at: folder)
+  }
+
+  private func header(_ flags: [String]) throws -> [String] {
+    let output = folder.appendingPathComponent("features-\(UUID().uuidString).csv").path
+    let run = try MotusRunner.run(["features", data, "-o", output] + flags)
+    XCTAssertEqual(run.exitCode, 0, run.standardError)
+    let text = try String(contentsOfFile: output, encoding: .utf8)
+    return text.prefix { $0 != "\n" }.split(separator: ",").map(String.init)
+  }
+
+  func testFeatures_FeatureChannelsAndDecompose() throws {
+    let names = try header([
+      "--channels", "acceleration.*,|acceleration|", "--feature-channels", "|acceleration|",
+      "--decompose", "acceleration",
+    ])
+    XCTAssertTrue(names.contains("|acceleration|:std"))
+    XCTAssertTrue(names.contains("acceleration.vertical:std"))
+    XCTAssertTrue(names.contains("acceleration.horizontal:band_1-2Hz"))
+    XCTAssertFalse(names.contains { $0.hasPrefix("acceleration.x:") })
+  }
+
+  func testTrainAndEvaluate_WithAugmentationAndPerturbation() throws {
+    let model = folder.appendingPathComponent("m.motus").path
+    let train = try MotusRunner.run([
+      "train", data, "-o", model, "--channels", "acceleration.*,|acceleration|",
+      "--augment", "1", "--perturbation", "rotation=90,gain=0.05,noise=0.002", "--seed", "2",
+    ])
+    XCTAssertEqual(train.exitCode, 0, train.standardError)
+    let plain = try MotusRunner.run(["evaluate", model, data, "--format", "json"])
+    let perturbed = try MotusRunner.run([
+      "evaluate", model, data, "--format", "json", "--perturb", "rotation=180", "--perturb-seed",
+      "4",
+    ])
+    XCTAssertEqual(plain.exitCode, 0, plain.standardError)
+    XCTAssertEqual(perturbed.exitCode, 0, perturbed.standardError)
+    XCTAssertTrue(perturbed.standardError.contains("simulated device change"))
+    XCTAssertFalse(plain.standardError.contains("simulated device change"))
+    // The model file is a short binary header, then JSON.
+    let file = try Data(contentsOf: URL(fileURLWithPath: model))
+    XCTAssertNotNil(file.range(of: Data("copies=1,rotation=90,gain=0.05,noise=0.002".utf8)))
+  }
+
+  func testBadValues_NameTheFlag() throws {
+    let model = folder.appendingPathComponent("never.motus").path
+    let cases: [([String], String)] = [
+      (["features", data, "-o", model, "--decompose", "rotationRate.q"], "--decompose"),
+      (["features", data, "-o", model, "--feature-channels", "nothing*"], "--feature-channels"),
+      (["train", data, "-o", model, "--augment", "-1"], "--augment"),
+      (["train", data, "-o", model, "--augment", "1", "--perturbation", "spin=3"], "--perturbation"),
+      (["evaluate", model, data, "--perturb", "gain=2"], "--perturb"),
+    ]
+    for (arguments, flag) in cases {
+      let run = try MotusRunner.run(arguments)
+      XCTAssertNotEqual(run.exitCode, 0, arguments.joined(separator: " "))
+      XCTAssertTrue(run.standardError.contains(flag), run.standardError)
+    }
+    XCTAssertFalse(FileManager.default.fileExists(atPath: model))
+  }
+}
