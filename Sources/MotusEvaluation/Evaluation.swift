@@ -131,12 +131,14 @@ public enum Evaluation {
     }
     let probabilities = model.predictProbabilities(table.features.rows(rows))
     let spec = model.featureSpec
-    return EvaluationResult(
+    var result = EvaluationResult(
       classes: model.classes, truth: truth, predicted: Metrics.argmax(probabilities),
       probabilities: probabilities, sessions: rows.map { table.session(at: $0) },
       subjects: rows.map { table.subject(at: $0) }, startTimes: rows.map { table.startTimes[$0] },
       windowLength: spec.windowLength, hopLength: spec.hopLength,
       sampleRateHz: spec.sampleRateHz)
+    result.unknownThreshold = model.unknownThreshold
+    return result
   }
 }
 

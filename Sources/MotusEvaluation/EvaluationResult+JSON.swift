@@ -10,7 +10,8 @@ extension EvaluationResult {
   /// `classes`, `confusion_matrix` (`labels`, `counts` with rows = truth), `per_class`
   /// (label -> `precision`, `recall`, `f1`, `support`), `per_subject` and `per_session`
   /// (name -> `accuracy`, `macro_f1`, `windows`), `reliability` (bins), `skipped_recordings`,
-  /// `dropped_impure_windows`, `window_length`, `hop_length`, `sample_rate_hz`.
+  /// `dropped_impure_windows`, `window_length`, `hop_length`, `sample_rate_hz`,
+  /// `unknown_threshold`, `coverage`, `covered_accuracy` (null when no window is named).
   public struct Report: Codable, Equatable, Sendable {
     public struct Confusion: Codable, Equatable, Sendable {
       public var labels: [String]
@@ -64,6 +65,11 @@ extension EvaluationResult {
     public var windowLength: Int
     public var hopLength: Int
     public var sampleRateHz: Double
+    /// The model's unknown threshold, the share of windows it names a class for, and the
+    /// accuracy on those (1 and `accuracy` when the threshold is 0).
+    public var unknownThreshold: Double
+    public var coverage: Double
+    public var coveredAccuracy: Double?
 
     enum CodingKeys: String, CodingKey {
       case accuracy, ece, windows, classes, reliability
@@ -79,11 +85,15 @@ extension EvaluationResult {
       case windowLength = "window_length"
       case hopLength = "hop_length"
       case sampleRateHz = "sample_rate_hz"
+      case unknownThreshold = "unknown_threshold"
+      case coverage
+      case coveredAccuracy = "covered_accuracy"
     }
   }
 
   /// The report as a value (what `jsonData()` encodes).
   public var report: Report {
+    let named = selective(threshold: unknownThreshold)
     func group(_ g: GroupMetrics) -> (String, Report.Group) {
       (g.name, Report.Group(accuracy: g.accuracy, macroF1: g.macroF1, windows: g.windows))
     }
@@ -110,7 +120,8 @@ extension EvaluationResult {
           reason: $0.reason)
       },
       droppedImpureWindows: droppedImpureCount, windowLength: windowLength,
-      hopLength: hopLength, sampleRateHz: sampleRateHz)
+      hopLength: hopLength, sampleRateHz: sampleRateHz, unknownThreshold: Double(unknownThreshold),
+      coverage: named.coverage, coveredAccuracy: named.accuracy.isNaN ? nil : named.accuracy)
   }
 
   /// UTF-8 JSON of `report`, keys sorted, pretty-printed, ending in a newline.

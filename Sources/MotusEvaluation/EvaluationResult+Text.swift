@@ -24,7 +24,7 @@ extension EvaluationResult {
         ["accuracy", f(accuracy)], ["macro-F1", f(macroF1)],
         ["balanced accuracy", f(balancedAccuracy)], ["log loss", f(logLoss)],
         ["ECE (\(reliability.count) bins)", f(expectedCalibrationError)],
-      ])
+      ] + unknownRows(f))
     out.append("")
     out.append(
       "Confusion matrix (rows = truth, columns = predicted"
@@ -146,5 +146,18 @@ extension EvaluationResult {
       }.joined(separator: "  ").replacingOccurrences(
         of: "\\s+$", with: "", options: .regularExpression)
     }
+  }
+}
+
+extension EvaluationResult {
+  /// With an unknown threshold: how many windows get a class, and how accurate those are.
+  /// The other rows score every window by its top class.
+  func unknownRows(_ f: (Double) -> String) -> [[String]] {
+    guard unknownThreshold > 0 else { return [] }
+    let named = selective(threshold: unknownThreshold)
+    return [
+      ["unknown below", f(Double(unknownThreshold))], ["coverage (named a class)", f(named.coverage)],
+      ["accuracy when named", named.accuracy.isNaN ? "-" : f(named.accuracy)],
+    ]
   }
 }

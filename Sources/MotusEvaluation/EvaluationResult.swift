@@ -46,6 +46,24 @@ public struct EvaluationResult: Sendable {
   public var sampleRateHz: Double
 
   public var windowCount: Int { truth.count }
+  /// The model's threshold: a top probability below it answers `unknown` (0 = never).
+  public var unknownThreshold: Float = 0
+
+  /// Share of windows the model names a class for at `threshold` (top probability at or
+  /// above it), and the accuracy on those windows; accuracy is NaN when none is named.
+  public func selective(threshold: Float) -> (coverage: Double, accuracy: Double) {
+    var named = 0, correct = 0
+    for i in 0..<windowCount {
+      let p = probabilities.row(i)
+      guard let top = p.max(), top >= threshold else { continue }
+      named += 1
+      if predicted[i] == truth[i] { correct += 1 }
+    }
+    return (
+      Double(named) / Double(max(windowCount, 1)),
+      named > 0 ? Double(correct) / Double(named) : .nan
+    )
+  }
 
   /// Precision, recall, F1 and support of one class.
   public struct ClassMetrics: Sendable, Equatable {
