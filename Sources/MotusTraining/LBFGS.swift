@@ -1,6 +1,7 @@
 // Limited-memory BFGS (Nocedal and Wright, Numerical Optimization, 2nd ed., Algorithm 7.4/7.5:
 // two-loop recursion) with a backtracking Armijo line search, for the full-batch, smooth,
-// convex logistic loss. Vectors of P parameters; the direction maths runs in Double.
+// convex logistic loss. Vectors of P parameters; the direction maths runs in Double, and the
+// m stored (s, y) pairs live in two flat [m, P] ring buffers.
 
 /// Minimises a smooth function of `P` Float parameters.
 public enum LBFGS {
@@ -8,6 +9,8 @@ public enum LBFGS {
     public var parameters: [Float]
     public var loss: Double
     public var iterations: Int
+    /// Calls of the function (line-search trials included).
+    public var evaluations: Int
     /// True when the gradient or loss change fell below tolerance (not the iteration cap).
     public var converged: Bool
   }
@@ -15,8 +18,11 @@ public enum LBFGS {
   /// - Parameters:
   ///   - initial: Starting point, `P` values.
   ///   - maxIterations: Cap on iterations (each does one or more function evaluations).
-  ///   - gradientTolerance: Stop when `max |g_i| <= gradientTolerance`.
-  ///   - memory: Number of `(s, y)` pairs kept. Default 10 (scikit-learn uses scipy's 10).
+  ///   - gradientTolerance: Stop when `max |g_i| <= gradientTolerance` (scipy's `pgtol`, which
+  ///     scikit-learn sets to its `tol`).
+  ///   - memory: Number of `(s, y)` pairs kept. Default 10 (scipy's default). More pairs cost
+  ///     `O(memory · P)` per iteration and can save many function evaluations on
+  ///     ill-conditioned problems (see `NetworkFitting.lbfgsMemory`).
   ///   - function: Returns the loss and its gradient (`P` values) at a point.
   ///   - iterationDone: Called after each iteration with (iteration, loss, parameters).
   /// - Returns: The last accepted point, its loss, and whether a stopping rule was met.
@@ -25,52 +31,79 @@ public enum LBFGS {
     function: ([Float]) -> (loss: Double, gradient: [Float]),
     iterationDone: ((Int, Double, [Float]) -> Void)? = nil
   ) -> Result {
+    precondition(memory >= 1, "memory must be >= 1, got \(memory)")
+    let p = initial.count
     var x = initial.map(Double.init)
+    var evaluations = 1
     var (f, gFloat) = function(initial)
     var g = gFloat.map(Double.init)
-    var sHistory: [[Double]] = []
-    var yHistory: [[Double]] = []
-    var rhoHistory: [Double] = []
+    // Pair j (0 = oldest) is at slot (first + j) % memory.
+    var sHistory = [Double](repeating: 0, count: memory * p)
+    var yHistory = [Double](repeating: 0, count: memory * p)
+    var rhoHistory = [Double](repeating: 0, count: memory)
+    var alphas = [Double](repeating: 0, count: memory)
+    var first = 0
+    var count = 0
+    var direction = [Double](repeating: 0, count: p)
+    var newX = x
     var iteration = 0
+    func result(_ converged: Bool) -> Result {
+      Result(
+        parameters: x.map(Float.init), loss: f, iterations: iteration, evaluations: evaluations,
+        converged: converged)
+    }
     while iteration < maxIterations {
-      if g.reduce(0, { max($0, abs($1)) }) <= gradientTolerance {
-        return Result(
-          parameters: x.map(Float.init), loss: f, iterations: iteration, converged: true)
+      if g.reduce(0, { max($0, abs($1)) }) <= gradientTolerance { return result(true) }
+      // two-loop recursion: direction = -H g
+      sHistory.withUnsafeBufferPointer { s in
+        yHistory.withUnsafeBufferPointer { y in
+          direction.withUnsafeMutableBufferPointer { q in
+            for j in 0..<p { q[j] = g[j] }
+            for j in stride(from: count - 1, through: 0, by: -1) {
+              let slot = (first + j) % memory
+              let sj = UnsafeBufferPointer(rebasing: s[(slot * p)..<(slot * p + p)])
+              let yj = UnsafeBufferPointer(rebasing: y[(slot * p)..<(slot * p + p)])
+              let a = rhoHistory[slot] * dot(sj, UnsafeBufferPointer(q))
+              alphas[slot] = a
+              for i in 0..<p { q[i] -= a * yj[i] }
+            }
+            var gamma: Double
+            if count > 0 {
+              let slot = (first + count - 1) % memory
+              let yj = UnsafeBufferPointer(rebasing: y[(slot * p)..<(slot * p + p)])
+              gamma = 1 / (rhoHistory[slot] * dot(yj, yj))  // sᵀy / yᵀy
+            } else {
+              gamma = 1 / max(1e-12, dot(UnsafeBufferPointer(q), UnsafeBufferPointer(q)).squareRoot())
+            }
+            for i in 0..<p { q[i] *= gamma }
+            for j in 0..<count {
+              let slot = (first + j) % memory
+              let sj = UnsafeBufferPointer(rebasing: s[(slot * p)..<(slot * p + p)])
+              let yj = UnsafeBufferPointer(rebasing: y[(slot * p)..<(slot * p + p)])
+              let beta = rhoHistory[slot] * dot(yj, UnsafeBufferPointer(q))
+              let a = alphas[slot] - beta
+              for i in 0..<p { q[i] += a * sj[i] }
+            }
+            for i in 0..<p { q[i] = -q[i] }
+          }
+        }
       }
-      // two-loop recursion: d = -H g
-      var q = g
-      var alphas = [Double](repeating: 0, count: sHistory.count)
-      for i in stride(from: sHistory.count - 1, through: 0, by: -1) {
-        alphas[i] = rhoHistory[i] * dot(sHistory[i], q)
-        for j in q.indices { q[j] -= alphas[i] * yHistory[i][j] }
-      }
-      var gamma = 1.0
-      if let s = sHistory.last, let y = yHistory.last {
-        gamma = dot(s, y) / dot(y, y)
-      } else {
-        gamma = 1 / max(1e-12, dot(g, g).squareRoot())  // first step has unit length
-      }
-      for j in q.indices { q[j] *= gamma }
-      for i in 0..<sHistory.count {
-        let beta = rhoHistory[i] * dot(yHistory[i], q)
-        for j in q.indices { q[j] += sHistory[i][j] * (alphas[i] - beta) }
-      }
-      var direction = q.map { -$0 }
-      var slope = dot(g, direction)
+      var slope = dotArrays(g, direction)
       if slope >= 0 {  // not a descent direction: restart from steepest descent
-        sHistory.removeAll(); yHistory.removeAll(); rhoHistory.removeAll()
-        direction = g.map { -$0 / max(1e-12, dot(g, g).squareRoot()) }
-        slope = dot(g, direction)
+        count = 0
+        let norm = max(1e-12, dotArrays(g, g).squareRoot())
+        for i in 0..<p { direction[i] = -g[i] / norm }
+        slope = dotArrays(g, direction)
       }
       // backtracking line search on the Armijo condition f(x + t d) <= f + c1 t slope
       var step = 1.0
       var accepted = false
-      var newX = x
       var newF = f
       var newG = g
       for _ in 0..<40 {
-        for j in x.indices { newX[j] = x[j] + step * direction[j] }
+        for j in 0..<p { newX[j] = x[j] + step * direction[j] }
         let (trialF, trialG) = function(newX.map(Float.init))
+        evaluations += 1
         if trialF.isFinite && trialF <= f + 1e-4 * step * slope {
           newF = trialF
           newG = trialG.map(Double.init)
@@ -82,34 +115,40 @@ public enum LBFGS {
       iteration += 1
       if !accepted {
         // no decrease at Float precision: we are at the optimum as far as Float can tell
-        return Result(
-          parameters: x.map(Float.init), loss: f, iterations: iteration, converged: true)
+        return result(true)
       }
-      let s = zip(newX, x).map { $0 - $1 }
-      let y = zip(newG, g).map { $0 - $1 }
-      let sy = dot(s, y)
-      if sy > 1e-12 {  // keep the pair only if curvature is positive (H stays positive definite)
-        sHistory.append(s); yHistory.append(y); rhoHistory.append(1 / sy)
-        if sHistory.count > memory {
-          sHistory.removeFirst(); yHistory.removeFirst(); rhoHistory.removeFirst()
+      // the new pair s = newX - x, y = newG - g, kept only if curvature is positive
+      // (H stays positive definite); the oldest is overwritten when memory is full
+      var sy = 0.0
+      for i in 0..<p { sy += (newX[i] - x[i]) * (newG[i] - g[i]) }
+      if sy > 1e-12 {
+        let slot = (first + count) % memory
+        for i in 0..<p {
+          sHistory[slot * p + i] = newX[i] - x[i]
+          yHistory[slot * p + i] = newG[i] - g[i]
         }
+        rhoHistory[slot] = 1 / sy
+        if count < memory { count += 1 } else { first = (first + 1) % memory }
       }
       let change = f - newF
-      x = newX
+      swap(&x, &newX)
       f = newF
       g = newG
       iterationDone?(iteration, f, x.map(Float.init))
-      if change <= 1e-10 * max(1, abs(f)) {
-        return Result(
-          parameters: x.map(Float.init), loss: f, iterations: iteration, converged: true)
-      }
+      if change <= 1e-10 * max(1, abs(f)) { return result(true) }
     }
-    return Result(parameters: x.map(Float.init), loss: f, iterations: iteration, converged: false)
+    return result(false)
   }
 
-  private static func dot(_ a: [Double], _ b: [Double]) -> Double {
+  private static func dot(_ a: UnsafeBufferPointer<Double>, _ b: UnsafeBufferPointer<Double>)
+    -> Double
+  {
     var s = 0.0
-    for i in a.indices { s += a[i] * b[i] }
+    for i in 0..<a.count { s += a[i] * b[i] }
     return s
+  }
+
+  private static func dotArrays(_ a: [Double], _ b: [Double]) -> Double {
+    a.withUnsafeBufferPointer { pa in b.withUnsafeBufferPointer { pb in dot(pa, pb) } }
   }
 }

@@ -79,6 +79,12 @@ enum NetworkFitting {
     return best
   }
 
+  /// L-BFGS pairs kept. scipy (and so scikit-learn) keeps 10; on MotionSense logistic
+  /// regression (P = 2304) scipy needs 363 evaluations with 10, 273 with 30, 189 with 100 and
+  /// 167 with 200 to reach the same `max |g| <= 1e-6`. The two-loop recursion costs about
+  /// `4 · memory · P` flops per iteration against `4 · N · P` for an evaluation: a few percent.
+  static let lbfgsMemory = 100
+
   /// Full-batch L-BFGS on the whole training part (convex for logistic regression).
   static func lbfgs(
     network initial: FeedForwardNetwork, x: Matrix, labels: [Int], sampleWeights: [Float],
@@ -87,10 +93,23 @@ enum NetworkFitting {
   ) -> FeedForwardNetwork {
     let start = Date()
     var network = initial
+    // One linear layer (logistic regression): the fused objective, one pass over X per call.
+    var fused =
+      initial.layerCount == 1
+      ? SoftmaxRegressionObjective(
+        x: x, labels: labels, sampleWeights: sampleWeights, l2Penalty: settings.l2Penalty,
+        classCount: initial.widths[1]) : nil
     let result = LBFGS.minimize(
       initial: network.parameters, maxIterations: settings.maxEpochs,
-      gradientTolerance: Double(settings.tolerance),
+      gradientTolerance: Double(settings.tolerance), memory: lbfgsMemory,
       function: { parameters in
+        if fused != nil {
+          var gradient = [Float](repeating: 0, count: parameters.count)
+          let loss = parameters.withUnsafeBufferPointer { p in
+            gradient.withUnsafeMutableBufferPointer { fused!.evaluate(p, gradient: $0) }
+          }
+          return (loss, gradient)
+        }
         var trial = initial
         trial.parameters = parameters
         return trial.lossAndGradient(
