@@ -11,14 +11,13 @@
 //    fallen below zero (hysteresis), at least a refractory time after the previous one
 //    (half the period estimate, never less than the shortest period).
 // The period comes from the highest normalised autocorrelation peak of the set's raw
-// signal (band-passed noise would look periodic). It only sets the refractory time, and a
-// set must be periodic once (noise never is) before its repetitions are reported; those
-// found before are held and reported then. Once the set has been periodic, a
-// rest that makes the estimate drop out changes nothing: repetitions are events, not a
-// phase advanced by an estimated period, so nothing has to be recounted when it returns.
-// The set's first repetitions, seen before counting began (the detector needs a few
-// windows to confirm a set), are replayed from the history once, and a repetition already
-// counted is never counted again when a set is resumed with an overlapping look-back.
+// signal (band-passed noise would look periodic). It sets the refractory time, and nothing
+// is counted before the set has been periodic once (noise never is): the set so far (its
+// look-back included, at most the history) is then replayed with the RMS of all of it.
+// After that a rest that makes the estimate drop out changes nothing: repetitions are
+// events, not a phase advanced by an estimated period, so nothing is recounted when the
+// period returns. A repetition already counted is never counted again when a set resumes
+// with a look-back that overlaps it.
 
 /// Counts repetitions in a stream of samples of one signal at a fixed rate.
 public struct RepetitionCounter: Sendable {
@@ -48,7 +47,6 @@ public struct RepetitionCounter: Sendable {
   private var meanSquare: Double = 0
   private var armed = true
   private var lastRepetition = Int.min  // sample index (of `written`) of the last counted
-  private var pending = 0  // found before the set was seen to be periodic
 
   /// Repetitions counted since the last `reset()`.
   public private(set) var count = 0
@@ -105,10 +103,11 @@ public struct RepetitionCounter: Sendable {
   /// Adds one sample to the history; while `counting`, looks for a repetition.
   ///
   /// Counting without `beginCounting` starts a set at this sample.
-  /// - Returns: Repetitions reported by this sample: 0 or 1, or those found before the set
-  ///   was first seen to be periodic.
+  /// - Returns: Repetitions reported by this sample: 0 or 1, or, when this sample shows the
+  ///   set to be periodic for the first time, those the set held so far.
   /// - Complexity: O(1) while not counting. While counting, every quarter of the shortest
-  ///   period the autocorrelation is recomputed in O(history · lags).
+  ///   period the autocorrelation is recomputed in O(history · lags), and the set's samples
+  ///   are replayed once in O(history).
   public mutating func append(_ value: Float, counting: Bool) -> Int {
     let x = Double(value)
     if !filterStarted {
@@ -126,15 +125,16 @@ public struct RepetitionCounter: Sendable {
     }
     isCounting = true
     samplesInSet += 1
-    // The plain mean until the time constant is reached, then exponential forgetting.
-    meanSquare += max(rmsAlpha, 1 / Double(samplesInSet)) * (y * y - meanSquare)
-    // The RMS of less than one shortest period says nothing yet: wait for it.
-    var reported = samplesInSet >= minimumLag ? trigger(y, at: written - 1) : 0
+    var reported = 0
+    if setWasPeriodic {
+      meanSquare += rmsAlpha * (y * y - meanSquare)
+      reported = trigger(y, at: written - 1)
+    }
     sinceEstimate += 1
     if sinceEstimate >= max(1, minimumLag / 4) {
       sinceEstimate = 0
       estimatedLag = estimatePeriod()
-      reported += releasePendingIfPeriodic()
+      reported += replayIfFirstPeriodic()
     }
     return reported
   }
@@ -147,36 +147,48 @@ public struct RepetitionCounter: Sendable {
   public mutating func beginCounting(lookbackSamples: Int) -> Int {
     stopCounting()
     isCounting = true
-    let n = max(0, min(lookbackSamples, written, history.count))
-    samplesInSet = n
-    let first = written - n
-    guard n > 0 else { return 0 }
-    var sum: Double = 0
-    for i in first..<written {
-      let v = Double(filtered[i % history.count])
-      sum += v * v
-    }
-    meanSquare = sum / Double(n)
+    samplesInSet = max(0, min(lookbackSamples, written))
     estimatedLag = estimatePeriod()
-    for i in first..<written { _ = trigger(Double(filtered[i % history.count]), at: i) }
-    return releasePendingIfPeriodic()
+    return replayIfFirstPeriodic()
   }
 
-  /// Stops counting (the activity ended); the running `count` is kept. Repetitions of a set
-  /// that never looked periodic are dropped.
+  /// Stops counting (the activity ended); the running `count` is kept. A set that never
+  /// looked periodic counts nothing.
   public mutating func stopCounting() {
     isCounting = false
     samplesInSet = 0
     sinceEstimate = 0
     estimatedLag = nil
     setWasPeriodic = false
-    pending = 0
     armed = true
     meanSquare = 0
   }
 
+  /// The first time the set is seen to be periodic, runs the trigger over the set so far
+  /// (at most the history), scaled by the RMS of all of it: a scale taken from its first
+  /// samples alone (often a rest) would turn noise into repetitions.
+  /// - Returns: Repetitions counted.
+  private mutating func replayIfFirstPeriodic() -> Int {
+    guard !setWasPeriodic, estimatedLag != nil else { return 0 }
+    setWasPeriodic = true
+    let n = min(samplesInSet, written, history.count)
+    guard n > 0 else { return 0 }
+    var sum: Double = 0
+    for i in (written - n)..<written {
+      let v = Double(filtered[i % history.count])
+      sum += v * v
+    }
+    meanSquare = sum / Double(n)
+    armed = true
+    var counted = 0
+    for i in (written - n)..<written {
+      counted += trigger(Double(filtered[i % history.count]), at: i)
+    }
+    return counted
+  }
+
   /// The hysteresis trigger on band-passed sample `y` with index `index` (of `written`).
-  /// - Returns: 1 when a repetition is counted and reported now.
+  /// - Returns: 1 when a repetition is counted.
   private mutating func trigger(_ y: Double, at index: Int) -> Int {
     guard meanSquare > 0 else { return 0 }
     let level = y / meanSquare.squareRoot()
@@ -189,22 +201,8 @@ public struct RepetitionCounter: Sendable {
     else { return 0 }
     armed = false
     lastRepetition = index
-    guard setWasPeriodic else {
-      pending += 1
-      return 0
-    }
     count += 1
     return 1
-  }
-
-  /// Reports the repetitions held back until the set was seen to be periodic.
-  private mutating func releasePendingIfPeriodic() -> Int {
-    guard !setWasPeriodic, estimatedLag != nil else { return 0 }
-    setWasPeriodic = true
-    let released = pending
-    count += released
-    pending = 0
-    return released
   }
 
   /// The lag of the highest normalised autocorrelation peak in range, or nil if not periodic.
