@@ -66,7 +66,18 @@ struct Evaluate: ParsableCommand {
   @Option(help: "Seed of the simulated devices drawn by --perturb.")
   var perturbSeed: UInt64 = 0
 
+  @Option(
+    help: ArgumentHelp(
+      "Score coverage as if the model answered 'unknown' below this top probability, in [0, 1).",
+      discussion: "Default: the model's own threshold. The report adds how many windows get "
+        + "a class and how accurate those are; the other metrics score every window.",
+      valueName: "p"))
+  var unknownBelow: Float?
+
   func validate() throws {
+    if let unknownBelow, !(0..<1).contains(unknownBelow) {
+      throw ValidationError("'--unknown-below' must be in [0, 1), got \(unknownBelow).")
+    }
     if let perturb {
       do {
         _ = try DevicePerturbation(parsing: perturb)
@@ -145,6 +156,7 @@ struct Evaluate: ParsableCommand {
     } catch let error as FeatureSpecError {
       throw ToolError(error.description)
     }
+    if let unknownBelow { result.unknownThreshold = unknownBelow }
     result.skippedRecordings += EvaluationResult.SkippedRecording.loaderSkips(
       loaded.result.report)
 

@@ -65,6 +65,14 @@ final class TransferFlagsTests: XCTestCase {
     XCTAssertEqual(perturbed.exitCode, 0, perturbed.standardError)
     XCTAssertTrue(perturbed.standardError.contains("simulated device change"))
     XCTAssertFalse(plain.standardError.contains("simulated device change"))
+    let unsure = try MotusRunner.run([
+      "evaluate", model, data, "--format", "json", "--unknown-below", "0.999999",
+    ])
+    XCTAssertEqual(unsure.exitCode, 0, unsure.standardError)
+    let coverage = try XCTUnwrap(
+      (try JSONSerialization.jsonObject(with: Data(unsure.standardOutput.utf8)) as? [String: Any])?[
+        "coverage"] as? Double)
+    XCTAssertLessThan(coverage, 1)
     // The model file is a short binary header, then JSON.
     let file = try Data(contentsOf: URL(fileURLWithPath: model))
     XCTAssertNotNil(file.range(of: Data("copies=1,rotation=90,gain=0.05,noise=0.002".utf8)))
@@ -78,6 +86,7 @@ final class TransferFlagsTests: XCTestCase {
       (["train", data, "-o", model, "--augment", "-1"], "--augment"),
       (["train", data, "-o", model, "--augment", "1", "--perturbation", "spin=3"], "--perturbation"),
       (["evaluate", model, data, "--perturb", "gain=2"], "--perturb"),
+      (["evaluate", model, data, "--unknown-below", "1.5"], "--unknown-below"),
     ]
     for (arguments, flag) in cases {
       let run = try MotusRunner.run(arguments)
