@@ -9,7 +9,10 @@ few repetitions, measured side by side in this one run.
 
 Fairness:
 - One thread everywhere: OPENBLAS/OMP/MKL threads are set to 1 before NumPy loads, for
-  scikit-learn as for motus (whose OpenBLAS always runs on one thread).
+  scikit-learn as for motus (whose OpenBLAS always runs on one thread); the BLAS thread counts
+  NumPy really uses are read back (threadpoolctl) and printed. `--cpus 0` pins this process and
+  the motus runs it starts to the same core(s); the load average is printed before and after,
+  since timings on a busy machine are noisy (the CPU-seconds column is less affected).
 - Times are fit times only: motus prints its fit time (`timing:` line of `motus train`) apart
   from loading, features and calibration; scikit-learn's is the `fit` call on the ready table.
 - motus holds out validation subjects (early stopping, temperature scaling) and by default fits
@@ -113,7 +116,10 @@ def main():
   parser.add_argument("--seed", type=int, default=1)
   parser.add_argument("--repeats", type=int, default=3, help="fits per model (median time)")
   parser.add_argument("--keep", help="folder to keep the tables and models in")
+  parser.add_argument("--cpus", help="pin both tools to these CPUs, e.g. 0 or 0,1")
   args = parser.parse_args()
+  if args.cpus:
+    os.sched_setaffinity(0, {int(c) for c in args.cpus.split(",")})
 
   if not os.path.exists(args.motus):
     sys.exit(f"{args.motus} not found. HINT: swift build -c release (or pass --motus).")
@@ -135,6 +141,7 @@ def report(args, work):
   if args.window:
     data_flags += ["--window", args.window]
   motus = args.motus
+  load_before = tuple(round(v, 2) for v in os.getloadavg())
   sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "reference"))
   from motus_model import MotusModel
 
@@ -237,9 +244,19 @@ def report(args, work):
     max_iter=200, early_stopping=True, validation_fraction=0.2,
     n_iter_no_change=args.patience, random_state=args.seed), x_train, y_train)
 
-  print(f"\nthreads: 1 (OPENBLAS/OMP/MKL_NUM_THREADS=1 for NumPy/scikit-learn; motus runs "
-        f"OpenBLAS on one thread); fit only, median of {args.repeats} fits: wall seconds and "
-        f"the fitting thread's CPU seconds")
+  try:
+    from threadpoolctl import threadpool_info
+    blas = ", ".join(f"{i.get('internal_api')} {i.get('num_threads')} thread(s)"
+                     for i in threadpool_info()) or "none loaded"
+  except ImportError:
+    blas = "threadpoolctl missing: not read back"
+  print(f"\nthreads: scikit-learn/NumPy BLAS: {blas} (OPENBLAS/OMP/MKL_NUM_THREADS=1); motus: "
+        f"OpenBLAS on 1 thread (set by MotusBLAS, for bit-identical models)")
+  print(f"cores: {os.cpu_count()} on the machine, this run on CPUs "
+        f"{sorted(os.sched_getaffinity(0))}; load average before {load_before}, after "
+        f"{tuple(round(v, 2) for v in os.getloadavg())} (other work on the machine slows both)")
+  print(f"fit only, median of {args.repeats} fits: wall seconds and the fitting thread's CPU "
+        f"seconds")
   print(f"{'model':30} {'accuracy':>9} {'macro-F1':>9} {'log loss':>9} {'fit s':>8} "
         f"{'CPU s':>8} {'epochs/iterations':>18}  metrics by")
   for name, acc, f1, ll, (wall, cpu), source, epochs in rows:

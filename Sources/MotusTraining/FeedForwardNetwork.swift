@@ -135,8 +135,10 @@ public struct FeedForwardNetwork: Sendable, Equatable {
             squares += Double(w) * Double(w)
             g[start + j] += decay * w
           }
-          for row in 0..<b {
-            for c in 0..<o { g[start + o * inputs + c] += delta.values[row * o + c] }
+          delta.values.withUnsafeBufferPointer { d in
+            for row in 0..<b {
+              for c in 0..<o { g[start + o * inputs + c] += d[row * o + c] }
+            }
           }
         }
       }
@@ -153,7 +155,11 @@ public struct FeedForwardNetwork: Sendable, Equatable {
             }
           }
         }
-        for j in next.values.indices where a.values[j] <= 0 { next.values[j] = 0 }
+        a.values.withUnsafeBufferPointer { av in
+          next.values.withUnsafeMutableBufferPointer { nv in
+            for j in 0..<nv.count where av[j] <= 0 { nv[j] = 0 }
+          }
+        }
         delta = next
       }
     }
