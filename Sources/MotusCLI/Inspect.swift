@@ -9,12 +9,28 @@ struct Inspect: ParsableCommand {
     abstract: "Summarise labelled CSV files: sessions, subjects, labels, rates, channels.",
     discussion: """
       Reads the files with the same options as `motus train` (labels are optional here) \
-      and prints aligned tables. Example:
+      and prints aligned tables, or one JSON object with --format json. Examples:
 
         motus inspect motionsense.csv --map sitting=stationary,standing=stationary
+        motus inspect motionsense.csv --format json | jq '.labels'
+
+      JSON keys (durations in seconds, rates in Hz): files, rowsRead, rowsDroppedByLabel, \
+      recordings, samples; channels [{name, operation (copy|sum|magnitude), inputs, scale}]; \
+      sessions [{name, subject, file, rows, rateHz, recordings}]; subjects [{name, \
+      recordings, durationSeconds}]; labels [{name, samples, durationSeconds, sharePercent}]; \
+      recordingRates [{rateHz, recordings}]; missingValues {column: empty cells}; skipped \
+      [{session, file, rows, reason}]; notes [text].
       """)
 
+  enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
+
   @OptionGroup var data: DataOptions
+
+  @Option(
+    help: ArgumentHelp(
+      "Output format: aligned text tables, or one JSON object (keys listed above).",
+      discussion: "Example: `motus inspect data.csv --format json`.", valueName: "text|json"))
+  var format: Format = .text
 
   func run() throws {
     let progress = ProgressLine()
@@ -28,83 +44,77 @@ struct Inspect: ParsableCommand {
       throw ToolError(error.description)
     }
     progress.clear()
-    print(Self.render(result), terminator: "")
+    switch format {
+    case .text: print(Self.render(result), terminator: "")
+    case .json: print(try Self.json(DatasetSummary(result)))
+    }
+  }
+
+  /// The summary as pretty-printed JSON with sorted keys.
+  static func json(_ summary: DatasetSummary) throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    return String(decoding: try encoder.encode(summary), as: UTF8.self)
   }
 
   /// The whole report as text (tables separated by blank lines).
   static func render(_ result: LoadResult) -> String {
-    let dataset = result.dataset
-    let report = result.report
+    let summary = DatasetSummary(result)
     var out = ""
-    out += "files: \(report.files.count), rows read: \(report.rowsRead), "
-      + "recordings: \(dataset.recordings.count), samples: \(dataset.sampleCount)\n"
-    if report.rowsDroppedByLabel > 0 {
-      out += "rows dropped by label (empty or not kept): \(report.rowsDroppedByLabel)\n"
+    out += "files: \(summary.files.count), rows read: \(summary.rowsRead), "
+      + "recordings: \(summary.recordings), samples: \(summary.samples)\n"
+    if summary.rowsDroppedByLabel > 0 {
+      out += "rows dropped by label (empty or not kept): \(summary.rowsDroppedByLabel)\n"
     }
 
-    out += "\nchannels (\(dataset.channels.count)):\n"
+    out += "\nchannels (\(summary.channels.count)):\n"
     out += table(
       ["channel", "computed as"],
       result.recipes.map { [$0.name, describe($0)] }, rightAligned: [])
 
-    out += "\nsessions (\(report.sessions.count)):\n"
+    out += "\nsessions (\(summary.sessions.count)):\n"
     out += table(
       ["session", "subject", "rows", "rate Hz", "recordings"],
-      report.sessions.map {
-        [$0.name, $0.subject, "\($0.rowCount)", format($0.detectedRateHz, 2),
-          "\($0.recordingCount)"]
+      summary.sessions.map {
+        [$0.name, $0.subject, "\($0.rows)", format($0.rateHz, 2), "\($0.recordings)"]
       }, rightAligned: [2, 3, 4])
 
-    var subjectSeconds: [String: Double] = [:]
-    var subjectRecordings: [String: Int] = [:]
-    for r in dataset.recordings {
-      subjectSeconds[r.subject, default: 0] += Double(r.sampleCount) / r.sampleRateHz
-      subjectRecordings[r.subject, default: 0] += 1
-    }
-    out += "\nsubjects (\(dataset.subjects.count)):\n"
+    out += "\nsubjects (\(summary.subjects.count)):\n"
     out += table(
       ["subject", "recordings", "duration"],
-      dataset.subjects.map {
-        [$0, "\(subjectRecordings[$0] ?? 0)", duration(subjectSeconds[$0] ?? 0)]
-      }, rightAligned: [1, 2])
+      summary.subjects.map { [$0.name, "\($0.recordings)", duration($0.durationSeconds)] },
+      rightAligned: [1, 2])
 
-    let totalSeconds = report.labelDurationsSeconds.values.reduce(0, +)
-    out += "\nlabels (\(dataset.labels.count)):\n"
+    out += "\nlabels (\(summary.labels.count)):\n"
     out += table(
       ["label", "samples", "duration", "share"],
-      dataset.labels.map { label in
-        let seconds = report.labelDurationsSeconds[label] ?? 0
-        return [
-          label, "\(report.labelSampleCounts[label] ?? 0)", duration(seconds),
-          format(totalSeconds > 0 ? 100 * seconds / totalSeconds : 0, 1) + "%",
-        ]
+      summary.labels.map {
+        [$0.name, "\($0.samples)", duration($0.durationSeconds), format($0.sharePercent, 1) + "%"]
       }, rightAligned: [1, 2, 3])
 
-    let rates = Dictionary(grouping: dataset.recordings, by: { format($0.sampleRateHz, 2) })
     out += "\nrecording rates:\n"
     out += table(
       ["rate Hz", "recordings"],
-      rates.keys.sorted { (Double($0) ?? 0) < (Double($1) ?? 0) }.map {
-        [$0, "\(rates[$0]?.count ?? 0)"]
-      }, rightAligned: [0, 1])
+      summary.recordingRates.map { [format($0.rateHz, 2), "\($0.recordings)"] },
+      rightAligned: [0, 1])
 
     out += "\nmissing values (filled by interpolation):\n"
-    if report.missingValues.isEmpty {
+    if summary.missingValues.isEmpty {
       out += "  none\n"
     } else {
       out += table(
         ["channel", "empty cells"],
-        report.missingValues.keys.sorted().map { [$0, "\(report.missingValues[$0] ?? 0)"] },
+        summary.missingValues.keys.sorted().map { [$0, "\(summary.missingValues[$0] ?? 0)"] },
         rightAligned: [1])
     }
 
-    if !report.skipped.isEmpty {
+    if !summary.skipped.isEmpty {
       out += "\nskipped:\n"
       out += table(
-        ["reason", "count"], report.skippedByReason.map { [$0.reason, "\($0.count)"] },
+        ["reason", "count"], summary.skippedByReason.map { [$0.reason, "\($0.count)"] },
         rightAligned: [1])
     }
-    for note in report.notes { out += "\nnote: \(note)\n" }
+    for note in summary.notes { out += "\nnote: \(note)\n" }
     return out
   }
 

@@ -9,6 +9,6 @@ struct MotusCommand: ParsableCommand {
     version: MotusVersion.string,
     subcommands: [
       Demo.self, Inspect.self, Features.self, Train.self, Evaluate.self, CrossValidate.self,
-      Stream.self, Bench.self,
+      Stream.self, ModelInfo.self, Bench.self,
     ])
 }

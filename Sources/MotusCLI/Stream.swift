@@ -18,7 +18,10 @@ struct Stream: ParsableCommand {
       columns are ignored) from FILE or standard input (-) as they arrive, and writes one line \
       per prediction, flushed at once, so it works behind a pipe or `tail -f`. Repetitions of \
       the push-up class and gaps are reported as events. A new value in a `session` column \
-      starts a new stream. Latency and throughput go to standard error at the end. Example:
+      starts a new stream. Inputs are adapted as in training: a file without acceleration.x/y/z \
+      gets them as gravity + userAcceleration (Core Motion device motion), and \
+      --negate-acceleration flips Android-sign acceleration; `motus model-info MODEL` lists \
+      the columns a model needs. Latency and throughput go to standard error at the end. Example:
         tail -f recording.csv | motus stream models/six-class.motus - --smoothing hmm
       """)
 
@@ -69,6 +72,15 @@ struct Stream: ParsableCommand {
   @Flag(help: "Resample to the model's rate even when the input rate matches it (jittered clocks).")
   var resample = false
 
+  @Flag(
+    help: ArgumentHelp(
+      "Negate raw acceleration.* columns (Android sign to Core Motion sign), as in training.",
+      discussion: "Example: `motus stream models/six-class.motus qrowd.csv "
+        + "--negate-acceleration`. Acceleration derived as gravity + userAcceleration (a file "
+        + "without acceleration columns) is already in Core Motion sign and is never negated; "
+        + "magnitudes such as |acceleration| are computed from the adapted axes."))
+  var negateAcceleration = false
+
   func validate() throws {
     guard alpha > 0 && alpha <= 1 else { throw ValidationError("'--alpha' must be in (0, 1], got \(alpha).") }
     guard switchProbability > 0 && switchProbability < 1 else {
@@ -103,12 +115,22 @@ struct Stream: ParsableCommand {
     }
     let channels = ChannelSelector.rawInputs(of: model.featureSpec.recipes)
     let timeIndex: Int
-    let channelIndices: [Int]
+    let adapter: InputAdapter
     do {
       timeIndex = try parser.requireColumn(timeColumn, option: "--time-column")
-      channelIndices = try channels.map { try parser.requireColumn($0, option: "the model's inputs") }
+      // Derived and negated inputs are resolved once here, as ingestion does for training.
+      adapter = try InputAdapter(
+        modelInputs: channels, header: parser.header, file: reader.name,
+        negateAcceleration: negateAcceleration,
+        modelNegatesAcceleration: InputAdapter.modelNegatesAcceleration(
+          model.featureSpec.recipes))
     } catch let error as CSVError {
       throw ToolError(error.description)
+    } catch let error as InputAdapterError {
+      throw ToolError(error.description)
+    }
+    if !adapter.adaptations.isEmpty {
+      warn("input: " + adapter.adaptations.joined(separator: "; "), prefix: "note")
     }
     let sessionIndex = parser.column("session")
 
@@ -185,10 +207,8 @@ struct Stream: ParsableCommand {
           continue
         }
         time = t
-        for (k, index) in channelIndices.enumerated() {
-          // An empty cell is a missing value: the engine skips NaN samples and counts them.
-          values[k] = try row.number(at: index).map { Float($0) } ?? .nan
-        }
+        // An empty cell is a missing value: the engine skips NaN samples and counts them.
+        try values.withUnsafeMutableBufferPointer { try adapter.apply(row: row, into: $0) }
       } catch {
         warn("\(error) (row skipped)")
         continue
@@ -217,8 +237,8 @@ struct Stream: ParsableCommand {
     FileHandle.standardError.write(Data((meter.summary(model: model) + "\n").utf8))
   }
 
-  private func warn(_ message: String) {
-    FileHandle.standardError.write(Data("warning: \(message)\n".utf8))
+  private func warn(_ message: String, prefix: String = "warning") {
+    FileHandle.standardError.write(Data("\(prefix): \(message)\n".utf8))
   }
 }
 
