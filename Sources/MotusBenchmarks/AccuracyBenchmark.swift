@@ -207,25 +207,29 @@ public enum AccuracyBenchmark {
     ] {
       progress?("running \(name)")
       var counted: [Int] = []
+      var firstCounts: [Double] = []
       var cpu = 0.0
       var samples = 0
       for stream in streams {
         for set in stream.sets {
           var counter = ChestPushUpCounter(thresholds: thresholds, sampleRateHz: rate)
+          var first: Int?
           let start = threadCPUSeconds()
           for t in set.range {
-            _ = counter.push(
+            let counted = counter.push(
               x: stream.columns[axes[0]][t], y: stream.columns[axes[1]][t],
               z: stream.columns[axes[2]][t])
+            if counted && first == nil { first = t }
           }
           cpu += threadCPUSeconds() - start
           samples += set.range.count
           counted.append(counter.count)
+          if let first { firstCounts.append(Double(first - set.range.lowerBound) / rate) }
         }
       }
       var score = MethodScore(
         method: name, cpuSecondsPerSample: samples > 0 ? cpu / Double(samples) : 0)
-      addRepetitions(&score, counted: counted, streams: streams)
+      addRepetitions(&score, counted: counted, firstCounts: firstCounts, streams: streams)
       methods.append(score)
     }
 
@@ -235,27 +239,31 @@ public enum AccuracyBenchmark {
     do {
       progress?("running the repetition counter on whole sets")
       var counted: [Int] = []
+      var firstCounts: [Double] = []
       var cpu = 0.0
       var samples = 0
       for stream in streams {
         for set in stream.sets {
           var counter = RepetitionCounter(sampleRateHz: rate)
+          var first: Int?
           let start = threadCPUSeconds()
           for t in set.range {
             let x = stream.columns[axes[0]][t]
             let y = stream.columns[axes[1]][t]
             let z = stream.columns[axes[2]][t]
-            _ = counter.append((x * x + y * y + z * z).squareRoot(), counting: true)
+            let completed = counter.append((x * x + y * y + z * z).squareRoot(), counting: true)
+            if completed > 0 && first == nil { first = t }
           }
           cpu += threadCPUSeconds() - start
           samples += set.range.count
           counted.append(counter.count)
+          if let first { firstCounts.append(Double(first - set.range.lowerBound) / rate) }
         }
       }
       var score = MethodScore(
         method: "repetition counter, whole sets",
         cpuSecondsPerSample: samples > 0 ? cpu / Double(samples) : 0)
-      addRepetitions(&score, counted: counted, streams: streams)
+      addRepetitions(&score, counted: counted, firstCounts: firstCounts, streams: streams)
       methods.append(score)
     }
 
@@ -306,6 +314,7 @@ public enum AccuracyBenchmark {
   ) throws -> MethodScore {
     var counter = start
     var counted: [Int] = []
+    var firstCounts: [Double] = []
     let classIndex = model.classes.map { Int32(classes.firstIndex(of: $0) ?? -1) }
     var cpu = 0.0
     var streamConfiguration = StreamConfiguration()
@@ -339,25 +348,33 @@ public enum AccuracyBenchmark {
         let engine = try StreamingClassifier(
           model: model, inputChannels: channels, configuration: streamConfiguration)
         var count = 0
+        var first: Double?
+        func note(_ event: StreamEvent) {
+          guard case .repetition(let time, _) = event else { return }
+          count += 1
+          if first == nil { first = time - stream.timestamps[set.range.lowerBound] }
+        }
         for t in set.range {
           for c in row.indices { row[c] = stream.columns[c][t] }
           row.withUnsafeBufferPointer { values in
-            engine.append(timestamp: stream.timestamps[t], values: values) { event in
-              if case .repetition = event { count += 1 }
-            }
+            engine.append(timestamp: stream.timestamps[t], values: values, events: note)
           }
         }
-        engine.finish { event in if case .repetition = event { count += 1 } }
+        engine.finish(events: note)
         counted.append(count)
+        if let first { firstCounts.append(first) }
       }
     }
     var score = counter.score(method: name, cpuSeconds: cpu)
-    addRepetitions(&score, counted: counted, streams: streams)
+    addRepetitions(&score, counted: counted, firstCounts: firstCounts, streams: streams)
     return score
   }
 
-  static func addRepetitions(_ score: inout MethodScore, counted: [Int], streams: [BenchmarkStream])
-  {
+  /// - Parameter firstCounts: Seconds from each set's start to its first counted
+  ///   repetition, for the sets that counted any.
+  static func addRepetitions(
+    _ score: inout MethodScore, counted: [Int], firstCounts: [Double], streams: [BenchmarkStream]
+  ) {
     let known = streams.flatMap { $0.sets.map(\.known) }
     guard !known.isEmpty, known.count == counted.count else { return }
     let errors = zip(counted, known).map { abs($0 - $1) }
@@ -369,6 +386,8 @@ public enum AccuracyBenchmark {
     score.repetitionMeanAbsoluteError = Double(errors.reduce(0, +)) / Double(known.count)
     score.repetitionPercentError =
       100 * Double(errors.reduce(0, +)) / Double(max(1, known.reduce(0, +)))
+    let sorted = firstCounts.sorted()
+    score.medianFirstRepetitionSeconds = sorted.isEmpty ? nil : sorted[sorted.count / 2]
   }
 
   /// CPU seconds used by the calling thread.

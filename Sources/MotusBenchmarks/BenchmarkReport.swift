@@ -1,5 +1,6 @@
 // What `motus bench accuracy` measures per method: per-sample classification scores,
-// repetition-count errors, change latency (s), flicker (changes/min) and CPU s/sample.
+// repetition-count errors and first-count latency (s), change latency (s), flicker
+// (changes/min) and CPU s/sample.
 
 /// Scores of one method on the held-out streams.
 public struct MethodScore: Codable, Sendable, Equatable {
@@ -29,6 +30,9 @@ public struct MethodScore: Codable, Sendable, Equatable {
   public var repetitionMeanAbsoluteError: Double?
   /// Sum of |counted - known| over the sum of known, in percent.
   public var repetitionPercentError: Double?
+  /// Median seconds from a set's first sample to its first counted repetition (the
+  /// counter's detection latency), over the sets that counted any.
+  public var medianFirstRepetitionSeconds: Double?
   /// Thread CPU seconds per input sample.
   public var cpuSecondsPerSample: Double
 }

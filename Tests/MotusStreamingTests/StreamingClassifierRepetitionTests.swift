@@ -1,0 +1,32 @@
+import MotusSimulation
+import MotusStreaming
+import XCTest
+
+// Every recording here is synthetic (ActivitySimulator).
+final class StreamingClassifierRepetitionTests: XCTestCase {
+  /// A confirmed set's look-back can hold several repetitions at once; each must still come
+  /// as its own event, numbered 1, 2, 3, ..., so that counting events counts repetitions.
+  func testRepetitionEvents_OnePerRepetitionInOrder() throws {
+    let model = try StreamingFixture.model()
+    var simulator = ActivitySimulator(seed: 21)
+    let recording = simulator.recording(segments: [(.stationary, 6), (.pushUp, 30)], subject: 3)
+    let engine = try StreamingClassifier(model: model, inputChannels: ActivitySimulator.channels)
+    var counts: [Int] = []
+    let collect: (StreamEvent) -> Void = { event in
+      if case .repetition(_, let count) = event { counts.append(count) }
+    }
+    var row = [Float](repeating: 0, count: recording.columns.count)
+    for t in recording.timestamps.indices {
+      for c in row.indices { row[c] = recording.columns[c][t] }
+      row.withUnsafeBufferPointer {
+        engine.append(timestamp: recording.timestamps[t], values: $0, events: collect)
+      }
+    }
+    engine.finish(events: collect)
+    XCTAssertGreaterThan(recording.pushUpCount, 5)
+    XCTAssertEqual(counts, Array(1...max(1, engine.repetitionCount)))
+    XCTAssertLessThanOrEqual(
+      abs(engine.repetitionCount - recording.pushUpCount), 1,
+      "counted \(engine.repetitionCount), simulated \(recording.pushUpCount)")
+  }
+}
