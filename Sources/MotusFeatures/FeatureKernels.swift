@@ -441,17 +441,39 @@ enum FeatureKernels {
         s3 += a * UnsafeRawPointer(b + 3).loadUnaligned(as: SIMD8<Float>.self)
         t += 8
       }
-      r[k] = s0.sum()
-      r[k + 1] = s1.sum()
-      r[k + 2] = s2.sum()
-      r[k + 3] = s3.sum()
+      // The four lanes' sums at once: halves, then a transpose-add.
+      let h0 = s0.lowHalf + s0.highHalf, h1 = s1.lowHalf + s1.highHalf
+      let h2 = s2.lowHalf + s2.highHalf, h3 = s3.lowHalf + s3.highHalf
+      let a = SIMD4(h0[0], h1[0], h0[2], h1[2]) + SIMD4(h0[1], h1[1], h0[3], h1[3])
+      let c = SIMD4(h2[0], h3[0], h2[2], h3[2]) + SIMD4(h2[1], h3[1], h2[3], h3[3])
+      UnsafeMutableRawPointer(r + k).storeBytes(
+        of: SIMD4(a[0], a[1], c[0], c[1]) + SIMD4(a[2], a[3], c[2], c[3]), as: SIMD4<Float>.self)
       k += 4
     }
-    var best: Float = -.infinity
+    // Whether a lag is a local maximum is a coin toss on noisy data, so the highest peak is
+    // found with masks, four lags at a time; then one scan finds its first lag.
+    func load(_ i: Int) -> SIMD4<Float> {
+      UnsafeRawPointer(r + i).loadUnaligned(as: SIMD4<Float>.self)
+    }
+    var best4 = SIMD4<Float>(repeating: -.infinity)
+    k = minLag
+    while k + 3 <= maxLag {
+      let value = load(k)
+      let peak = (value .> load(k - 1)) .& (value .>= load(k + 1))
+      best4.replace(with: value, where: peak .& (value .> best4))
+      k += 4
+    }
+    var best = best4.max()
+    while k <= maxLag {
+      if r[k] > r[k - 1] && r[k] >= r[k + 1] && r[k] > best { best = r[k] }
+      k += 1
+    }
     var bestLag = 0
-    for k in minLag...maxLag where r[k] > r[k - 1] && r[k] >= r[k + 1] && r[k] > best {
-      best = r[k]
-      bestLag = k
+    if best > -.infinity {
+      for k in minLag...maxLag where r[k] == best && r[k] > r[k - 1] && r[k] >= r[k + 1] {
+        bestLag = k
+        break
+      }
     }
     return bestLag == 0 ? (0, 0) : (Double(best) / Double(energy), bestLag)
   }
