@@ -9,22 +9,22 @@ struct ModelInfo: ParsableCommand {
     commandName: "model-info",
     abstract: "Describe a model file: classes, inputs, windows, features, classifier, training.",
     discussion: """
-      Reads a .motus file and prints what it holds: the classes; the CSV columns it needs \\
-      (raw inputs of its channel recipes; acceleration.x/y/z may instead come from \\
-      gravity + userAcceleration); sample rate, window and hop; the feature spec; the \\
-      classifier's kind and layer sizes; calibration temperature, confidence cut-offs and \\
+      Reads a .motus file and prints what it holds: the classes; the CSV columns it needs \
+      (raw inputs of its channel recipes; acceleration.x/y/z may instead come from \
+      gravity + userAcceleration); sample rate, window and hop; the feature spec; the \
+      classifier's kind and layer sizes; calibration temperature, confidence cut-offs and \
       unknown threshold; and how it was trained. Examples:
 
         motus model-info models/six-class.motus
         motus model-info models/six-class.motus --format json | jq '.inputs'
 
-      JSON keys (seconds, Hz, bytes): file, fileBytes, formatVersion, classes, inputs \\
-      [{name, or}], recipes [{name, operation, inputs, scale}], sampleRateHz, window \\
-      {samples, seconds}, hop {samples, seconds}, features {count, channels, statistics, \\
-      spectral, bandEdgesHz, bandCount, vectors, gravity, decomposedVectors, \\
-      logPowerFloor}, classifier {kind, layers [{inputs, outputs}], hiddenLayerSizes, \\
-      parameterCount}, temperature, confidenceCutoffs {medium, high}, unknownThreshold, \\
-      training {seed, hyperparameters, validationMetrics, trainingRowCount, \\
+      JSON keys (seconds, Hz, bytes): file, fileBytes, formatVersion, classes, inputs \
+      [{name, or}], recipes [{name, operation, inputs, scale}], sampleRateHz, window \
+      {samples, seconds}, hop {samples, seconds}, features {count, channels, statistics, \
+      spectral, bandEdgesHz, bandCount, vectors, gravity, decomposedVectors, \
+      logPowerFloor}, classifier {kind, layers [{inputs, outputs}], hiddenLayerSizes, \
+      parameterCount}, temperature, confidenceCutoffs {medium, high}, unknownThreshold, \
+      training {seed, hyperparameters, validationMetrics, trainingRowCount, \
       validationRowCount, validationGroups, dataDigest, motusVersion}.
       """)
 

@@ -30,46 +30,82 @@ struct Stream: ParsableCommand {
     case none, ema, hmm
   }
 
-  @Argument(help: ArgumentHelp("The model file written by `motus train`.", valueName: "model"))
+  @Argument(
+    help: ArgumentHelp(
+      "The model file written by `motus train`, e.g. models/six-class.motus.",
+      valueName: "model"))
   var modelPath: String
 
-  @Argument(help: ArgumentHelp("CSV file to read, or - for standard input.", valueName: "file"))
+  @Argument(
+    help: ArgumentHelp(
+      "CSV file to read, or - for standard input, e.g. recording.csv.", valueName: "file"))
   var input: String = "-"
 
-  @Option(help: "Output format: one JSON object per line, or CSV with a header.")
+  @Option(
+    help: ArgumentHelp(
+      "Output format: one JSON object per line, or CSV with a header.",
+      discussion: "Example: `--format csv > predictions.csv`."))
   var format: Format = .json
 
-  @Flag(help: "Write activity segments (start, end, label, mean confidence) instead of predictions.")
+  @Flag(
+    help: ArgumentHelp(
+      "Write activity segments (start, end, label, mean confidence) instead of predictions.",
+      discussion: "Example: `motus stream m.motus rec.csv --smoothing hmm --segments`."))
   var segments = false
 
-  @Option(help: "Smoothing of probabilities: none, ema (exponential average), hmm (switch penalty).")
+  @Option(
+    help: ArgumentHelp(
+      "Smoothing of probabilities: none, ema (exponential average), hmm (switch penalty).",
+      discussion: "Example: `--smoothing hmm --switch-probability 0.02`."))
   var smoothing: SmoothingChoice = .none
 
-  @Option(help: ArgumentHelp("Weight of the newest prediction for --smoothing ema, in (0, 1].", valueName: "a"))
+  @Option(
+    help: ArgumentHelp(
+      "Weight of the newest prediction for --smoothing ema, in (0, 1].",
+      discussion: "Example: `--smoothing ema --alpha 0.3`.", valueName: "a"))
   var alpha: Float = 0.5
 
-  @Option(help: ArgumentHelp("Class-switch probability for --smoothing hmm, in (0, 1).", valueName: "p"))
+  @Option(
+    help: ArgumentHelp(
+      "Class-switch probability for --smoothing hmm, in (0, 1).",
+      discussion: "Example: `--smoothing hmm --switch-probability 0.02` (fewer switches).",
+      valueName: "p"))
   var switchProbability: Float = 0.05
 
-  @Option(help: "Name of the time column (seconds).")
+  @Option(
+    help: ArgumentHelp(
+      "Name of the time column (seconds).", discussion: "Example: `--time-column t`.",
+      valueName: "name"))
   var timeColumn = "timestamp"
 
-  @Option(help: ArgumentHelp("Input rate in Hz; estimated from the first rows when omitted.", valueName: "hz"))
+  @Option(
+    help: ArgumentHelp(
+      "Input rate in Hz; estimated from the first rows when omitted.",
+      discussion: "Example: `--input-rate 50`.", valueName: "hz"))
   var inputRate: Double?
 
-  @Option(help: ArgumentHelp("A pause longer than this many sample periods restarts the window.", valueName: "factor"))
+  @Option(
+    help: ArgumentHelp(
+      "A pause longer than this many sample periods restarts the window.",
+      discussion: "Example: `--gap-factor 5`.", valueName: "factor"))
   var gapFactor: Double = 3
 
   @Option(
     help: ArgumentHelp(
       "Report 'unknown' below this top probability, in [0, 1) (default: the model's).",
-      valueName: "p"))
+      discussion: "Example: `--unknown-below 0.5`.", valueName: "p"))
   var unknownBelow: Float?
 
-  @Flag(help: "Replay the input at the pace of its own timestamps.")
+  @Flag(
+    help: ArgumentHelp(
+      "Replay the input at the pace of its own timestamps.",
+      discussion: "Example: `motus stream m.motus rec.csv --realtime` (a live demo)."))
   var realtime = false
 
-  @Flag(help: "Resample to the model's rate even when the input rate matches it (jittered clocks).")
+  @Flag(
+    help: ArgumentHelp(
+      "Resample to the model's rate even when the input rate matches it (jittered clocks).",
+      discussion: "Example: `--resample`."))
   var resample = false
 
   @Flag(
