@@ -89,8 +89,8 @@ public struct InputAdapter: Sendable, Equatable {
           } ?? [], available: header)
       }
     }
-    let usesAcceleration = modelInputs.contains { Self.accelerationAxis($0) != nil }
-    if negateAcceleration && usesAcceleration && !negatedSomething {
+    // A flag that changes nothing would hide a mix-up of files or models, as in training.
+    if negateAcceleration && !negatedSomething {
       throw InputAdapterError.negateWithoutRawAcceleration(file: file, available: header)
     }
     inputs = modelInputs

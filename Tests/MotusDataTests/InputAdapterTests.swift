@@ -182,5 +182,10 @@ final class InputAdapterTests: XCTestCase {
       XCTAssertEqual(file, "ms.csv")
       XCTAssertTrue("\(error)".contains("HINT: "), "\(error)")
     }
+    // A model that reads no acceleration: the flag would change nothing.
+    XCTAssertThrowsError(
+      try InputAdapter(
+        modelInputs: ["rotationRate.x"], header: deviceMotionHeader + ["acceleration.x"],
+        file: "ms.csv", negateAcceleration: true))
   }
 }
