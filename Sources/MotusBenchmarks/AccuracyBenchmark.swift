@@ -261,7 +261,7 @@ public enum AccuracyBenchmark {
         }
       }
       var score = MethodScore(
-        method: "repetition counter, whole sets",
+        method: "counter alone, whole sets",
         cpuSecondsPerSample: samples > 0 ? cpu / Double(samples) : 0)
       addRepetitions(&score, counted: counted, firstCounts: firstCounts, streams: streams)
       methods.append(score)
