@@ -133,7 +133,8 @@ struct ModelInfo: ParsableCommand {
       }
       recipes = spec.recipes
       sampleRateHz = spec.sampleRateHz
-      window = Span(samples: spec.windowLength, seconds: Double(spec.windowLength) / spec.sampleRateHz)
+      window = Span(
+        samples: spec.windowLength, seconds: Double(spec.windowLength) / spec.sampleRateHz)
       hop = Span(samples: spec.hopLength, seconds: Double(spec.hopLength) / spec.sampleRateHz)
       features = Features(
         count: model.featureCount, channels: spec.channels,
@@ -154,7 +155,9 @@ struct ModelInfo: ParsableCommand {
     }
 
     var text: String {
-      func list(_ items: [String]) -> String { items.isEmpty ? "none" : items.joined(separator: ", ") }
+      func list(_ items: [String]) -> String {
+        items.isEmpty ? "none" : items.joined(separator: ", ")
+      }
       func vectorList(_ v: [[String]]) -> String { list(v.map(FeatureSpec.vectorName)) }
       func num(_ x: Double) -> String { String(format: "%.4g", x) }
       var out = "file: \(file) (\(fileBytes) bytes, format version \(formatVersion))\n"
@@ -178,7 +181,8 @@ struct ModelInfo: ParsableCommand {
       out += "  bands (\(features.bandCount)): edges \(list(features.bandEdgesHz.map(num))) Hz\n"
       out += "  vectors (axis correlations): \(vectorList(features.vectors))\n"
       out += "  gravity: \(features.gravity.map(list) ?? "none")\n"
-      out += "  decomposed vectors (vertical, horizontal): \(vectorList(features.decomposedVectors))\n"
+      out += "  decomposed vectors (vertical, horizontal): "
+        + "\(vectorList(features.decomposedVectors))\n"
       out += "  log power floor: \(features.logPowerFloor.map(num) ?? "unused (no log_band)")\n"
       let sizes = classifier.layers.map { "\($0.inputs)->\($0.outputs)" }.joined(separator: ", ")
       out += "\nclassifier: \(classifier.kind), layers \(sizes), "

@@ -118,7 +118,9 @@ struct Stream: ParsableCommand {
   var negateAcceleration = false
 
   func validate() throws {
-    guard alpha > 0 && alpha <= 1 else { throw ValidationError("'--alpha' must be in (0, 1], got \(alpha).") }
+    guard alpha > 0 && alpha <= 1 else {
+      throw ValidationError("'--alpha' must be in (0, 1], got \(alpha).")
+    }
     guard switchProbability > 0 && switchProbability < 1 else {
       throw ValidationError("'--switch-probability' must be in (0, 1), got \(switchProbability).")
     }
@@ -128,7 +130,9 @@ struct Stream: ParsableCommand {
     if let unknownBelow, !(unknownBelow >= 0 && unknownBelow < 1) {
       throw ValidationError("'--unknown-below' must be in [0, 1), got \(unknownBelow).")
     }
-    guard gapFactor > 1 else { throw ValidationError("'--gap-factor' must be > 1, got \(gapFactor).") }
+    guard gapFactor > 1 else {
+      throw ValidationError("'--gap-factor' must be > 1, got \(gapFactor).")
+    }
   }
 
   func run() throws {
@@ -297,7 +301,8 @@ struct StreamMeter {
     let total = nanoseconds.reduce(0, +)
     let sorted = nanoseconds.sorted()
     func quantile(_ q: Double) -> Double {
-      sorted.isEmpty ? 0 : Double(sorted[min(sorted.count - 1, Int(q * Double(sorted.count)))]) / 1000
+      guard !sorted.isEmpty else { return 0 }
+      return Double(sorted[min(sorted.count - 1, Int(q * Double(sorted.count)))]) / 1000
     }
     let perSample = nanoseconds.isEmpty ? 0 : Double(total) / Double(nanoseconds.count) / 1000
     let spec = model.featureSpec
@@ -308,7 +313,8 @@ struct StreamMeter {
       \(statistics.gaps) gaps, \(statistics.samplesSkippedNaN) NaN and \
       \(statistics.samplesSkippedOutOfOrder) out-of-order samples skipped
       engine time per sample: mean \(String(format: "%.2f", perSample)) µs, median \
-      \(String(format: "%.2f", quantile(0.5))) µs, p99 \(String(format: "%.2f", quantile(0.99))) µs \
+      \(String(format: "%.2f", quantile(0.5))) µs, \
+      p99 \(String(format: "%.2f", quantile(0.99))) µs \
       (\(String(format: "%.0f", perSample > 0 ? 1e6 / perSample : 0)) samples/s, parsing excluded)
       latency: a prediction covers the last \(String(format: "%.2f", windowSeconds)) s and comes \
       every \(String(format: "%.2f", hopSeconds)) s

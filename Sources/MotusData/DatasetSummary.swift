@@ -109,7 +109,9 @@ public struct DatasetSummary: Encodable, Sendable, Equatable {
         sharePercent: total > 0 ? 100 * s / total : 0)
     }
     var rateCounts: [Double: Int] = [:]
-    for r in dataset.recordings { rateCounts[(r.sampleRateHz * 100).rounded() / 100, default: 0] += 1 }
+    for r in dataset.recordings {
+      rateCounts[(r.sampleRateHz * 100).rounded() / 100, default: 0] += 1
+    }
     recordingRates = rateCounts.keys.sorted().map { Rate(rateHz: $0, recordings: rateCounts[$0]!) }
     missingValues = report.missingValues.filter { $0.value > 0 }
     skipped = report.skipped.map {

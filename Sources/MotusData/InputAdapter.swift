@@ -137,7 +137,8 @@ public struct InputAdapter: Sendable, Equatable {
   public func apply(
     _ value: (Int) throws -> Double?, into output: UnsafeMutableBufferPointer<Float>
   ) rethrows {
-    precondition(output.count >= inputs.count, "output has room for \(output.count) of \(inputs.count)")
+    precondition(
+      output.count >= inputs.count, "output has room for \(output.count) of \(inputs.count)")
     for k in 0..<inputs.count {
       // Float addition in the order ChannelPlan uses for a `.sum` recipe: 0 + gravity + user.
       guard let a = try value(firstColumn[k]) else {

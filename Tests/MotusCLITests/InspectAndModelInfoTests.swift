@@ -70,10 +70,12 @@ final class InspectAndModelInfoTests: XCTestCase {
     for label in labels { byName[label["name"] as! String] = label }
     XCTAssertEqual(Set(byName.keys), ["walking", "sitting", "running"])
     XCTAssertEqual(byName["sitting"]?["samples"] as? Int, 40)
-    XCTAssertEqual(try XCTUnwrap(byName["sitting"]?["durationSeconds"] as? Double), 2, accuracy: 1e-9)
+    let sittingSeconds = try XCTUnwrap(byName["sitting"]?["durationSeconds"] as? Double)
+    XCTAssertEqual(sittingSeconds, 2, accuracy: 1e-9)
     let shares = labels.compactMap { $0["sharePercent"] as? Double }
     XCTAssertEqual(shares.reduce(0, +), 100, accuracy: 1e-6)
-    XCTAssertEqual(try XCTUnwrap(byName["walking"]?["sharePercent"] as? Double), 200.0 / 7, accuracy: 1e-6)
+    let walkingShare = try XCTUnwrap(byName["walking"]?["sharePercent"] as? Double)
+    XCTAssertEqual(walkingShare, 200.0 / 7, accuracy: 1e-6)
 
     let recordingRates = try XCTUnwrap(json["recordingRates"] as? [[String: Any]])
     XCTAssertEqual(recordingRates.map { $0["rateHz"] as? Double }, [20, 50])
@@ -121,7 +123,8 @@ final class InspectAndModelInfoTests: XCTestCase {
     let json = try object(run.standardOutput)
     let bytes = try FileManager.default.attributesOfItem(atPath: model)[.size] as? Int
     XCTAssertEqual(json["fileBytes"] as? Int, bytes)
-    XCTAssertEqual(Set(try XCTUnwrap(json["classes"] as? [String])), ["stationary", "walking", "running"])
+    let classes = try XCTUnwrap(json["classes"] as? [String])
+    XCTAssertEqual(Set(classes), ["stationary", "walking", "running"])
     let rate = try XCTUnwrap(json["sampleRateHz"] as? Double)
     let window = try XCTUnwrap(json["window"] as? [String: Any])
     XCTAssertEqual(window["samples"] as? Int, 64)
@@ -164,7 +167,8 @@ final class InspectAndModelInfoTests: XCTestCase {
     let out = run.standardOutput
     XCTAssertTrue(out.contains("acceleration.x  gravity.x + userAcceleration.x"), out)
     XCTAssertTrue(out.contains("classes (6): stationary, walking, running, cycling"), out)
-    XCTAssertTrue(out.contains("|acceleration|  |acceleration.x, acceleration.y, acceleration.z|"), out)
+    XCTAssertTrue(
+      out.contains("|acceleration|  |acceleration.x, acceleration.y, acceleration.z|"), out)
     XCTAssertTrue(out.contains("classifier: mlp"), out)
     XCTAssertTrue(out.contains("training:"), out)
   }

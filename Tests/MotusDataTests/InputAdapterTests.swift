@@ -47,7 +47,9 @@ final class InputAdapterTests: XCTestCase {
       raw.withUnsafeMutableBufferPointer { buffer in
         adapter.apply({ $0 >= 4 ? row[$0 - 4] : nil }, into: buffer)
       }
-      raw.withUnsafeBufferPointer { r in out.withUnsafeMutableBufferPointer { plan.apply(raw: r, into: $0) } }
+      raw.withUnsafeBufferPointer { r in
+        out.withUnsafeMutableBufferPointer { plan.apply(raw: r, into: $0) }
+      }
       for c in 0..<recipes.count { columns[c].append(out[c]) }
     }
     return columns
