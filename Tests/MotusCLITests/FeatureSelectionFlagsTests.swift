@@ -80,6 +80,10 @@ final class FeatureSelectionFlagsTests: XCTestCase {
       (["--statistics", "mean,mean"], ["'mean' is listed twice"]),
       (["--log-power-floor", "0"], ["'--log-power-floor'", "positive"]),
       (["--log-power-floor", "nan"], ["'--log-power-floor'"]),
+      (
+        ["--statistics", "none", "--spectral", "none", "--channels", "acceleration.x"],
+        ["leave no features", "HINT:"]
+      ),
     ] {
       let run = try MotusRunner.run(["features", data, "-o", output] + flags)
       XCTAssertNotEqual(run.exitCode, 0, "\(flags)")

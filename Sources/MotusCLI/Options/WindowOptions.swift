@@ -193,6 +193,12 @@ struct WindowOptions: ParsableArguments {
     if let statistics = try chosenStatistics() { spec.statistics = statistics }
     if let spectral = try chosenSpectral() { spec.spectral = spectral }
     if let logPowerFloor { spec.logPowerFloor = logPowerFloor }
+    if spec.featureNames.isEmpty {
+      throw ToolError(
+        "'--statistics \(statistics ?? "")' and '--spectral \(spectral ?? "")' leave no features "
+          + "for the loaded channels.",
+        hint: "name at least one statistic or spectral feature, e.g. --statistics mean,std.")
+    }
     do {
       try spec.validate()
     } catch let error as FeatureSpecError {
