@@ -67,13 +67,14 @@ public enum LBFGS {
               alphas[slot] = a
               for i in 0..<p { q[i] -= a * yj[i] }
             }
-            var gamma: Double
+            let gamma: Double
             if count > 0 {
               let slot = (first + count - 1) % memory
               let yj = UnsafeBufferPointer(rebasing: y[(slot * p)..<(slot * p + p)])
               gamma = 1 / (rhoHistory[slot] * dot(yj, yj))  // sᵀy / yᵀy
             } else {
-              gamma = 1 / max(1e-12, dot(UnsafeBufferPointer(q), UnsafeBufferPointer(q)).squareRoot())
+              let norm = dot(UnsafeBufferPointer(q), UnsafeBufferPointer(q)).squareRoot()
+              gamma = 1 / max(1e-12, norm)  // the first step has unit length
             }
             for i in 0..<p { q[i] *= gamma }
             for j in 0..<count {

@@ -63,7 +63,8 @@ final class SoftmaxRegressionObjectiveTests: XCTestCase {
     let many = run(60)
     for result in [few, many] {
       XCTAssertTrue(result.converged)
-      XCTAssertLessThan(maxAbsoluteDifference(result.parameters, .init(repeating: 1, count: p)), 1e-3)
+      let ones = [Float](repeating: 1, count: p)
+      XCTAssertLessThan(maxAbsoluteDifference(result.parameters, ones), 1e-3)
       XCTAssertGreaterThanOrEqual(result.evaluations, result.iterations + 1)
     }
     XCTAssertLessThan(many.evaluations, few.evaluations)
