@@ -31,7 +31,7 @@ Fairness:
 - Test metrics of motus models come from `motus evaluate --format json` when it exists, checked
   against a NumPy re-implementation of inference (scripts/reference/motus_model.py).
 
-Usage (from the repository root, after `swift build -c release`; about 3-4 minutes each):
+Usage (from the repository root, after `swift build -c release`; about 5-8 minutes each):
   python3 scripts/compare-sklearn.py                       # six MotionSense labels
   python3 scripts/compare-sklearn.py --map sitting=stationary,standing=stationary,\\
       upstairs=walking,downstairs=walking,jogging=running  # three classes
