@@ -58,7 +58,8 @@ public enum Trainer {
     }
 
     let split = try GroupSplit.split(
-      groups: groups, validationFraction: options.validationFraction, seed: options.seed)
+      groups: groups, labels: labels, validationFraction: options.validationFraction,
+      seed: options.seed)
     let rawTraining = features.rows(split.training)
     let rawValidation = features.rows(split.validation)
     let trainingLabels = split.training.map { labels[$0] }

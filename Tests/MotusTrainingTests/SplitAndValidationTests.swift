@@ -21,6 +21,58 @@ final class SplitAndValidationTests: XCTestCase {
       try GroupSplit.split(groups: groups, seed: 3), try GroupSplit.split(groups: groups, seed: 3))
   }
 
+  /// Ten large groups hold classes 0 and 1; class 2 lives only in two small groups, class 3
+  /// in one. The shape of a pooled manifest (cycling from two subjects of one dataset).
+  private func rareClassRows() -> (groups: [String], labels: [Int]) {
+    var groups: [String] = []
+    var labels: [Int] = []
+    for g in 0..<10 {
+      for i in 0..<100 {
+        groups.append("common\(g)")
+        labels.append(i % 2)
+      }
+    }
+    for (name, label) in [("rareA", 2), ("rareB", 2), ("single", 3)] {
+      for _ in 0..<20 {
+        groups.append(name)
+        labels.append(label)
+      }
+    }
+    return (groups, labels)
+  }
+
+  func testGroupSplit_WithLabels_HoldsOutEveryClassThatTwoGroupsHold() throws {
+    let (groups, labels) = rareClassRows()
+    var seedsMissingRareWithoutLabels = 0
+    for seed: UInt64 in 0..<20 {
+      let plain = try GroupSplit.split(groups: groups, seed: seed)
+      if !plain.validation.contains(where: { labels[$0] == 2 }) {
+        seedsMissingRareWithoutLabels += 1
+      }
+      let split = try GroupSplit.split(groups: groups, labels: labels, seed: seed)
+      let validationClasses = Set(split.validation.map { labels[$0] })
+      let trainingClasses = Set(split.training.map { labels[$0] })
+      XCTAssertEqual(validationClasses, [0, 1, 2], "seed \(seed)")
+      // A class held by one group only stays in training, and every class keeps a training group.
+      XCTAssertEqual(trainingClasses, [0, 1, 2, 3], "seed \(seed)")
+      XCTAssertGreaterThanOrEqual(Double(split.validation.count), 0.2 * Double(groups.count))
+      XCTAssertTrue(
+        Set(split.training.map { groups[$0] }).isDisjoint(with: split.validationGroups))
+    }
+    // The reason for the labelled split: without it most seeds miss the rare class.
+    XCTAssertGreaterThan(seedsMissingRareWithoutLabels, 10)
+  }
+
+  func testGroupSplit_WithLabelsEveryGroupHolds_MatchesUnlabelledSplit() throws {
+    let groups = (0..<400).map { "g\(($0 * 7) % 9)" }
+    let labels = (0..<400).map { ($0 / 9) % 3 }  // every group holds every class
+    for seed: UInt64 in 0..<10 {
+      XCTAssertEqual(
+        try GroupSplit.split(groups: groups, labels: labels, seed: seed),
+        try GroupSplit.split(groups: groups, seed: seed), "seed \(seed)")
+    }
+  }
+
   func testGroupSplit_RejectsSingleGroup() {
     XCTAssertThrowsError(try GroupSplit.split(groups: ["a", "a"], seed: 0)) { error in
       XCTAssertEqual(error as? TrainingError, .tooFewGroups(count: 1))
