@@ -42,8 +42,8 @@ final class StreamInputAdaptationTests: XCTestCase {
 
   func testStream_DeviceMotionCSVEqualsPrecomputedAcceleration() throws {
     try XCTSkipUnless(SharedData.isAvailable, "needs ../shared/datasets")
-    // 1200 rows at 50 Hz: two MotionSense sessions (the first is 896 rows long).
-    let lines = try head(SharedData.motionSense, lines: 1200)
+    // 3000 rows at 50 Hz: two MotionSense sessions (the first is 896 rows long).
+    let lines = try head(SharedData.motionSense, lines: 3000)
     let header = lines[0].split(separator: ",").map(String.init)
     let g = ["x", "y", "z"].map { header.firstIndex(of: "gravity.\($0)")! }
     let u = ["x", "y", "z"].map { header.firstIndex(of: "userAcceleration.\($0)")! }
@@ -68,7 +68,7 @@ final class StreamInputAdaptationTests: XCTestCase {
       derived.standardError)
     let direct = try MotusRunner.run(["stream", Self.sixClassModel, withAcceleration])
     XCTAssertEqual(direct.exitCode, 0, direct.standardError)
-    // 1200 rows at 50 Hz are 360 samples at the model's 15 Hz: several windows per session.
+    // 3000 rows at 50 Hz are 900 samples at the model's 15 Hz: several windows per session.
     XCTAssertGreaterThanOrEqual(predictionCount(direct.standardOutput), 10)
     XCTAssertEqual(derived.standardOutput, direct.standardOutput)
   }
