@@ -59,31 +59,29 @@ public enum GroupSplit {
       }
     }
     let target = validationFraction * Double(groups.count)
-    var held: [String] = []
-    var heldNames = Set<String>()
+    var held = Set<String>()
     var heldRows = 0
     func canHold(_ name: String) -> Bool {
-      !heldNames.contains(name) && held.count < names.count - 1
+      !held.contains(name) && held.count < names.count - 1
         && classesByGroup[name, default: []].allSatisfy {
           trainingGroupsPerClass[$0, default: 0] > 1
         }
     }
     func hold(_ name: String) {
-      held.append(name)
-      heldNames.insert(name)
+      held.insert(name)
       heldRows += rowsByGroup[name, default: []].count
       for c in classesByGroup[name, default: []] { trainingGroupsPerClass[c, default: 0] -= 1 }
     }
-    for c in trainingGroupsPerClass.keys.sorted() {
-      let covered = held.contains { classesByGroup[$0, default: []].contains(c) }
-      let holder = names.first { classesByGroup[$0, default: []].contains(c) && canHold($0) }
-      if !covered, let holder { hold(holder) }
+    for c in trainingGroupsPerClass.keys.sorted()
+    where !held.contains(where: { classesByGroup[$0, default: []].contains(c) }) {
+      let holds = { (name: String) in classesByGroup[name, default: []].contains(c) }
+      if let holder = names.first(where: { holds($0) && canHold($0) }) { hold(holder) }
     }
     for name in names where Double(heldRows) < target && canHold(name) { hold(name) }
     var training: [Int] = []
     var validation: [Int] = []
     for (row, group) in groups.enumerated() {
-      if heldNames.contains(group) { validation.append(row) } else { training.append(row) }
+      if held.contains(group) { validation.append(row) } else { training.append(row) }
     }
     return Result(training: training, validation: validation, validationGroups: held.sorted())
   }
