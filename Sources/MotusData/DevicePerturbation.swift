@@ -1,5 +1,5 @@
 // Simulated changes of device and placement, applied to whole recordings: a rotation of the
-// sensor frame, a gain error and white noise. Training on perturbed copies teaches a model the
+// sensor frame, a gain error, white noise and the slow tilt of a body-worn phone. Training on perturbed copies teaches a model the
 // activity rather than the one phone and pocket it was recorded with; evaluating on perturbed
 // data measures how much a model leans on them. Units are the channels' own (g for
 // acceleration); rotations are in degrees.
@@ -22,30 +22,41 @@ public struct DevicePerturbation: Codable, Sendable, Equatable, CustomStringConv
   /// units; each device draws its own, uniform in `0...noiseStandardDeviation`, as phones
   /// differ in noise floor.
   public var noiseStandardDeviation: Double
+  /// The largest RMS tilt, in degrees, of a slow wobble (0.05-0.5 Hz) added on top of the
+  /// fixed rotation: a phone in a pocket or on a belt sways with the body even when its wearer
+  /// stands or sits still, which a phone on a table does not. Tilt moves gravity between the
+  /// axes, so it shows in per-axis and horizontal features but leaves magnitudes unchanged.
+  /// Each device draws its level uniform in `0...maxSwayDegrees`. 0 = no wobble.
+  public var maxSwayDegrees: Double
 
   public init(
-    maxRotationDegrees: Double = 0, gainSpread: Double = 0, noiseStandardDeviation: Double = 0
+    maxRotationDegrees: Double = 0, gainSpread: Double = 0, noiseStandardDeviation: Double = 0,
+    maxSwayDegrees: Double = 0
   ) {
     self.maxRotationDegrees = maxRotationDegrees
     self.gainSpread = gainSpread
     self.noiseStandardDeviation = noiseStandardDeviation
+    self.maxSwayDegrees = maxSwayDegrees
   }
 
   public var isIdentity: Bool {
     maxRotationDegrees == 0 && gainSpread == 0 && noiseStandardDeviation == 0
+      && maxSwayDegrees == 0
   }
 
-  /// `rotation=180,gain=0.1,noise=0.01`, the form `init(parsing:)` reads.
+  /// `rotation=180,gain=0.1,noise=0.01` (with `,sway=DEG` when set), the form
+  /// `init(parsing:)` reads.
   public var description: String {
     "rotation=\(Self.format(maxRotationDegrees)),gain=\(Self.format(gainSpread)),"
       + "noise=\(Self.format(noiseStandardDeviation))"
+      + (maxSwayDegrees > 0 ? ",sway=\(Self.format(maxSwayDegrees))" : "")
   }
 
   private static func format(_ value: Double) -> String {
     value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : String(value)
   }
 
-  /// Parses `rotation=DEG,gain=SPREAD,noise=STD` (any subset, any order).
+  /// Parses `rotation=DEG,gain=SPREAD,noise=STD,sway=DEG` (any subset, any order).
   ///
   /// - Throws: `DevicePerturbation.ParseError` naming the bad item.
   public init(parsing text: String) throws {
@@ -63,6 +74,9 @@ public struct DevicePerturbation: Codable, Sendable, Equatable, CustomStringConv
         guard value < 1 else { throw ParseError(item: String(item)) }
         gainSpread = value
       case "noise": noiseStandardDeviation = value
+      case "sway":
+        guard value <= 45 else { throw ParseError(item: String(item)) }
+        maxSwayDegrees = value
       default: throw ParseError(item: String(item))
       }
     }
@@ -71,8 +85,9 @@ public struct DevicePerturbation: Codable, Sendable, Equatable, CustomStringConv
   public struct ParseError: Error, CustomStringConvertible {
     public var item: String
     public var description: String {
-      "'\(item)' is not a perturbation. HINT: write rotation=DEGREES,gain=SPREAD,noise=STD "
-        + "with non-negative numbers and gain below 1, e.g. rotation=180,gain=0.1,noise=0.01"
+      "'\(item)' is not a perturbation. HINT: write rotation=DEGREES,gain=SPREAD,noise=STD,"
+        + "sway=DEGREES with non-negative numbers, gain below 1 and sway at most 45, e.g. "
+        + "rotation=180,gain=0.1,noise=0.01,sway=2"
     }
   }
 
@@ -95,6 +110,8 @@ public struct DevicePerturbation: Codable, Sendable, Equatable, CustomStringConv
     let rotation = randomRotation(using: &generator)
     let gain = Float(1 + gainSpread * (2 * generator.uniform() - 1))
     let noise = noiseStandardDeviation * generator.uniform()
+    // Drawn after the draws above so that sway = 0 leaves earlier devices unchanged.
+    let sway = maxSwayDegrees > 0 ? Sway(level: maxSwayDegrees, using: &generator) : nil
     var result = recording
     for vector in Self.vectorColumns(channels) {
       let (ix, iy, iz) = (vector.axes[0], vector.axes[1], vector.axes[2])
@@ -104,6 +121,12 @@ public struct DevicePerturbation: Codable, Sendable, Equatable, CustomStringConv
         x[t] = gain * (rotation[0] * a + rotation[1] * b + rotation[2] * c)
         y[t] = gain * (rotation[3] * a + rotation[4] * b + rotation[5] * c)
         z[t] = gain * (rotation[6] * a + rotation[7] * b + rotation[8] * c)
+      }
+      if let sway {
+        for t in 0..<recording.sampleCount {
+          (x[t], y[t], z[t]) = sway.rotate(
+            (x[t], y[t], z[t]), at: recording.timestamps[t] - recording.timestamps[0])
+        }
       }
       if noise > 0 {
         for t in 0..<recording.sampleCount {
@@ -162,5 +185,51 @@ public struct DevicePerturbation: Codable, Sendable, Equatable, CustomStringConv
       2 * (qx * qz - w * qy), 2 * (qy * qz + w * qx), 1 - 2 * (qx * qx + qy * qy),
     ]
     return m.map { Float($0) }
+  }
+}
+
+/// A slow random wobble of the sensor frame: each of three small rotation angles is a sum of
+/// sinusoids between 0.05 and 0.5 Hz (body sway and fidgeting), scaled so the total RMS tilt is
+/// the drawn level.
+struct Sway: Sendable {
+  private var components: [(axis: Int, amplitude: Double, hz: Double, phase: Double)] = []
+
+  init(level maxDegrees: Double, using generator: inout SplitMix64) {
+    let rmsRadians = maxDegrees * generator.uniform() * .pi / 180
+    let perAxis = 3
+    // A sinusoid of amplitude A has RMS A/sqrt(2); 3 axes x 3 sinusoids share the total.
+    let amplitude = rmsRadians * (2.0 / Double(3 * perAxis)).squareRoot()
+    for axis in 0..<3 {
+      for _ in 0..<perAxis {
+        let hz = 0.05 * pow(10, generator.uniform())  // log-uniform in 0.05...0.5 Hz
+        components.append((axis, amplitude, hz, 2 * .pi * generator.uniform()))
+      }
+    }
+  }
+
+  /// `vector` rotated by the wobble's angles at `seconds` (Rodrigues' formula, so lengths are
+  /// kept exactly).
+  func rotate(_ vector: (Float, Float, Float), at seconds: Double) -> (Float, Float, Float) {
+    var angle = (0.0, 0.0, 0.0)
+    for c in components {
+      let value = c.amplitude * sin(2 * .pi * c.hz * seconds + c.phase)
+      switch c.axis {
+      case 0: angle.0 += value
+      case 1: angle.1 += value
+      default: angle.2 += value
+      }
+    }
+    let theta = (angle.0 * angle.0 + angle.1 * angle.1 + angle.2 * angle.2).squareRoot()
+    guard theta > 1e-12 else { return vector }
+    let k = (angle.0 / theta, angle.1 / theta, angle.2 / theta)
+    let v = (Double(vector.0), Double(vector.1), Double(vector.2))
+    let (c, s) = (cos(theta), sin(theta))
+    let cross = (k.1 * v.2 - k.2 * v.1, k.2 * v.0 - k.0 * v.2, k.0 * v.1 - k.1 * v.0)
+    let dot = k.0 * v.0 + k.1 * v.1 + k.2 * v.2
+    return (
+      Float(v.0 * c + cross.0 * s + k.0 * dot * (1 - c)),
+      Float(v.1 * c + cross.1 * s + k.1 * dot * (1 - c)),
+      Float(v.2 * c + cross.2 * s + k.2 * dot * (1 - c))
+    )
   }
 }

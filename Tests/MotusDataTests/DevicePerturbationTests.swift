@@ -27,7 +27,11 @@ final class DevicePerturbationTests: XCTestCase {
     let p = try DevicePerturbation(parsing: "noise=0.01, rotation=180,gain=0.1")
     XCTAssertEqual(p, DevicePerturbation(maxRotationDegrees: 180, gainSpread: 0.1, noiseStandardDeviation: 0.01))
     XCTAssertEqual(try DevicePerturbation(parsing: p.description), p)
-    for bad in ["rotation", "spin=3", "gain=1", "noise=-1", "rotation=nan"] {
+    XCTAssertFalse(p.description.contains("sway"))  // earlier model files keep their text
+    let swaying = try DevicePerturbation(parsing: "sway=2.5,rotation=10")
+    XCTAssertEqual(swaying, DevicePerturbation(maxRotationDegrees: 10, maxSwayDegrees: 2.5))
+    XCTAssertEqual(try DevicePerturbation(parsing: swaying.description), swaying)
+    for bad in ["rotation", "spin=3", "gain=1", "noise=-1", "rotation=nan", "sway=60"] {
       XCTAssertThrowsError(try DevicePerturbation(parsing: bad), bad) { error in
         XCTAssertTrue("\(error)".contains("HINT"), "\(error)")
       }
@@ -75,6 +79,40 @@ final class DevicePerturbationTests: XCTestCase {
     }
     XCTAssertTrue(levels.allSatisfy { $0 < 0.05 * 1.05 }, "\(levels)")
     XCTAssertGreaterThan(Set(levels.map { ($0 * 1e4).rounded() }).count, 1, "\(levels)")
+  }
+
+  func testSway_TiltsSlowlyWithinTheLevelAndKeepsMagnitudes() {
+    // A phone at rest for 200 s at 10 Hz: the wobble must move gravity off its axis by a few
+    // degrees RMS, slowly, without changing its length.
+    let n = 2000
+    let still = Recording(
+      session: "s", subject: "1", source: "synthetic",
+      timestamps: (0..<n).map { Double($0) / 10 },
+      columns: [[Float](repeating: 0, count: n), [Float](repeating: 0, count: n),
+        [Float](repeating: -1, count: n), [Float](repeating: 1, count: n)],
+      labelIndices: [Int32](repeating: 0, count: n), sampleRateHz: 10)
+    let vectorChannels = Array(channels.prefix(4))
+    var rmsDegrees: [Double] = []
+    for seed: UInt64 in 1...8 {
+      let r = DevicePerturbation(maxSwayDegrees: 4).apply(
+        to: still, channels: vectorChannels, seed: seed)
+      var sumSquares = 0.0, largestStep = 0.0
+      for t in 0..<n {
+        let (x, y, z) = (Double(r.columns[0][t]), Double(r.columns[1][t]), Double(r.columns[2][t]))
+        XCTAssertEqual((x * x + y * y + z * z).squareRoot(), 1, accuracy: 1e-5)
+        XCTAssertEqual(Double(r.columns[3][t]), 1, accuracy: 1e-5)
+        let tilt = acos(min(1, -z)) * 180 / .pi
+        sumSquares += tilt * tilt
+        if t > 0 { largestStep = max(largestStep, abs(Double(r.columns[0][t] - r.columns[0][t - 1]))) }
+      }
+      rmsDegrees.append((sumSquares / Double(n)).squareRoot())
+      // At most 0.5 Hz: three sinusoids of at most 4 * sqrt(2/9) degrees move an axis by
+      // under 0.035 g in 0.1 s; a wobble redrawn per sample would jump about 0.1 g.
+      XCTAssertLessThan(largestStep, 0.035, "seed \(seed)")
+    }
+    XCTAssertTrue(rmsDegrees.allSatisfy { $0 < 4 * 1.6 }, "\(rmsDegrees)")
+    XCTAssertGreaterThan(rmsDegrees.max()!, 1, "\(rmsDegrees)")
+    XCTAssertGreaterThan(Set(rmsDegrees.map { ($0 * 100).rounded() }).count, 4, "\(rmsDegrees)")
   }
 
   func testApply_IsDeterministicPerSeedAndIdentityLeavesDataAlone() {

@@ -107,10 +107,12 @@ struct TrainingFlags: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
-      "How augmented copies differ: rotation=DEGREES,gain=SPREAD,noise=STD.",
+      "How augmented copies differ: rotation=DEGREES,gain=SPREAD,noise=STD[,sway=DEGREES].",
       discussion: "One random device per copy of a recording: every x/y/z vector rotated "
         + "(180 = any orientation), scaled by 1 +- gain, plus white noise of a standard "
-        + "deviation up to STD (channel units, g for acceleration); magnitudes are recomputed.",
+        + "deviation up to STD (channel units, g for acceleration), plus a slow tilt wobble "
+        + "of up to sway degrees RMS (0.05-0.5 Hz, a body-worn phone); magnitudes are "
+        + "recomputed.",
       valueName: "spec"))
   var perturbation = "rotation=180,gain=0.1,noise=0.005"
 
