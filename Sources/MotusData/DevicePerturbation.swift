@@ -1,8 +1,8 @@
 // Simulated changes of device and placement, applied to whole recordings: a rotation of the
-// sensor frame, a gain error, white noise and the slow tilt of a body-worn phone. Training on perturbed copies teaches a model the
-// activity rather than the one phone and pocket it was recorded with; evaluating on perturbed
-// data measures how much a model leans on them. Units are the channels' own (g for
-// acceleration); rotations are in degrees.
+// sensor frame, a gain error, white noise and the slow tilt of a body-worn phone. Training on
+// perturbed copies teaches a model the activity rather than the one phone and pocket it was
+// recorded with; evaluating on perturbed data measures how much a model leans on them. Units
+// are the channels' own (g for acceleration); rotations are in degrees.
 
 import Foundation
 

@@ -103,7 +103,9 @@ final class DevicePerturbationTests: XCTestCase {
         XCTAssertEqual(Double(r.columns[3][t]), 1, accuracy: 1e-5)
         let tilt = acos(min(1, -z)) * 180 / .pi
         sumSquares += tilt * tilt
-        if t > 0 { largestStep = max(largestStep, abs(Double(r.columns[0][t] - r.columns[0][t - 1]))) }
+        if t > 0 {
+          largestStep = max(largestStep, abs(Double(r.columns[0][t] - r.columns[0][t - 1])))
+        }
       }
       rmsDegrees.append((sumSquares / Double(n)).squareRoot())
       // At most 0.5 Hz: three sinusoids of at most 4 * sqrt(2/9) degrees move an axis by
