@@ -6,10 +6,11 @@
 #                         tested on those subjects as recorded, then with a simulated device
 #                         change (random orientation, gain +-10 %, noise up to 0.004 g)
 #   without MotionSense   stationary/walking/running only from the QROWD phone; tested on
-#                         MotionSense's iPhone (datasets/transfer/swr-motionsense.json)
+#                         MotionSense's iPhone (datasets/transfer/swr-motionsense.json), with
+#                         accuracy per kind of session (sit, std, wlk, ...) on the next line
 #   without QROWD s/w/r   the QROWD phone seen only cycling or in vehicles; tested on its
 #                         stationary/walking/running (datasets/transfer/swr-qrowd.json)
-# Usage: scripts/transfer-experiment.sh [seed]. Needs ../shared/datasets. About 8 minutes.
+# Usage: scripts/transfer-experiment.sh [seed]. Needs ../shared/datasets. About 5 minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seed="${1:-1}"
@@ -53,6 +54,9 @@ run() {
     --perturb "$device_change"
   printf '%-34s' "MotionSense iPhone, never seen"
   evaluate "$scratch/no-ms.motus" --manifest datasets/transfer/swr-motionsense.json
+  printf '%-34s' "  by session kind"
+  "$motus" evaluate "$scratch/no-ms.motus" --manifest datasets/transfer/swr-motionsense.json \
+    --format json 2>/dev/null | python3 scripts/transfer-metrics.py --by-session-kind
   printf '%-34s' "QROWD phone s/w/r, never seen"
   evaluate "$scratch/no-qrowd.motus" --manifest datasets/transfer/swr-qrowd.json
   echo

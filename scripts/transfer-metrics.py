@@ -5,11 +5,29 @@ Prints: stationary/walking/running accuracy (windows of those classes named corr
 all classes), recall of cycling, automotive and push-up, automotive recall against stationary
 (automotive windows named automotive, among those named automotive or stationary), macro-F1.
 A class absent from the data prints '-'.
+
+With --by-session-kind it prints instead the accuracy per kind of session, the part of the
+session name between the source prefix and the first '_' (MotionSense: sit, std, wlk, ...),
+then the share of stationary windows called automotive.
 """
 import json
 import sys
 
 d = json.load(sys.stdin)
+if sys.argv[1:] == ["--by-session-kind"]:
+    kinds = {}
+    for name, s in d["per_session"].items():
+        kind = name.split(":", 1)[-1].split("_")[0]
+        n, right = kinds.get(kind, (0, 0.0))
+        kinds[kind] = (n + s["windows"], right + s["accuracy"] * s["windows"])
+    cells = ["%s %.3f" % (k, right / n) for k, (n, right) in sorted(kinds.items())]
+    labels, counts = d["classes"], d["confusion_matrix"]["counts"]
+    if "stationary" in labels and "automotive" in labels:
+        row = counts[labels.index("stationary")]
+        if sum(row):
+            cells.append("stationary->automotive %.3f" % (row[labels.index("automotive")] / sum(row)))
+    print("  ".join(cells))
+    sys.exit(0)
 classes = d["classes"]
 counts = d["confusion_matrix"]["counts"]
 

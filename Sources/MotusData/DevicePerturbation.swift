@@ -112,6 +112,9 @@ public struct DevicePerturbation: Codable, Sendable, Equatable, CustomStringConv
     let noise = noiseStandardDeviation * generator.uniform()
     // Drawn after the draws above so that sway = 0 leaves earlier devices unchanged.
     let sway = maxSwayDegrees > 0 ? Sway(level: maxSwayDegrees, using: &generator) : nil
+    // One wobble per device: its angles at each sample serve every vector of the recording.
+    let start = recording.timestamps.first ?? 0
+    let swayAngles = sway.map { sway in recording.timestamps.map { sway.angles(at: $0 - start) } }
     var result = recording
     for vector in Self.vectorColumns(channels) {
       let (ix, iy, iz) = (vector.axes[0], vector.axes[1], vector.axes[2])
@@ -122,10 +125,9 @@ public struct DevicePerturbation: Codable, Sendable, Equatable, CustomStringConv
         y[t] = gain * (rotation[3] * a + rotation[4] * b + rotation[5] * c)
         z[t] = gain * (rotation[6] * a + rotation[7] * b + rotation[8] * c)
       }
-      if let sway {
+      if let swayAngles {
         for t in 0..<recording.sampleCount {
-          (x[t], y[t], z[t]) = sway.rotate(
-            (x[t], y[t], z[t]), at: recording.timestamps[t] - recording.timestamps[0])
+          (x[t], y[t], z[t]) = Sway.rotate((x[t], y[t], z[t]), by: swayAngles[t])
         }
       }
       if noise > 0 {
@@ -192,33 +194,37 @@ public struct DevicePerturbation: Codable, Sendable, Equatable, CustomStringConv
 /// sinusoids between 0.05 and 0.5 Hz (body sway and fidgeting), scaled so the total RMS tilt is
 /// the drawn level.
 struct Sway: Sendable {
-  private var components: [(axis: Int, amplitude: Double, hz: Double, phase: Double)] = []
+  private static let sinusoidsPerAxis = 3
+  /// Amplitude, in radians, shared by every sinusoid.
+  private let amplitude: Double
+  /// (frequency in Hz, phase in radians) of each sinusoid, per axis.
+  private var sinusoids: [[(hz: Double, phase: Double)]] = []
 
   init(level maxDegrees: Double, using generator: inout SplitMix64) {
     let rmsRadians = maxDegrees * generator.uniform() * .pi / 180
-    let perAxis = 3
     // A sinusoid of amplitude A has RMS A/sqrt(2); 3 axes x 3 sinusoids share the total.
-    let amplitude = rmsRadians * (2.0 / Double(3 * perAxis)).squareRoot()
-    for axis in 0..<3 {
-      for _ in 0..<perAxis {
-        let hz = 0.05 * pow(10, generator.uniform())  // log-uniform in 0.05...0.5 Hz
-        components.append((axis, amplitude, hz, 2 * .pi * generator.uniform()))
-      }
+    amplitude = rmsRadians * (2.0 / Double(3 * Self.sinusoidsPerAxis)).squareRoot()
+    for _ in 0..<3 {
+      sinusoids.append(
+        (0..<Self.sinusoidsPerAxis).map { _ in
+          let hz = 0.05 * pow(10, generator.uniform())  // log-uniform in 0.05...0.5 Hz
+          return (hz, 2 * .pi * generator.uniform())
+        })
     }
   }
 
-  /// `vector` rotated by the wobble's angles at `seconds` (Rodrigues' formula, so lengths are
-  /// kept exactly).
-  func rotate(_ vector: (Float, Float, Float), at seconds: Double) -> (Float, Float, Float) {
-    var angle = (0.0, 0.0, 0.0)
-    for c in components {
-      let value = c.amplitude * sin(2 * .pi * c.hz * seconds + c.phase)
-      switch c.axis {
-      case 0: angle.0 += value
-      case 1: angle.1 += value
-      default: angle.2 += value
-      }
+  /// The rotation angles (radians, about x, y and z) `seconds` into the recording.
+  func angles(at seconds: Double) -> (Double, Double, Double) {
+    func angle(_ axis: Int) -> Double {
+      sinusoids[axis].reduce(0) { $0 + amplitude * sin(2 * .pi * $1.hz * seconds + $1.phase) }
     }
+    return (angle(0), angle(1), angle(2))
+  }
+
+  /// `vector` rotated by `angles` (Rodrigues' formula, so lengths are kept exactly).
+  static func rotate(
+    _ vector: (Float, Float, Float), by angle: (Double, Double, Double)
+  ) -> (Float, Float, Float) {
     let theta = (angle.0 * angle.0 + angle.1 * angle.1 + angle.2 * angle.2).squareRoot()
     guard theta > 1e-12 else { return vector }
     let k = (angle.0 / theta, angle.1 / theta, angle.2 / theta)
