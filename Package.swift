@@ -36,7 +36,9 @@ let package = Package(
       dependencies: ["MotusModels", "MotusFeatures", "MotusData", "MotusBLAS"]),
     .target(
       name: "MotusEvaluation",
-      dependencies: ["MotusTraining", "MotusModels", "MotusFeatures", "MotusData"]),
+      dependencies: [
+        "MotusTraining", "MotusStreaming", "MotusModels", "MotusFeatures", "MotusData",
+      ]),
     .target(
       name: "Motus",
       dependencies: [
@@ -76,12 +78,14 @@ let package = Package(
     .testTarget(
       name: "MotusStreamingTests",
       dependencies: [
-        "MotusStreaming", "MotusTraining", "MotusSimulation", "MotusLinearAlgebra", "MotusTestSupport",
-        "CMallocCounter",
+        "MotusStreaming", "MotusEvaluation", "MotusTraining", "MotusSimulation",
+        "MotusLinearAlgebra", "MotusTestSupport", "CMallocCounter",
       ]),
     .testTarget(
       name: "MotusEvaluationTests",
-      dependencies: ["MotusEvaluation", "MotusTraining", "MotusModels", "MotusTestSupport"]),
+      dependencies: [
+        "MotusEvaluation", "MotusStreaming", "MotusTraining", "MotusModels", "MotusTestSupport",
+      ]),
     .testTarget(
       name: "MotusBaselinesTests", dependencies: ["MotusBaselines", "MotusData", "MotusBenchmarks"]),
     .testTarget(

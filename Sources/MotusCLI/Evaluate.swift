@@ -11,7 +11,9 @@ struct Evaluate: ParsableCommand {
     discussion: """
       Windows and features come from the model (its FeatureSpec), never from flags, so the \
       evaluation sees exactly the training features. The data is read with the model's \
-      channel recipes and, when its rate differs from the model's, resampled to it. Example:
+      channel recipes and, when its rate differs from the model's, resampled to it. With \
+      --smoothing, each recording's windows are smoothed in time order as `motus stream` \
+      smooths them, so the scores are those of the stream's answers. Example:
         motus evaluate ms.motus ../shared/datasets/motionsense/motionsense.csv \\
           --subjects 17-20 --report report.html
       """)
@@ -30,6 +32,8 @@ struct Evaluate: ParsableCommand {
       "Drop windows whose majority label covers less than this fraction (0...1).",
       valueName: "fraction"))
   var minPurity: Float = 0
+
+  @OptionGroup var smoothing: SmoothingOptions
 
   @Option(help: "Report format.")
   var format: Format = .text
@@ -150,7 +154,8 @@ struct Evaluate: ParsableCommand {
     }
     var result: EvaluationResult
     do {
-      result = try Evaluation.run(model: trained, dataset: dataset, minimumPurity: minPurity)
+      result = try Evaluation.run(
+        model: trained, dataset: dataset, minimumPurity: minPurity, smoothing: smoothing.value)
     } catch let error as EvaluationError {
       throw ToolError(error.description)
     } catch let error as FeatureSpecError {

@@ -26,9 +26,6 @@ struct Stream: ParsableCommand {
       """)
 
   enum Format: String, ExpressibleByArgument, CaseIterable { case json, csv }
-  enum SmoothingChoice: String, ExpressibleByArgument, CaseIterable {
-    case none, ema, hmm
-  }
 
   @Argument(
     help: ArgumentHelp(
@@ -53,24 +50,7 @@ struct Stream: ParsableCommand {
       discussion: "Example: `motus stream m.motus rec.csv --smoothing hmm --segments`."))
   var segments = false
 
-  @Option(
-    help: ArgumentHelp(
-      "Smoothing of probabilities: none, ema (exponential average), hmm (switch penalty).",
-      discussion: "Example: `--smoothing hmm --switch-probability 0.02`."))
-  var smoothing: SmoothingChoice = .none
-
-  @Option(
-    help: ArgumentHelp(
-      "Weight of the newest prediction for --smoothing ema, in (0, 1].",
-      discussion: "Example: `--smoothing ema --alpha 0.3`.", valueName: "a"))
-  var alpha: Float = 0.5
-
-  @Option(
-    help: ArgumentHelp(
-      "Class-switch probability for --smoothing hmm, in (0, 1).",
-      discussion: "Example: `--smoothing hmm --switch-probability 0.02` (fewer switches).",
-      valueName: "p"))
-  var switchProbability: Float = 0.05
+  @OptionGroup var smoothing: SmoothingOptions
 
   @Option(
     help: ArgumentHelp(
@@ -118,12 +98,6 @@ struct Stream: ParsableCommand {
   var negateAcceleration = false
 
   func validate() throws {
-    guard alpha > 0 && alpha <= 1 else {
-      throw ValidationError("'--alpha' must be in (0, 1], got \(alpha).")
-    }
-    guard switchProbability > 0 && switchProbability < 1 else {
-      throw ValidationError("'--switch-probability' must be in (0, 1), got \(switchProbability).")
-    }
     if let inputRate, !(inputRate > 0 && inputRate.isFinite) {
       throw ValidationError("'--input-rate' must be a positive number of Hz, got \(inputRate).")
     }
@@ -178,11 +152,7 @@ struct Stream: ParsableCommand {
     configuration.gapFactor = gapFactor
     configuration.alwaysResample = resample
     configuration.unknownThreshold = unknownBelow
-    switch smoothing {
-    case .none: configuration.smoothing = .none
-    case .ema: configuration.smoothing = .exponential(alpha: alpha)
-    case .hmm: configuration.smoothing = .switchPenalty(switchProbability: switchProbability)
-    }
+    configuration.smoothing = smoothing.value
 
     let output = StreamOutput(classes: model.classes, format: format, segmentsOnly: segments)
     output.writeHeader()

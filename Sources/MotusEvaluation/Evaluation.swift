@@ -1,12 +1,14 @@
 // Scores a trained model on labelled data: load with the model's channel recipes (and its rate)
 // -> windows and features exactly as in training (the model's FeatureSpec) -> calibrated
-// probabilities [N, K] -> EvaluationResult.
+// probabilities [N, K] -> optionally smoothed over time as the stream smooths them
+// -> EvaluationResult.
 
 import Foundation
 import MotusData
 import MotusFeatures
 import MotusLinearAlgebra
 import MotusModels
+import MotusStreaming
 import MotusTraining
 
 /// Batch evaluation of a `TrainedModel`.
@@ -67,13 +69,17 @@ public enum Evaluation {
   ///
   /// - Parameters:
   ///   - dataset: Channels equal to the model's recipe names, at the model's rate (see `load`).
-  ///   - minimumPurity: Windows whose majority label covers less than this are dropped.
+  ///   - minimumPurity: Windows whose majority label covers less than this are dropped. With
+  ///     smoothing they still feed the smoother (the stream sees them too) but are not scored.
+  ///   - smoothing: Applied to each recording's windows in time order, restarting at every
+  ///     recording, exactly as `StreamingClassifier` applies it: the scores are then those of
+  ///     the stream's output rather than of single windows.
   /// - Throws: `EvaluationError.unknownLabels` when the data has labels the model lacks (model
   ///   classes absent from the data are fine), `.noWindows`, `FeatureSpecError` for a rate or
   ///   channel mismatch.
   /// - Complexity: O(windows · (feature extraction + model)).
   public static func run(
-    model: TrainedModel, dataset: Dataset, minimumPurity: Float = 0
+    model: TrainedModel, dataset: Dataset, minimumPurity: Float = 0, smoothing: Smoothing = .none
   ) throws -> EvaluationResult {
     let unknown = dataset.labels.filter { !model.classes.contains($0) }
     guard unknown.isEmpty else {
@@ -81,7 +87,8 @@ public enum Evaluation {
     }
     let spec = model.featureSpec
     let table = try WindowTable.make(
-      dataset: dataset, extractor: FeatureExtractor(spec: spec), minimumPurity: minimumPurity)
+      dataset: dataset, extractor: FeatureExtractor(spec: spec),
+      minimumPurity: smoothing == .none ? minimumPurity : 0)
     let window = SlidingWindow(length: spec.windowLength, hop: spec.hopLength)
     let skipped = dataset.recordings.filter { window.count(sampleCount: $0.sampleCount) == 0 }
       .map {
@@ -90,34 +97,63 @@ public enum Evaluation {
           sampleCount: $0.sampleCount,
           reason: "shorter than one window (\(spec.windowLength) samples)")
       }
-    guard table.windowCount > 0 else {
+    let pure = (0..<table.windowCount).filter { table.purity[$0] >= minimumPurity }
+    guard !pure.isEmpty else {
       throw EvaluationError.noWindows(
-        skippedRecordings: table.skippedRecordingCount, droppedImpure: table.droppedImpureCount,
+        skippedRecordings: table.skippedRecordingCount,
+        droppedImpure: table.droppedImpureCount + table.windowCount,
         windowSeconds: Double(spec.windowLength) / spec.sampleRateHz)
     }
-    var result = try evaluate(model: model, table: table, rows: Array(0..<table.windowCount))
+    var result = try evaluate(
+      model: model, table: table, rows: Array(0..<table.windowCount), smoothing: smoothing,
+      scoring: pure.count == table.windowCount ? nil : pure)
     result.skippedRecordings = skipped
-    result.droppedImpureCount = table.droppedImpureCount
+    result.droppedImpureCount = table.droppedImpureCount + table.windowCount - pure.count
     return result
   }
 
   /// Scores rows of a window table whose features follow `model.featureSpec`.
   ///
-  /// - Parameter rows: Row indices into `table`; at least one.
-  /// - Throws: `EvaluationError.unknownLabels` for a row label outside the model's classes.
+  /// - Parameters:
+  ///   - rows: Row indices into `table`; at least one. With smoothing, consecutive windows of
+  ///     one recording are smoothed in this order.
+  ///   - smoothing: See `run`.
+  ///   - scoring: The rows that are scored (a subset of `rows`, nil: all); the others only feed
+  ///     the smoother.
+  /// - Throws: `EvaluationError.unknownLabels` for a scored row's label outside the model's
+  ///   classes.
   public static func evaluate(
-    model: TrainedModel, table: WindowTable, rows: [Int]
+    model: TrainedModel, table: WindowTable, rows: [Int], smoothing: Smoothing = .none,
+    scoring: [Int]? = nil
   ) throws -> EvaluationResult {
     precondition(!rows.isEmpty, "no rows to evaluate")
     precondition(
       table.features.columnCount == model.featureCount,
       "table has \(table.features.columnCount) features, model \(model.featureCount)")
+    var probabilities = model.predictProbabilities(table.features.rows(rows))
+    let spec = model.featureSpec
+    if smoothing != .none {
+      smoothAlongRecordings(
+        &probabilities, recordings: rows.map { table.recordingIndices[$0] },
+        starts: rows.map { table.starts[$0] }, hop: spec.hopLength, smoothing: smoothing)
+    }
+    var scored = Array(rows.indices)
+    if let scoring {
+      let position = Dictionary(
+        rows.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+      scored = scoring.map {
+        guard let p = position[$0] else { preconditionFailure("scored row \($0) not in rows") }
+        return p
+      }
+      probabilities = probabilities.rows(scored)
+    }
+    let scoredRows = scored.map { rows[$0] }
     let classIndex = Dictionary(
       model.classes.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
     var truth: [Int] = []
-    truth.reserveCapacity(rows.count)
+    truth.reserveCapacity(scoredRows.count)
     var unknown: [String] = []
-    for row in rows {
+    for row in scoredRows {
       let label = table.label(at: row)
       if let c = classIndex[label] {
         truth.append(c)
@@ -129,16 +165,36 @@ public enum Evaluation {
       throw EvaluationError.unknownLabels(
         unknown.sorted(by: naturalOrder), modelClasses: model.classes)
     }
-    let probabilities = model.predictProbabilities(table.features.rows(rows))
-    let spec = model.featureSpec
     var result = EvaluationResult(
       classes: model.classes, truth: truth, predicted: Metrics.argmax(probabilities),
-      probabilities: probabilities, sessions: rows.map { table.session(at: $0) },
-      subjects: rows.map { table.subject(at: $0) }, startTimes: rows.map { table.startTimes[$0] },
+      probabilities: probabilities, sessions: scoredRows.map { table.session(at: $0) },
+      subjects: scoredRows.map { table.subject(at: $0) },
+      startTimes: scoredRows.map { table.startTimes[$0] },
       windowLength: spec.windowLength, hopLength: spec.hopLength,
       sampleRateHz: spec.sampleRateHz)
     result.unknownThreshold = model.unknownThreshold
+    result.smoothing = smoothing
     return result
+  }
+
+  /// Smooths the rows of `probabilities` in order with one `PredictionSmoother`, restarting it
+  /// where a row is not the next window (`starts` one `hop` on) of the same recording: a new
+  /// recording, or a gap, restarts the stream's smoother too.
+  static func smoothAlongRecordings(
+    _ probabilities: inout Matrix, recordings: [Int], starts: [Int], hop: Int,
+    smoothing: Smoothing
+  ) {
+    let k = probabilities.columnCount
+    precondition(recordings.count == probabilities.rowCount && starts.count == recordings.count)
+    var smoother = PredictionSmoother(smoothing: smoothing, classCount: k)
+    probabilities.values.withUnsafeMutableBufferPointer { values in
+      for i in 0..<recordings.count {
+        if i > 0, recordings[i] != recordings[i - 1] || starts[i] != starts[i - 1] + hop {
+          smoother.reset()
+        }
+        smoother.smooth(UnsafeMutableBufferPointer(rebasing: values[(i * k)..<((i + 1) * k)]))
+      }
+    }
   }
 }
 

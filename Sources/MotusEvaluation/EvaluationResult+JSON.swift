@@ -2,6 +2,7 @@
 // `accuracy`, `macro_f1`, `log_loss`, ... and files diff cleanly.
 
 import Foundation
+import MotusStreaming
 
 extension EvaluationResult {
   /// The JSON document `motus evaluate --format json` prints.
@@ -70,6 +71,9 @@ extension EvaluationResult {
     public var unknownThreshold: Double
     public var coverage: Double
     public var coveredAccuracy: Double?
+    /// How probabilities were smoothed over each recording before scoring: `none`,
+    /// `ema alpha=A` or `hmm switch-probability=P`.
+    public var smoothing: String
 
     enum CodingKeys: String, CodingKey {
       case accuracy, ece, windows, classes, reliability
@@ -86,7 +90,7 @@ extension EvaluationResult {
       case hopLength = "hop_length"
       case sampleRateHz = "sample_rate_hz"
       case unknownThreshold = "unknown_threshold"
-      case coverage
+      case coverage, smoothing
       case coveredAccuracy = "covered_accuracy"
     }
   }
@@ -121,7 +125,8 @@ extension EvaluationResult {
       },
       droppedImpureWindows: droppedImpureCount, windowLength: windowLength,
       hopLength: hopLength, sampleRateHz: sampleRateHz, unknownThreshold: Double(unknownThreshold),
-      coverage: named.coverage, coveredAccuracy: named.accuracy.isNaN ? nil : named.accuracy)
+      coverage: named.coverage, coveredAccuracy: named.accuracy.isNaN ? nil : named.accuracy,
+      smoothing: smoothing.description)
   }
 
   /// UTF-8 JSON of `report`, keys sorted, pretty-printed, ending in a newline.

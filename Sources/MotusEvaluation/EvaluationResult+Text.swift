@@ -1,6 +1,7 @@
 // Human-readable and CSV renderings of an evaluation: aligned tables with four decimals.
 
 import Foundation
+import MotusStreaming
 
 extension EvaluationResult {
   /// Sessions listed in the text report (the worst ones); the JSON has all of them.
@@ -17,6 +18,11 @@ extension EvaluationResult {
     out.append(
       "\(windowCount) windows of \(windowLength) samples (\(Self.decimal(seconds, 2)) s at "
         + "\(Self.decimal(sampleRateHz, 3)) Hz), hop \(hopLength)")
+    if smoothing != .none {
+      out.append(
+        "Probabilities smoothed over each recording as the stream smooths them (\(smoothing)): "
+          + "these are the stream's answers, not single windows'.")
+    }
     out.append("")
     out += Self.table(
       header: ["metric", "value"],
@@ -94,6 +100,7 @@ extension EvaluationResult {
     add("overall", "", "log_loss", d(logLoss))
     add("overall", "", "ece", d(expectedCalibrationError))
     add("overall", "", "windows", String(windowCount))
+    add("overall", "", "smoothing", smoothing.description)
     for c in perClass {
       add("class", c.label, "precision", d(c.precision))
       add("class", c.label, "recall", d(c.recall))

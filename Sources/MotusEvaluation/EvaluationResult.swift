@@ -3,6 +3,7 @@
 
 import MotusData
 import MotusLinearAlgebra
+import MotusStreaming
 import MotusTraining
 
 /// Per-window predictions of a model on labelled data, with metrics and breakdowns.
@@ -48,6 +49,9 @@ public struct EvaluationResult: Sendable {
   public var windowCount: Int { truth.count }
   /// The model's threshold: a top probability below it answers `unknown` (0 = never).
   public var unknownThreshold: Float = 0
+  /// How `probabilities` were smoothed over each recording before scoring (see
+  /// `Evaluation.run`); `.none` scores single windows.
+  public var smoothing: Smoothing = .none
 
   /// Share of windows the model names a class for at `threshold` (top probability at or
   /// above it), and the accuracy on those windows; accuracy is NaN when none is named.

@@ -5,6 +5,7 @@
 // checked with an XML parser. Coordinates are SVG user units (pixels).
 
 import Foundation
+import MotusStreaming
 
 /// Renders an evaluation as a standalone HTML page.
 public enum HTMLReport {
@@ -63,6 +64,10 @@ public enum HTMLReport {
       + "\(counted(result.perSession.count, "session")); "
       + "\(counted(result.skippedRecordings.count, "recording")) "
       + "skipped (shorter than one window).</p>\n"
+    if result.smoothing != .none {
+      page += "<p class=\"note\">Probabilities smoothed over each recording as the stream "
+        + "smooths them (\(escape(result.smoothing.description))).</p>\n"
+    }
     page += "<div class=\"cards\">\n"
     for (name, value) in [
       ("accuracy", result.accuracy), ("macro-F1", result.macroF1),

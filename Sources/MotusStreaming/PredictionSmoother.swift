@@ -16,6 +16,17 @@ public enum Smoothing: Codable, Sendable, Equatable {
   case switchPenalty(switchProbability: Float)
 }
 
+extension Smoothing: CustomStringConvertible {
+  /// As the command line spells it: `none`, `ema alpha=0.5`, `hmm switch-probability=0.05`.
+  public var description: String {
+    switch self {
+    case .none: "none"
+    case .exponential(let alpha): "ema alpha=\(alpha)"
+    case .switchPenalty(let s): "hmm switch-probability=\(s)"
+    }
+  }
+}
+
 /// Applies a `Smoothing` to a stream of probability vectors, in place, without allocating.
 public struct PredictionSmoother: Sendable {
   public let smoothing: Smoothing

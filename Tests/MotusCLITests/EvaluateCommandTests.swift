@@ -135,6 +135,28 @@ final class EvaluateCommandTests: XCTestCase {
     XCTAssertTrue(notModel.standardError.contains("MOTUSMDL"), notModel.standardError)
   }
 
+  func testEvaluate_SmoothingIsReportedAndValidated() throws {
+    let (model, data) = try trainModel()
+    var reports: [String: [String: Any]] = [:]
+    for flags in [[], ["--smoothing", "hmm", "--switch-probability", "0.02"]] {
+      let run = try MotusRunner.run(
+        ["evaluate", model, data, "--subjects", "4", "--format", "json"] + flags)
+      XCTAssertEqual(run.exitCode, 0, run.standardError)
+      reports[flags.isEmpty ? "none" : "hmm"] = try XCTUnwrap(
+        JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
+    }
+    XCTAssertEqual(reports["none"]?["smoothing"] as? String, "none")
+    XCTAssertEqual(reports["hmm"]?["smoothing"] as? String, "hmm switch-probability=0.02")
+    XCTAssertEqual(reports["hmm"]?["windows"] as? Int, reports["none"]?["windows"] as? Int)
+    XCTAssertNotEqual(
+      reports["hmm"]?["log_loss"] as? Double, reports["none"]?["log_loss"] as? Double)
+
+    let bad = try MotusRunner.run(
+      ["evaluate", model, data, "--smoothing", "hmm", "--switch-probability", "1.5"])
+    XCTAssertEqual(bad.exitCode, 64, bad.standardError)
+    XCTAssertTrue(bad.standardError.contains("--switch-probability"), bad.standardError)
+  }
+
   func testEvaluate_RejectsChannelsFlag() throws {
     let run = try MotusRunner.run(["evaluate", "m.motus", "d.csv", "--channels", "acc*"])
     XCTAssertEqual(run.exitCode, 64, run.standardError)

@@ -1,6 +1,7 @@
 import CMallocCounter
 import Foundation
 import MotusData
+import MotusEvaluation
 import MotusFeatures
 import MotusLinearAlgebra
 import MotusModels
@@ -23,6 +24,31 @@ final class StreamingClassifierTests: XCTestCase {
     let engine = try StreamingClassifier(model: model, inputChannels: ActivitySimulator.channels)
     XCTAssertFalse(engine.isResampling)
     assertMatch(streamedProbabilities(recording, engine: engine), batch, "streaming vs batch")
+  }
+
+  /// `motus evaluate --smoothing` scores exactly what a smoothing stream answers.
+  func testSmoothedStreaming_MatchesSmoothedEvaluation() throws {
+    let model = try StreamingFixture.model()
+    var simulator = ActivitySimulator(seed: 99)
+    let recording = simulator.recording(
+      segments: [(.walking, 12), (.stationary, 8), (.pushUp, 10)], subject: 7)
+    let smoothing = Smoothing.switchPenalty(switchProbability: 0.05)
+    let loaded = try StreamingFixture.load([recording])
+    let evaluated = try Evaluation.run(model: model, dataset: loaded.dataset, smoothing: smoothing)
+    let batch = try batchProbabilities(model: model, recording: recording).probabilities
+    var changed: Float = 0
+    for i in 0..<batch.rowCount {
+      changed = max(changed, maxAbsoluteDifference(batch.row(i), evaluated.probabilities.row(i)))
+    }
+    XCTAssertGreaterThan(changed, 1e-3, "the smoothing must change some window")
+
+    var configuration = StreamConfiguration()
+    configuration.smoothing = smoothing
+    let engine = try StreamingClassifier(
+      model: model, inputChannels: ActivitySimulator.channels, configuration: configuration)
+    assertMatch(
+      streamedProbabilities(recording, engine: engine), evaluated.probabilities,
+      "smoothed streaming vs smoothed evaluation")
   }
 
   /// A 100 Hz stream into a 50 Hz model is resampled exactly as batch loading resamples it.

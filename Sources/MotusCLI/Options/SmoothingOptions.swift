@@ -1,0 +1,48 @@
+// Flags that smooth class probabilities over time: `--smoothing`, `--alpha`,
+// `--switch-probability`. Shared by stream and evaluate, so an evaluation can score exactly
+// what a stream with the same flags answers.
+
+import ArgumentParser
+import Motus
+
+struct SmoothingOptions: ParsableArguments {
+  enum Choice: String, ExpressibleByArgument, CaseIterable {
+    case none, ema, hmm
+  }
+
+  @Option(
+    help: ArgumentHelp(
+      "Smoothing of probabilities: none, ema (exponential average), hmm (switch penalty).",
+      discussion: "Example: `--smoothing hmm --switch-probability 0.02`."))
+  var smoothing: Choice = .none
+
+  @Option(
+    help: ArgumentHelp(
+      "Weight of the newest prediction for --smoothing ema, in (0, 1].",
+      discussion: "Example: `--smoothing ema --alpha 0.3`.", valueName: "a"))
+  var alpha: Float = 0.5
+
+  @Option(
+    help: ArgumentHelp(
+      "Class-switch probability for --smoothing hmm, in (0, 1).",
+      discussion: "Example: `--smoothing hmm --switch-probability 0.02` (fewer switches).",
+      valueName: "p"))
+  var switchProbability: Float = 0.05
+
+  func validate() throws {
+    guard alpha > 0 && alpha <= 1 else {
+      throw ValidationError("'--alpha' must be in (0, 1], got \(alpha).")
+    }
+    guard switchProbability > 0 && switchProbability < 1 else {
+      throw ValidationError("'--switch-probability' must be in (0, 1), got \(switchProbability).")
+    }
+  }
+
+  var value: Smoothing {
+    switch smoothing {
+    case .none: .none
+    case .ema: .exponential(alpha: alpha)
+    case .hmm: .switchPenalty(switchProbability: switchProbability)
+    }
+  }
+}
