@@ -7,13 +7,24 @@
 #                         change (random orientation, gain +-10 %, noise up to 0.004 g)
 #   without MotionSense   stationary/walking/running only from the QROWD phone; tested on
 #                         MotionSense's iPhone (datasets/transfer/swr-motionsense.json), with
-#                         accuracy per kind of session (sit, std, wlk, ...) on the next line
+#                         accuracy per kind of session (sit, std, wlk, ...) on a further line
 #   without QROWD s/w/r   the QROWD phone seen only cycling or in vehicles; tested on its
 #                         stationary/walking/running (datasets/transfer/swr-qrowd.json)
-# Usage: scripts/transfer-experiment.sh [seed]. Needs ../shared/datasets. About 5 minutes.
+# Each test prints two rows: single windows, and the answers of a stream smoothed with
+# `--smoothing hmm` (`motus evaluate --smoothing hmm`, each recording in time order).
+# Usage: scripts/transfer-experiment.sh [--shipped-only] [seed ...] (default seed 1). With
+# several seeds it ends with the median and range of each cell over the seeds.
+# --shipped-only runs only the recipe of models/six-class.motus. Needs ../shared/datasets.
+# About 6 minutes per seed for the three recipes, 2 for the shipped one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seed="${1:-1}"
+recipes=(per_axis with_axes orientation_free)
+if [ "${1:-}" = "--shipped-only" ]; then recipes=(orientation_free); shift; fi
+seeds=("$@")
+[ ${#seeds[@]} -gt 0 ] || seeds=(1)
+for seed in "${seeds[@]}"; do
+  [[ "$seed" =~ ^[0-9]+$ ]] || { echo "error: seed '$seed' is not a whole number. HINT: scripts/transfer-experiment.sh [--shipped-only] [seed ...], e.g. 1 2 3." >&2; exit 2; }
+done
 motus="${MOTUS:-.build/release/motus}"
 if [ -z "${MOTUS:-}" ]; then
   source scripts/ensure-deps.sh
@@ -25,43 +36,65 @@ trap 'rm -rf "$scratch"' EXIT
 held_out='motionsense:17-20,qrowd:3,gains_pushup:Eric'
 device_change='rotation=180,gain=0.1,noise=0.004'
 
-per_axis=(--model mlp --seed "$seed")
+# Recipes, without --seed.
+per_axis=(--model mlp)
 # Orientation-free channels plus per-axis ones, rigid device changes only.
-with_axes=(--model mlp --seed "$seed" --decompose acceleration --spectral all
+with_axes=(--model mlp --decompose acceleration --spectral all
   --window 7.68s --hop 2.56s --augment 2 --perturbation rotation=180,gain=0.1,noise=0.002)
 # models/six-class.motus: orientation-free channels only, and copies that sway as a
 # body-worn phone does.
-orientation_free=(--model mlp --seed "$seed" --decompose acceleration
+orientation_free=(--model mlp --decompose acceleration
   --feature-channels '|acceleration|' --spectral all --window 7.68s --hop 2.56s
   --augment 2 --perturbation rotation=180,gain=0.1,noise=0.01,sway=6)
+declare -A titles=(
+  [per_axis]="per-axis features (the default)"
+  [with_axes]="decomposed and per-axis features, rigid device changes"
+  [orientation_free]="orientation-free features, swaying copies (models/six-class.motus)")
+cells="$scratch/cells.tsv"
+: > "$cells"
 
-evaluate() { "$motus" evaluate "$@" --format json 2>/dev/null | python3 scripts/transfer-metrics.py; }
+# row RECIPE LABEL MODEL EVALUATE-ARGS...: one row for single windows, one for the stream.
+row() {
+  local recipe="$1" label="$2"; shift 2
+  local smoothing line shown
+  for smoothing in none hmm; do
+    line="$("$motus" evaluate "$@" --smoothing "$smoothing" --format json 2>/dev/null \
+      | python3 scripts/transfer-metrics.py)"
+    shown="$label"
+    [ "$smoothing" = none ] || shown="  streamed, --smoothing hmm"
+    printf '%-34s%s\n' "$shown" "$line"
+    printf '%s\t%s\t%s\n' "${titles[$recipe]}|$label|$smoothing" "$shown" "$line" >> "$cells"
+  done
+}
 
 run() {
-  local name="$1"; shift
-  echo "== $name: motus train $*"
+  local recipe="$1" seed="$2"; local -n flags="$recipe"
+  echo "== ${titles[$recipe]}, seed $seed: motus train ${flags[*]} --seed $seed"
   "$motus" train --manifest datasets/six-class.json --exclude-subjects "$held_out" \
-    -o "$scratch/six.motus" "$@" >/dev/null
+    -o "$scratch/six.motus" "${flags[@]}" --seed "$seed" >/dev/null
   "$motus" train --manifest datasets/transfer/six-class-without-motionsense.json \
-    -o "$scratch/no-ms.motus" "$@" >/dev/null
+    -o "$scratch/no-ms.motus" "${flags[@]}" --seed "$seed" >/dev/null
   "$motus" train --manifest datasets/transfer/six-class-without-qrowd-swr.json \
-    -o "$scratch/no-qrowd.motus" "$@" >/dev/null
+    -o "$scratch/no-qrowd.motus" "${flags[@]}" --seed "$seed" >/dev/null
   printf '%-34s%s\n' "test data" "  s/w/r acc  cycling  automot  push-up  auto|stat  macroF1"
-  printf '%-34s' "held-out people"
-  evaluate "$scratch/six.motus" --manifest datasets/six-class.json --subjects "$held_out"
-  printf '%-34s' "held-out people, device change"
-  evaluate "$scratch/six.motus" --manifest datasets/six-class.json --subjects "$held_out" \
-    --perturb "$device_change"
-  printf '%-34s' "MotionSense iPhone, never seen"
-  evaluate "$scratch/no-ms.motus" --manifest datasets/transfer/swr-motionsense.json
-  printf '%-34s' "  by session kind"
+  row "$recipe" "held-out people" "$scratch/six.motus" \
+    --manifest datasets/six-class.json --subjects "$held_out"
+  row "$recipe" "held-out people, device change" "$scratch/six.motus" \
+    --manifest datasets/six-class.json --subjects "$held_out" --perturb "$device_change"
+  row "$recipe" "MotionSense iPhone, never seen" "$scratch/no-ms.motus" \
+    --manifest datasets/transfer/swr-motionsense.json
+  printf '%-34s' "  single windows by session kind"
   "$motus" evaluate "$scratch/no-ms.motus" --manifest datasets/transfer/swr-motionsense.json \
     --format json 2>/dev/null | python3 scripts/transfer-metrics.py --by-session-kind
-  printf '%-34s' "QROWD phone s/w/r, never seen"
-  evaluate "$scratch/no-qrowd.motus" --manifest datasets/transfer/swr-qrowd.json
+  row "$recipe" "QROWD phone s/w/r, never seen" "$scratch/no-qrowd.motus" \
+    --manifest datasets/transfer/swr-qrowd.json
   echo
 }
 
-run "per-axis features (the default)" "${per_axis[@]}"
-run "decomposed and per-axis features, rigid device changes" "${with_axes[@]}"
-run "orientation-free features, swaying copies (models/six-class.motus)" "${orientation_free[@]}"
+for recipe in "${recipes[@]}"; do
+  for seed in "${seeds[@]}"; do run "$recipe" "$seed"; done
+done
+if [ ${#seeds[@]} -gt 1 ]; then
+  echo "== median (min-max) over seeds ${seeds[*]}"
+  python3 scripts/transfer-metrics.py --median < "$cells"
+fi

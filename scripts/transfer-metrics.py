@@ -9,10 +9,33 @@ A class absent from the data prints '-'.
 With --by-session-kind it prints instead the accuracy per kind of session, the part of the
 session name between the source prefix and the first '_' (MotionSense: sit, std, wlk, ...),
 then the share of stationary windows called automotive.
+
+With --median it reads lines `key<TAB>label<TAB>cells` (the rows above, one per seed and key,
+where the key starts with the recipe and a '|') and prints each key once, under its recipe,
+every cell as the median over seeds and its range.
 """
 import json
+import statistics
 import sys
 
+if sys.argv[1:] == ["--median"]:
+    rows = {}
+    for line in sys.stdin:
+        key, label, cells = line.rstrip("\n").split("\t")
+        rows.setdefault(key, (label, []))[1].append(cells.split())
+    recipe = None
+    for key, (label, runs) in rows.items():
+        name = key.split("|", 1)[0]
+        if name != recipe:
+            recipe = name
+            print(recipe)
+        out = []
+        for column in zip(*runs):
+            values = [float(c) for c in column if c != "-"]
+            out.append("%.3f (%.3f-%.3f)" % (statistics.median(values), min(values), max(values))
+                       if values else "-")
+        print("%-34s%s" % (label, "  ".join("%21s" % c for c in out)))
+    sys.exit(0)
 d = json.load(sys.stdin)
 if sys.argv[1:] == ["--by-session-kind"]:
     kinds = {}
