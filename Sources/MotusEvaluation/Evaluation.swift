@@ -97,8 +97,7 @@ public enum Evaluation {
           sampleCount: $0.sampleCount,
           reason: "shorter than one window (\(spec.windowLength) samples)")
       }
-    let pure = (0..<table.windowCount).filter { table.purity[$0] >= minimumPurity }
-    guard !pure.isEmpty else {
+    guard table.purity.contains(where: { $0 >= minimumPurity }) else {
       throw EvaluationError.noWindows(
         skippedRecordings: table.skippedRecordingCount,
         droppedImpure: table.droppedImpureCount + table.windowCount,
@@ -106,9 +105,9 @@ public enum Evaluation {
     }
     var result = try evaluate(
       model: model, table: table, rows: Array(0..<table.windowCount), smoothing: smoothing,
-      scoring: pure.count == table.windowCount ? nil : pure)
+      minimumPurity: minimumPurity)
     result.skippedRecordings = skipped
-    result.droppedImpureCount = table.droppedImpureCount + table.windowCount - pure.count
+    result.droppedImpureCount = table.droppedImpureCount + table.windowCount - result.windowCount
     return result
   }
 
@@ -118,13 +117,13 @@ public enum Evaluation {
   ///   - rows: Row indices into `table`; at least one. With smoothing, consecutive windows of
   ///     one recording are smoothed in this order.
   ///   - smoothing: See `run`.
-  ///   - scoring: The rows that are scored (a subset of `rows`, nil: all); the others only feed
-  ///     the smoother.
+  ///   - minimumPurity: Rows whose purity is below this only feed the smoother; at least one
+  ///     row must reach it.
   /// - Throws: `EvaluationError.unknownLabels` for a scored row's label outside the model's
   ///   classes.
   public static func evaluate(
     model: TrainedModel, table: WindowTable, rows: [Int], smoothing: Smoothing = .none,
-    scoring: [Int]? = nil
+    minimumPurity: Float = 0
   ) throws -> EvaluationResult {
     precondition(!rows.isEmpty, "no rows to evaluate")
     precondition(
@@ -137,16 +136,9 @@ public enum Evaluation {
         &probabilities, recordings: rows.map { table.recordingIndices[$0] },
         starts: rows.map { table.starts[$0] }, hop: spec.hopLength, smoothing: smoothing)
     }
-    var scored = Array(rows.indices)
-    if let scoring {
-      let position = Dictionary(
-        rows.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
-      scored = scoring.map {
-        guard let p = position[$0] else { preconditionFailure("scored row \($0) not in rows") }
-        return p
-      }
-      probabilities = probabilities.rows(scored)
-    }
+    let scored = rows.indices.filter { table.purity[rows[$0]] >= minimumPurity }
+    precondition(!scored.isEmpty, "no row reaches purity \(minimumPurity)")
+    if scored.count < rows.count { probabilities = probabilities.rows(scored) }
     let scoredRows = scored.map { rows[$0] }
     let classIndex = Dictionary(
       model.classes.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
