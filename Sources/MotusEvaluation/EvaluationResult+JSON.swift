@@ -9,10 +9,11 @@ extension EvaluationResult {
   ///
   /// Keys: `accuracy`, `macro_f1`, `balanced_accuracy`, `log_loss`, `ece`, `windows`,
   /// `classes`, `confusion_matrix` (`labels`, `counts` with rows = truth), `per_class`
-  /// (label -> `precision`, `recall`, `f1`, `support`), `per_subject` and `per_session`
-  /// (name -> `accuracy`, `macro_f1`, `windows`), `reliability` (bins), `skipped_recordings`,
-  /// `dropped_impure_windows`, `window_length`, `hop_length`, `sample_rate_hz`,
-  /// `unknown_threshold`, `coverage`, `covered_accuracy` (null when no window is named).
+  /// (label -> `precision`, `recall`, `f1`, `support`), `per_source` (empty unless subjects
+  /// are `source:subject`), `per_subject` and `per_session` (name -> `accuracy`, `macro_f1`,
+  /// `windows`), `reliability` (bins), `skipped_recordings`, `dropped_impure_windows`,
+  /// `window_length`, `hop_length`, `sample_rate_hz`, `unknown_threshold`, `coverage`,
+  /// `covered_accuracy` (null when no window is named), `smoothing`.
   public struct Report: Codable, Equatable, Sendable {
     public struct Confusion: Codable, Equatable, Sendable {
       public var labels: [String]
@@ -58,6 +59,7 @@ extension EvaluationResult {
     public var classes: [String]
     public var confusionMatrix: Confusion
     public var perClass: [String: PerClass]
+    public var perSource: [String: Group]
     public var perSubject: [String: Group]
     public var perSession: [String: Group]
     public var reliability: [Bin]
@@ -82,6 +84,7 @@ extension EvaluationResult {
       case logLoss = "log_loss"
       case confusionMatrix = "confusion_matrix"
       case perClass = "per_class"
+      case perSource = "per_source"
       case perSubject = "per_subject"
       case perSession = "per_session"
       case skippedRecordings = "skipped_recordings"
@@ -110,6 +113,7 @@ extension EvaluationResult {
           ($0.label, Report.PerClass(
             precision: $0.precision, recall: $0.recall, f1: $0.f1, support: $0.support))
         }, uniquingKeysWith: { a, _ in a }),
+      perSource: Dictionary(perSource.map(group), uniquingKeysWith: { a, _ in a }),
       perSubject: Dictionary(perSubject.map(group), uniquingKeysWith: { a, _ in a }),
       perSession: Dictionary(perSession.map(group), uniquingKeysWith: { a, _ in a }),
       reliability: reliability.map {

@@ -52,6 +52,13 @@ extension EvaluationResult {
         [$0.label, f($0.precision), f($0.recall), f($0.f1), String($0.support)]
       })
     out.append("")
+    if perSource.count > 1 {
+      out.append("Per source (worst first):")
+      out += Self.table(
+        header: ["source", "windows", "accuracy", "macro-F1"],
+        rows: perSource.map { [$0.name, String($0.windows), f($0.accuracy), f($0.macroF1)] })
+      out.append("")
+    }
     out.append("Per subject (worst first):")
     out += Self.table(
       header: ["subject", "windows", "accuracy", "macro-F1"],
@@ -107,7 +114,9 @@ extension EvaluationResult {
       add("class", c.label, "f1", d(c.f1))
       add("class", c.label, "support", String(c.support))
     }
-    for (section, groups) in [("subject", perSubject), ("session", perSession)] {
+    for (section, groups) in [
+      ("source", perSource), ("subject", perSubject), ("session", perSession),
+    ] {
       for g in groups {
         add(section, g.name, "accuracy", d(g.accuracy))
         add(section, g.name, "macro_f1", d(g.macroF1))

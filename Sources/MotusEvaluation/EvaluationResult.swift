@@ -35,6 +35,9 @@ public struct EvaluationResult: Sendable {
   /// Worst first: lowest accuracy, then lowest macro-F1, then name.
   public var perSubject: [GroupMetrics]
   public var perSession: [GroupMetrics]
+  /// Per data source, worst first, when every subject is named `source:subject` as a manifest
+  /// names them (`motionsense:17`); empty otherwise.
+  public var perSource: [GroupMetrics]
   /// 15 equal-width confidence bins (`Metrics.expectedCalibrationError`'s binning).
   public var reliability: [ReliabilityBin]
   /// Recordings that gave no window (shorter than one window, or dropped while loading).
@@ -165,6 +168,14 @@ extension EvaluationResult {
       names: subjects, truth: truth, predicted: predicted, classCount: classes.count)
     perSession = Self.breakdown(
       names: sessions, truth: truth, predicted: predicted, classCount: classes.count)
+    let sources = subjects.compactMap { subject in
+      subject.firstIndex(of: ":").map { String(subject[..<$0]) }
+    }
+    perSource =
+      sources.count == subjects.count
+      ? Self.breakdown(
+        names: sources, truth: truth, predicted: predicted, classCount: classes.count)
+      : []
     reliability = Self.reliabilityBins(
       probabilities: probabilities, predicted: predicted, truth: truth,
       binCount: Self.reliabilityBinCount)

@@ -90,7 +90,12 @@ public enum HTMLReport {
     page += "<p class=\"note\">Each window drawn over its hop; top band: true label, middle: "
       + "predicted, bottom: red where they differ.</p>\n"
     page += timelineSVG(result, session: session)
-    page += "<div class=\"row\">\n<div>\n<h2>Subjects (worst first)</h2>\n"
+    page += "<div class=\"row\">\n<div>\n"
+    if result.perSource.count > 1 {
+      page += "<h2>Sources (worst first)</h2>\n"
+        + groupTable(result.perSource, nameHeader: "source", limit: nil)
+    }
+    page += "<h2>Subjects (worst first)</h2>\n"
     page += groupTable(result.perSubject, nameHeader: "subject", limit: nil)
     page += "</div>\n<div>\n<h2>Sessions (worst first)</h2>\n"
     page += groupTable(result.perSession, nameHeader: "session", limit: 15)

@@ -181,3 +181,29 @@ final class EvaluationTests: XCTestCase {
     XCTAssertEqual(EvaluationResult.csvField("a,b\"c"), "\"a,b\"\"c\"")
   }
 }
+
+final class PerSourceBreakdownTests: XCTestCase {
+  func testPerSource_GroupsManifestSubjectsBySourceAndIsEmptyOtherwise() throws {
+    // Source "x": subjects x:a (2 of 3 right) and x:c (1 of 1); source "y": y:b (1 of 2).
+    let dataset = Dataset(
+      channels: ["x"], labels: ["high", "low"],
+      recordings: [
+        HandMade.recording(session: "a1", subject: "x:a", means: [1, -1, 0.5], labels: [0, 1, 1]),
+        HandMade.recording(session: "b1", subject: "y:b", means: [2, -0.25], labels: [0, 0]),
+        HandMade.recording(session: "c1", subject: "x:c", means: [3], labels: [0]),
+      ])
+    let result = try Evaluation.run(model: HandMade.model, dataset: dataset)
+    XCTAssertEqual(result.perSource.map(\.name), ["y", "x"])
+    XCTAssertEqual(result.perSource.map(\.windows), [2, 4])
+    XCTAssertEqual(result.perSource[0].accuracy, 0.5, accuracy: 1e-12)
+    XCTAssertEqual(result.perSource[1].accuracy, 0.75, accuracy: 1e-12)
+    XCTAssertEqual(result.report.perSource["x"]?.windows, 4)
+    XCTAssertTrue(result.text().contains("Per source (worst first):"), result.text())
+    XCTAssertTrue(result.csv().contains("source,x,windows,4"), result.csv())
+
+    // Plain subject names (no source prefix): no per-source section.
+    let plain = try Evaluation.run(model: HandMade.model, dataset: HandMade.dataset)
+    XCTAssertTrue(plain.perSource.isEmpty)
+    XCTAssertFalse(plain.text().contains("Per source"))
+  }
+}
