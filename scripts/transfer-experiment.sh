@@ -11,7 +11,9 @@
 #   without QROWD s/w/r   the QROWD phone seen only cycling or in vehicles; tested on its
 #                         stationary/walking/running (datasets/transfer/swr-qrowd.json)
 # Each test prints two rows: single windows, and the answers of a stream smoothed with
-# `--smoothing hmm` (`motus evaluate --smoothing hmm`, each recording in time order).
+# `--smoothing hmm` (`motus evaluate --smoothing hmm`, each recording in time order). The
+# never-seen tests add a third: with `--unknown-below 0.7`, the share of windows named a
+# class and the accuracy on those (in the first two columns).
 # Usage: scripts/transfer-experiment.sh [--shipped-only] [seed ...] (default seed 1). With
 # several seeds it ends with the median and range of each cell over the seeds.
 # --shipped-only runs only the recipe of models/six-class.motus. Needs ../shared/datasets.
@@ -35,6 +37,7 @@ scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
 held_out='motionsense:17-20,qrowd:3,gains_pushup:Eric'
 device_change='rotation=180,gain=0.1,noise=0.004'
+unknown_below=0.7
 
 # Recipes, without --seed.
 per_axis=(--model mlp)
@@ -67,6 +70,16 @@ row() {
   done
 }
 
+# unknown_row RECIPE LABEL MODEL EVALUATE-ARGS...: coverage and accuracy when named.
+unknown_row() {
+  local recipe="$1" label="$2"; shift 2
+  local line shown="  unknown below $unknown_below: named, acc"
+  line="$("$motus" evaluate "$@" --unknown-below "$unknown_below" --format json 2>/dev/null \
+    | python3 scripts/transfer-metrics.py --coverage)"
+  printf '%-34s%s\n' "$shown" "$line"
+  printf '%s\t%s\t%s\n' "${titles[$recipe]}|$label|unknown" "$shown" "$line" >> "$cells"
+}
+
 run() {
   local recipe="$1" seed="$2"; local -n flags="$recipe"
   echo "== ${titles[$recipe]}, seed $seed: motus train ${flags[*]} --seed $seed"
@@ -83,10 +96,14 @@ run() {
     --manifest datasets/six-class.json --subjects "$held_out" --perturb "$device_change"
   row "$recipe" "MotionSense iPhone, never seen" "$scratch/no-ms.motus" \
     --manifest datasets/transfer/swr-motionsense.json
+  unknown_row "$recipe" "MotionSense iPhone, never seen" "$scratch/no-ms.motus" \
+    --manifest datasets/transfer/swr-motionsense.json
   printf '%-34s' "  single windows by session kind"
   "$motus" evaluate "$scratch/no-ms.motus" --manifest datasets/transfer/swr-motionsense.json \
     --format json 2>/dev/null | python3 scripts/transfer-metrics.py --by-session-kind
   row "$recipe" "QROWD phone s/w/r, never seen" "$scratch/no-qrowd.motus" \
+    --manifest datasets/transfer/swr-qrowd.json
+  unknown_row "$recipe" "QROWD phone s/w/r, never seen" "$scratch/no-qrowd.motus" \
     --manifest datasets/transfer/swr-qrowd.json
   echo
 }

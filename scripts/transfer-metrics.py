@@ -10,6 +10,9 @@ With --by-session-kind it prints instead the accuracy per kind of session, the p
 session name between the source prefix and the first '_' (MotionSense: sit, std, wlk, ...),
 then the share of stationary windows called automotive.
 
+With --coverage it prints instead the share of windows named a class at the report's unknown
+threshold (`motus evaluate --unknown-below`) and the accuracy on those.
+
 With --median it reads lines `key<TAB>label<TAB>cells` (the rows above, one per seed and key,
 where the key starts with the recipe and a '|') and prints each key once, under its recipe,
 every cell as the median over seeds and its range.
@@ -37,6 +40,11 @@ if sys.argv[1:] == ["--median"]:
         print("%-34s%s" % (label, "  ".join("%21s" % c for c in out)))
     sys.exit(0)
 d = json.load(sys.stdin)
+if sys.argv[1:] == ["--coverage"]:
+    accuracy = d["covered_accuracy"]
+    print("  ".join("%8s" % c for c in
+                    ("%.3f" % d["coverage"], "-" if accuracy is None else "%.3f" % accuracy)))
+    sys.exit(0)
 if sys.argv[1:] == ["--by-session-kind"]:
     kinds = {}
     for name, s in d["per_session"].items():
