@@ -16,7 +16,9 @@
 # class and the accuracy on those (in the first two columns).
 # Usage: scripts/transfer-experiment.sh [--shipped-only] [seed ...] (default seed 1). With
 # several seeds it ends with the median and range of each cell over the seeds.
-# --shipped-only runs only the recipe of models/six-class.motus. Needs ../shared/datasets.
+# --shipped-only runs only the recipe of models/six-class.motus. MOTUS_TRAIN_EXTRA adds flags
+# to every `motus train` (the last value of a flag wins), e.g.
+# MOTUS_TRAIN_EXTRA='--augment 4' for a variant of the recipes. Needs ../shared/datasets.
 # About 6 minutes per seed for the three recipes, 2 for the shipped one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -55,14 +57,24 @@ declare -A titles=(
   [orientation_free]="orientation-free features, swaying copies (models/six-class.motus)")
 cells="$scratch/cells.tsv"
 : > "$cells"
+read -r -a train_extra <<< "${MOTUS_TRAIN_EXTRA:-}"
+
+# report MODEL EVALUATE-ARGS...: `motus evaluate --format json`; its notes are dropped, but a
+# failure stops the script with motus's own message.
+report() {
+  "$motus" evaluate "$@" --format json 2>"$scratch/stderr" || {
+    cat "$scratch/stderr" >&2
+    echo "error: motus evaluate $* failed (above)." >&2
+    exit 1
+  }
+}
 
 # row RECIPE LABEL MODEL EVALUATE-ARGS...: one row for single windows, one for the stream.
 row() {
   local recipe="$1" label="$2"; shift 2
   local smoothing line shown
   for smoothing in none hmm; do
-    line="$("$motus" evaluate "$@" --smoothing "$smoothing" --format json 2>/dev/null \
-      | python3 scripts/transfer-metrics.py)"
+    line="$(report "$@" --smoothing "$smoothing" | python3 scripts/transfer-metrics.py)"
     shown="$label"
     [ "$smoothing" = none ] || shown="  streamed, --smoothing hmm"
     printf '%-34s%s\n' "$shown" "$line"
@@ -74,7 +86,7 @@ row() {
 unknown_row() {
   local recipe="$1" label="$2"; shift 2
   local line shown="  unknown below $unknown_below: named, acc"
-  line="$("$motus" evaluate "$@" --unknown-below "$unknown_below" --format json 2>/dev/null \
+  line="$(report "$@" --unknown-below "$unknown_below" \
     | python3 scripts/transfer-metrics.py --coverage)"
   printf '%-34s%s\n' "$shown" "$line"
   printf '%s\t%s\t%s\n' "${titles[$recipe]}|$label|unknown" "$shown" "$line" >> "$cells"
@@ -82,13 +94,13 @@ unknown_row() {
 
 run() {
   local recipe="$1" seed="$2"; local -n flags="$recipe"
-  echo "== ${titles[$recipe]}, seed $seed: motus train ${flags[*]} --seed $seed"
+  echo "== ${titles[$recipe]}, seed $seed: motus train ${flags[*]} ${train_extra[*]} --seed $seed"
   "$motus" train --manifest datasets/six-class.json --exclude-subjects "$held_out" \
-    -o "$scratch/six.motus" "${flags[@]}" --seed "$seed" >/dev/null
+    -o "$scratch/six.motus" "${flags[@]}" "${train_extra[@]}" --seed "$seed" >/dev/null
   "$motus" train --manifest datasets/transfer/six-class-without-motionsense.json \
-    -o "$scratch/no-ms.motus" "${flags[@]}" --seed "$seed" >/dev/null
+    -o "$scratch/no-ms.motus" "${flags[@]}" "${train_extra[@]}" --seed "$seed" >/dev/null
   "$motus" train --manifest datasets/transfer/six-class-without-qrowd-swr.json \
-    -o "$scratch/no-qrowd.motus" "${flags[@]}" --seed "$seed" >/dev/null
+    -o "$scratch/no-qrowd.motus" "${flags[@]}" "${train_extra[@]}" --seed "$seed" >/dev/null
   printf '%-34s%s\n' "test data" "  s/w/r acc  cycling  automot  push-up  auto|stat  macroF1"
   row "$recipe" "held-out people" "$scratch/six.motus" \
     --manifest datasets/six-class.json --subjects "$held_out"
@@ -99,8 +111,8 @@ run() {
   unknown_row "$recipe" "MotionSense iPhone, never seen" "$scratch/no-ms.motus" \
     --manifest datasets/transfer/swr-motionsense.json
   printf '%-34s' "  single windows by session kind"
-  "$motus" evaluate "$scratch/no-ms.motus" --manifest datasets/transfer/swr-motionsense.json \
-    --format json 2>/dev/null | python3 scripts/transfer-metrics.py --by-session-kind
+  report "$scratch/no-ms.motus" --manifest datasets/transfer/swr-motionsense.json \
+    | python3 scripts/transfer-metrics.py --by-session-kind
   row "$recipe" "QROWD phone s/w/r, never seen" "$scratch/no-qrowd.motus" \
     --manifest datasets/transfer/swr-qrowd.json
   unknown_row "$recipe" "QROWD phone s/w/r, never seen" "$scratch/no-qrowd.motus" \

@@ -39,7 +39,10 @@ if sys.argv[1:] == ["--median"]:
                        if values else "-")
         print("%-34s%s" % (label, "  ".join("%21s" % c for c in out)))
     sys.exit(0)
-d = json.load(sys.stdin)
+text = sys.stdin.read()
+if not text.strip():
+    sys.exit(1)  # the command that should have written the report has said why
+d = json.loads(text)
 if sys.argv[1:] == ["--coverage"]:
     accuracy = d["covered_accuracy"]
     print("  ".join("%8s" % c for c in

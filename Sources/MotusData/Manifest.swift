@@ -95,6 +95,14 @@ public struct Manifest: Codable, Sendable, Equatable {
 }
 
 /// A loaded manifest: the merged dataset plus what the manifest adds to a CSV load.
+extension Manifest {
+  /// The source of a subject named `source:subject`, as a loaded manifest names subjects
+  /// (`motionsense:17`); nil for a subject without a source prefix.
+  public static func source(ofSubject subject: String) -> String? {
+    subject.firstIndex(of: ":").map { String(subject[..<$0]) }
+  }
+}
+
 public struct ManifestLoadResult: Sendable {
   /// Subjects and sessions are prefixed `source:`; recipes are the canonical channel list
   /// (copies of the manifest channels, magnitudes recomputed from them).
@@ -109,7 +117,7 @@ public struct ManifestLoadResult: Sendable {
 
   /// The source a recording came from (the prefix of its subject).
   public func sourceName(of recording: Recording) -> String {
-    String(recording.subject.prefix { $0 != ":" })
+    Manifest.source(ofSubject: recording.subject) ?? recording.subject
   }
 
   /// The weight of each recording's samples: its source's weight.

@@ -129,16 +129,8 @@ public enum Evaluation {
     precondition(
       table.features.columnCount == model.featureCount,
       "table has \(table.features.columnCount) features, model \(model.featureCount)")
-    var probabilities = model.predictProbabilities(table.features.rows(rows))
-    let spec = model.featureSpec
-    if smoothing != .none {
-      smoothAlongRecordings(
-        &probabilities, recordings: rows.map { table.recordingIndices[$0] },
-        starts: rows.map { table.starts[$0] }, hop: spec.hopLength, smoothing: smoothing)
-    }
     let scored = rows.indices.filter { table.purity[rows[$0]] >= minimumPurity }
     precondition(!scored.isEmpty, "no row reaches purity \(minimumPurity)")
-    if scored.count < rows.count { probabilities = probabilities.rows(scored) }
     let scoredRows = scored.map { rows[$0] }
     let classIndex = Dictionary(
       model.classes.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
@@ -157,6 +149,14 @@ public enum Evaluation {
       throw EvaluationError.unknownLabels(
         unknown.sorted(by: naturalOrder), modelClasses: model.classes)
     }
+    var probabilities = model.predictProbabilities(table.features.rows(rows))
+    let spec = model.featureSpec
+    if smoothing != .none {
+      smoothAlongRecordings(
+        &probabilities, recordings: rows.map { table.recordingIndices[$0] },
+        starts: rows.map { table.starts[$0] }, hop: spec.hopLength, smoothing: smoothing)
+    }
+    if scored.count < rows.count { probabilities = probabilities.rows(scored) }
     var result = EvaluationResult(
       classes: model.classes, truth: truth, predicted: Metrics.argmax(probabilities),
       probabilities: probabilities, sessions: scoredRows.map { table.session(at: $0) },

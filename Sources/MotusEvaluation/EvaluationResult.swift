@@ -168,9 +168,7 @@ extension EvaluationResult {
       names: subjects, truth: truth, predicted: predicted, classCount: classes.count)
     perSession = Self.breakdown(
       names: sessions, truth: truth, predicted: predicted, classCount: classes.count)
-    let sources = subjects.compactMap { subject in
-      subject.firstIndex(of: ":").map { String(subject[..<$0]) }
-    }
+    let sources = subjects.compactMap(Manifest.source(ofSubject:))
     perSource =
       sources.count == subjects.count
       ? Self.breakdown(
