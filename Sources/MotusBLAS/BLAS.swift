@@ -1,4 +1,4 @@
-// OpenBLAS/LAPACKE kernels on row-major Float data: sgemm, sgemv, saxpy and sgesv. Shapes as in
+// OpenBLAS/LAPACKE kernels on row-major Float data: sgemm, sgemv, saxpy, sgesv and ssyevd. Shapes as in
 // ReferenceKernels (op(A) [M, K], op(B) [K, N], C [M, N]); each is tested against that loop.
 
 import COpenBLAS
@@ -135,5 +135,33 @@ public enum BLAS {
     if info > 0 { throw LinearAlgebraError.singular(pivot: Int(info)) }
     if info < 0 { throw LinearAlgebraError.illegalArgument(position: Int(-info)) }
     return Matrix(rowCount: n, columnCount: b.columnCount, values: x)
+  }
+
+  /// Eigenvalues and eigenvectors of a symmetric matrix (LAPACKE_ssyevd), largest first.
+  ///
+  /// - Parameter a: Symmetric `[n, n]` (only its upper triangle is read).
+  /// - Returns: `n` eigenvalues in descending order, and the eigenvectors as the rows of an
+  ///   `[n, n]` matrix in the same order (unit length).
+  /// - Throws: `LinearAlgebraError.noConvergence` when LAPACK's iteration fails.
+  /// - Complexity: O(*n*³).
+  public static func symmetricEigen(_ a: Matrix) throws -> (values: [Float], vectors: Matrix) {
+    let n = a.rowCount
+    precondition(a.columnCount == n, "A must be square, got \(a.rowCount)x\(a.columnCount)")
+    if n == 0 { return ([], a) }
+    configure()
+    var vectors = a.values
+    var values = [Float](repeating: 0, count: n)
+    let info = LAPACKE_ssyevd(
+      LAPACK_ROW_MAJOR, Int8(UInt8(ascii: "V")), Int8(UInt8(ascii: "U")), Int32(n), &vectors,
+      Int32(n), &values)
+    if info > 0 { throw LinearAlgebraError.noConvergence(count: Int(info)) }
+    if info < 0 { throw LinearAlgebraError.illegalArgument(position: Int(-info)) }
+    // LAPACK: ascending values, eigenvectors in columns. Return descending, as rows.
+    var rows = [Float](repeating: 0, count: n * n)
+    for k in 0..<n {
+      let column = n - 1 - k
+      for i in 0..<n { rows[k * n + i] = vectors[i * n + column] }
+    }
+    return (values.reversed(), Matrix(rowCount: n, columnCount: n, values: rows))
   }
 }

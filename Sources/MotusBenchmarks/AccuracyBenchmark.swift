@@ -21,6 +21,7 @@ public enum BenchmarkError: Error, Equatable, CustomStringConvertible {
   case missingChannels(needed: [String], available: [String])
   case noTestSubjects(requested: [String], available: [String])
   case noTrainingSubjects
+  case noTransferGroups
 
   public var description: String {
     switch self {
@@ -33,6 +34,9 @@ public enum BenchmarkError: Error, Equatable, CustomStringConvertible {
         + "source:subject, e.g. qrowd:3."
     case .noTrainingSubjects:
       return "every subject is held out for testing. HINT: leave some subjects for training."
+    case .noTransferGroups:
+      return "no source or placement to hold out. HINT: check --sources against the manifest's "
+        + "source names."
     }
   }
 }
@@ -44,22 +48,27 @@ public enum AccuracyBenchmark {
     /// figures), QROWD user 3, and the one named push-up subject.
     public var testSubjects: [String] =
       (17...20).map { "motionsense:\($0)" } + ["qrowd:3", "gains_pushup:Eric"]
+    /// The threshold rules' window (the learned model's comes from `features`).
     public var windowSeconds = 2.56
     /// A label must hold this long after a change to count as detected.
     public var stableSeconds = 3.0
+    /// Window and feature choices of the learned model: `motus train`'s defaults.
+    public var features = FeatureChoice()
+    /// Training options of the learned model: `motus train`'s defaults.
     public var training = TrainingOptions()
     /// Window labels the debounced threshold variant votes over (5 hops, about 6 s).
     public var voteLength = 5
-    /// The engine is scored once per entry. Default: no smoothing, and a switch penalty of
-    /// 0.01 per hop (an expected stay of 100 hops, about 2 minutes at the default hop).
+    /// The engine is scored once per entry. Default: no smoothing, and the stream's
+    /// `--smoothing hmm` with its default switch probability.
     public var learnedSmoothings: [(name: String, smoothing: Smoothing)] = [
-      ("no smoothing", .none), ("switch penalty 0.01", .switchPenalty(switchProbability: 0.01)),
+      ("no smoothing", .none),
+      (
+        "switch penalty \(StreamConfiguration.defaultSwitchProbability)",
+        .switchPenalty(switchProbability: StreamConfiguration.defaultSwitchProbability)
+      ),
     ]
 
-    public init() {
-      training.model = .mlp
-      training.hiddenLayerSizes = [64]
-    }
+    public init() {}
   }
 
   static let acceleration = ["acceleration.x", "acceleration.y", "acceleration.z"]
@@ -104,38 +113,24 @@ public enum AccuracyBenchmark {
         "loaded (\(model.classifier.kind), classes \(model.classes.joined(separator: ", ")))"
     } else {
       progress?("training the learned model on \(trainingSubjects.count) subjects")
-      let window = max(4, Int((configuration.windowSeconds * rate).rounded()))
-      let spec = FeatureSpec.standard(
-        recipes: data.result.recipes, channels: dataset.channels,
-        sampleRateHz: FeatureSpec.nominalRate(rate), windowLength: window,
-        hopLength: max(1, window / 2))
+      let spec = try configuration.features.spec(
+        recipes: data.result.recipes, sampleRateHz: rate)
       let trained = try Trainer.train(
         dataset: training, spec: spec, validationGroup: .subject,
         options: configuration.training)
       model = trained.model
       learnedSummary = String(
-        format: "trained here: %@ %@, validation macro-F1 %.3f on %@", model.classifier.kind,
-        configuration.training.hiddenLayerSizes.map(String.init).joined(separator: ","),
+        format: "trained here (motus train's defaults unless flags say otherwise): %@; "
+          + "validation macro-F1 %.3f on %@", TransferBenchmark.describe(configuration.training),
         trained.report.macroF1, trained.report.validationGroups.joined(separator: ", "))
     }
 
     // Tuned cut-offs: grid search on the training subjects' windows.
     progress?("tuning threshold cut-offs on the training subjects")
-    var statistics: [ActivityWindowStatistics] = []
-    var windowLabels: [ThresholdActivity] = []
-    for r in training.recordings {
-      var classifier = ThresholdActivityClassifier(
-        cutoffs: .typical, sampleRateHz: rate, windowSeconds: configuration.windowSeconds)
-      for t in 0..<r.sampleCount {
-        let s = classifier.pushStatistics(
-          x: r.columns[axes[0]][t], y: r.columns[axes[1]][t], z: r.columns[axes[2]][t])
-        if let s, let label = ThresholdActivity(rawValue: classes[Int(r.labelIndices[t])]) {
-          statistics.append(s)
-          windowLabels.append(label)
-        }
-      }
-    }
-    let tuned = CutoffSearch.tune(statistics: statistics, labels: windowLabels)
+    let tuned = StreamReplay.tuneThresholds(
+      recordings: training.recordings, axes: axes, labels: classes,
+      windowSeconds: configuration.windowSeconds)
+    let negative = classes.indices.map { dataset.isNegative(labelIndex: $0) }
 
     let streams = testSubjects.map {
       BenchmarkStream.make(subject: $0, dataset: dataset, knownRepetitions: data.knownRepetitions)
@@ -156,7 +151,7 @@ public enum AccuracyBenchmark {
       progress?("streaming the learned model (\(name)) over \(testSamples) test samples")
       var score = try runEngine(
         model: model, smoothing: smoothing, streams: streams, channels: dataset.channels,
-        classes: classes, rate: rate, counter: newCounter(), name: name)
+        classes: classes, rate: rate, counter: newCounter(), name: name, negative: negative)
       score.method = "learned, \(name)"
       methods.append(score)
     }
@@ -173,31 +168,15 @@ public enum AccuracyBenchmark {
     for (name, cutoffs, voteLength) in thresholdVariants {
       progress?("running \(name)")
       var counter = newCounter()
-      let index = ThresholdActivity.allCases.map {
-        Int32(classes.firstIndex(of: $0.rawValue) ?? -1)
-      }
       var cpu = 0.0
       for stream in streams {
-        var classifier = ThresholdActivityClassifier(
-          cutoffs: cutoffs, sampleRateHz: rate, windowSeconds: configuration.windowSeconds)
-        var vote = LabelVote<ThresholdActivity>(length: voteLength)
-        var predicted = [Int32](repeating: -1, count: stream.sampleCount)
-        var current: Int32 = -1
-        let x = stream.columns[axes[0]]
-        let y = stream.columns[axes[1]]
-        let z = stream.columns[axes[2]]
-        let start = threadCPUSeconds()
-        for t in 0..<stream.sampleCount {
-          if let label = classifier.push(x: x[t], y: y[t], z: z[t]) {
-            let voted = vote.push(label)
-            current = index[ThresholdActivity.allCases.firstIndex(of: voted) ?? 0]
-          }
-          predicted[t] = current
-        }
-        cpu += threadCPUSeconds() - start
-        counter.add(truth: stream.truth, predicted: predicted)
+        let run = StreamReplay.thresholds(
+          cutoffs: cutoffs, voteLength: voteLength, windowSeconds: configuration.windowSeconds,
+          stream: stream, axes: axes, labels: classes)
+        cpu += run.cpuSeconds
+        counter.add(truth: stream.truth, predicted: run.labels)
       }
-      methods.append(counter.score(method: name, cpuSeconds: cpu))
+      methods.append(counter.score(method: name, cpuSeconds: cpu, negative: negative))
     }
 
     // Earbud push-up counters on each joined set.
@@ -307,65 +286,35 @@ public enum AccuracyBenchmark {
       tunedTrainingMacroF1: tuned.macroF1, learnedModel: learnedSummary)
   }
 
-  /// Streams every test stream through a fresh `StreamingClassifier`.
+  /// Streams every test stream through a fresh `StreamingClassifier`; each known-count set
+  /// again on its own, from a fresh engine, as the counters see it (a set is started and
+  /// ended by the user, not cut out of a longer stream).
   static func runEngine(
     model: TrainedModel, smoothing: Smoothing, streams: [BenchmarkStream], channels: [String],
-    classes: [String], rate: Double, counter start: ScoreCounter, name: String
+    classes: [String], rate: Double, counter start: ScoreCounter, name: String, negative: [Bool]
   ) throws -> MethodScore {
     var counter = start
     var counted: [Int] = []
     var firstCounts: [Double] = []
-    let classIndex = model.classes.map { Int32(classes.firstIndex(of: $0) ?? -1) }
     var cpu = 0.0
-    var streamConfiguration = StreamConfiguration()
-    streamConfiguration.inputRateHz = rate
-    streamConfiguration.smoothing = smoothing
+    var settings = StreamConfiguration()
+    settings.inputRateHz = rate
+    settings.smoothing = smoothing
     for stream in streams {
-      let engine = try StreamingClassifier(
-        model: model, inputChannels: channels, configuration: streamConfiguration)
-      var predicted = [Int32](repeating: -1, count: stream.sampleCount)
-      var current: Int32 = -1
-      var row = [Float](repeating: 0, count: channels.count)
-      let begin = threadCPUSeconds()
-      for t in 0..<stream.sampleCount {
-        for c in row.indices { row[c] = stream.columns[c][t] }
-        row.withUnsafeBufferPointer { values in
-          engine.append(timestamp: stream.timestamps[t], values: values) { event in
-            switch event {
-            case .prediction(let p): current = p.isUnknown ? -1 : classIndex[p.classIndex]
-            default: break
-            }
-          }
-        }
-        predicted[t] = current
-      }
-      engine.finish { _ in }
-      cpu += threadCPUSeconds() - begin
-      counter.add(truth: stream.truth, predicted: predicted)
-      // Each set on its own, from a fresh engine, as the counters see it: a set is started
-      // and ended by the user, not cut out of a longer stream.
+      let run = try StreamReplay.engine(
+        model: model, configuration: settings, stream: stream, channels: channels,
+        labels: classes)
+      cpu += run.cpuSeconds
+      counter.add(truth: stream.truth, predicted: run.labels)
       for set in stream.sets {
-        let engine = try StreamingClassifier(
-          model: model, inputChannels: channels, configuration: streamConfiguration)
-        var count = 0
-        var first: Double?
-        func note(_ event: StreamEvent) {
-          guard case .repetition(let time, _) = event else { return }
-          count += 1
-          if first == nil { first = time - stream.timestamps[set.range.lowerBound] }
-        }
-        for t in set.range {
-          for c in row.indices { row[c] = stream.columns[c][t] }
-          row.withUnsafeBufferPointer { values in
-            engine.append(timestamp: stream.timestamps[t], values: values, events: note)
-          }
-        }
-        engine.finish(events: note)
-        counted.append(count)
-        if let first { firstCounts.append(first) }
+        let setRun = try StreamReplay.engine(
+          model: model, configuration: settings, stream: stream, range: set.range,
+          channels: channels, labels: classes)
+        counted.append(setRun.repetitions)
+        if let first = setRun.firstRepetitionTime { firstCounts.append(first) }
       }
     }
-    var score = counter.score(method: name, cpuSeconds: cpu)
+    var score = counter.score(method: name, cpuSeconds: cpu, negative: negative)
     addRepetitions(&score, counted: counted, firstCounts: firstCounts, streams: streams)
     return score
   }
@@ -390,10 +339,5 @@ public enum AccuracyBenchmark {
     score.medianFirstRepetitionSeconds = sorted.isEmpty ? nil : sorted[sorted.count / 2]
   }
 
-  /// CPU seconds used by the calling thread.
-  static func threadCPUSeconds() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
-  }
+  static func threadCPUSeconds() -> Double { StreamReplay.threadCPUSeconds() }
 }

@@ -9,9 +9,11 @@ public struct MethodScore: Codable, Sendable, Equatable {
   public var f1: [Double]?
   public var macroF1: Double?
   public var accuracy: Double?
-  /// Share of samples that had a label (the rest precede the first full window).
+  /// Share of samples that named a class (the rest precede the first full window, or were
+  /// answered unknown).
   public var coverage: Double?
-  /// Sample counts `[truth][predicted]`; the last column counts samples with no label yet.
+  /// Sample counts `[truth][predicted]`; the last two columns count samples with no label yet
+  /// and samples answered unknown.
   public var confusion: [[Int]]?
   /// Median seconds from a true activity change to the first stable correct label.
   public var medianLatencySeconds: Double?
@@ -35,6 +37,10 @@ public struct MethodScore: Codable, Sendable, Equatable {
   public var medianFirstRepetitionSeconds: Double?
   /// Thread CPU seconds per input sample.
   public var cpuSecondsPerSample: Double
+  /// Share of class samples answered unknown.
+  public var lostToUnknown: Double?
+  /// Share of negative-label samples (none of the classes) answered unknown; nil without any.
+  public var negativesUnknown: Double?
 }
 
 /// The whole comparison.

@@ -20,12 +20,20 @@ public struct BenchmarkStream: Sendable {
   public static func make(
     subject: String, dataset: Dataset, knownRepetitions: [String: Int]
   ) -> BenchmarkStream {
-    let recordings = dataset.recordings.filter { $0.subject == subject }
-      .sorted { naturalOrder($0.session, $1.session) }
+    make(
+      name: subject, recordings: dataset.recordings.filter { $0.subject == subject },
+      channelCount: dataset.channels.count, knownRepetitions: knownRepetitions)
+  }
+
+  /// Joins `recordings` (of one rate) end to end in natural session order.
+  public static func make(
+    name: String, recordings: [Recording], channelCount: Int, knownRepetitions: [String: Int]
+  ) -> BenchmarkStream {
+    let recordings = recordings.sorted { naturalOrder($0.session, $1.session) }
     let rate = recordings.first?.sampleRateHz ?? 1
     var stream = BenchmarkStream(
-      subject: subject, sampleRateHz: rate, timestamps: [],
-      columns: [[Float]](repeating: [], count: dataset.channels.count), truth: [], sets: [])
+      subject: name, sampleRateHz: rate, timestamps: [],
+      columns: [[Float]](repeating: [], count: channelCount), truth: [], sets: [])
     for r in recordings {
       let start = stream.timestamps.count
       for t in 0..<r.sampleCount { stream.timestamps.append(Double(start + t) / rate) }

@@ -1,12 +1,14 @@
 // Per-sample scoring of predicted label streams against the truth: confusion counts,
-// change latency and flicker. Labels are indices into the class list; -1 means no label.
+// change latency and flicker. Labels are indices into the class list; -1 means no label yet,
+// -2 an unknown answer (`StreamReplay.noLabel`, `.unknown`).
 
 /// Accumulates one method's per-sample predictions over several streams.
 struct ScoreCounter {
   let classCount: Int
   let sampleRateHz: Double
   let stableSamples: Int
-  // counts[truth][predicted], predicted == classCount means no label yet.
+  // counts[truth][predicted]; predicted == classCount means no label yet, classCount + 1 an
+  // unknown answer.
   var counts: [[Int]]
   var latencies: [Double] = []
   var missed = 0
@@ -19,7 +21,18 @@ struct ScoreCounter {
     self.sampleRateHz = sampleRateHz
     stableSamples = max(1, Int((stableSeconds * sampleRateHz).rounded()))
     counts = [[Int]](
-      repeating: [Int](repeating: 0, count: classCount + 1), count: classCount)
+      repeating: [Int](repeating: 0, count: classCount + 2), count: classCount)
+  }
+
+  /// Adds another counter's counts (same classes and rate).
+  mutating func merge(_ other: ScoreCounter) {
+    precondition(other.classCount == classCount, "\(other.classCount) vs \(classCount) classes")
+    for t in counts.indices { for p in counts[t].indices { counts[t][p] += other.counts[t][p] } }
+    latencies += other.latencies
+    missed += other.missed
+    changes += other.changes
+    predictedChanges += other.predictedChanges
+    samples += other.samples
   }
 
   mutating func add(truth: [Int32], predicted: [Int32]) {
@@ -27,7 +40,8 @@ struct ScoreCounter {
     samples += truth.count
     var previous: Int32 = -1
     for (t, p) in zip(truth, predicted) where t >= 0 {
-      counts[Int(t)][p >= 0 ? Int(p) : classCount] += 1
+      counts[Int(t)][p >= 0 ? Int(p) : (p == StreamReplay.unknown ? classCount + 1 : classCount)] +=
+        1
     }
     for p in predicted {
       if p >= 0 && previous >= 0 && p != previous { predictedChanges += 1 }
@@ -56,24 +70,34 @@ struct ScoreCounter {
     }
   }
 
-  func f1(_ c: Int) -> Double {
+  /// F1 of class `c` among the non-negative classes (`negative[t]` rows are left out).
+  func f1(_ c: Int, negative: [Bool]) -> Double {
     let tp = counts[c][c]
     let fn = counts[c].reduce(0, +) - tp
     var fp = 0
-    for t in 0..<classCount where t != c { fp += counts[t][c] }
+    for t in 0..<classCount where t != c && !negative[t] { fp += counts[t][c] }
     let d = Double(2 * tp + fp + fn)
     return d > 0 ? Double(2 * tp) / d : 0
   }
 
-  func score(method: String, cpuSeconds: Double) -> MethodScore {
-    let present = (0..<classCount).filter { counts[$0].reduce(0, +) > 0 }
-    let f1s = (0..<classCount).map(f1)
-    let total = counts.reduce(0) { $0 + $1.reduce(0, +) }
-    let correct = (0..<classCount).reduce(0) { $0 + counts[$1][$1] }
-    let unlabelled = counts.reduce(0) { $0 + $1[classCount] }
+  /// Scores over the classes that occur in the truth, leaving out negative classes
+  /// (`negative[c]`), whose samples only count towards `negativesUnknown`.
+  func score(method: String, cpuSeconds: Double, negative: [Bool]? = nil) -> MethodScore {
+    let negative = negative ?? [Bool](repeating: false, count: classCount)
+    let present = (0..<classCount).filter { !negative[$0] && counts[$0].reduce(0, +) > 0 }
+    let f1s = (0..<classCount).map { negative[$0] ? 0 : f1($0, negative: negative) }
+    let real = (0..<classCount).filter { !negative[$0] }
+    let total = real.reduce(0) { $0 + counts[$1].reduce(0, +) }
+    let correct = real.reduce(0) { $0 + counts[$1][$1] }
+    let unlabelled = real.reduce(0) { $0 + counts[$1][classCount] + counts[$1][classCount + 1] }
+    let unknown = real.reduce(0) { $0 + counts[$1][classCount + 1] }
+    let negativeTotal = (0..<classCount).filter { negative[$0] }
+      .reduce(0) { $0 + counts[$1].reduce(0, +) }
+    let negativeUnknown = (0..<classCount).filter { negative[$0] }
+      .reduce(0) { $0 + counts[$1][classCount + 1] }
     let sorted = latencies.sorted()
     let minutes = Double(samples) / sampleRateHz / 60
-    return MethodScore(
+    var score = MethodScore(
       method: method, f1: f1s,
       macroF1: present.isEmpty ? 0 : present.map { f1s[$0] }.reduce(0, +) / Double(present.count),
       accuracy: total > 0 ? Double(correct) / Double(total) : 0,
@@ -82,5 +106,9 @@ struct ScoreCounter {
       missedChanges: missed, changes: changes,
       flickerPerMinute: minutes > 0 ? Double(predictedChanges) / minutes : 0,
       cpuSecondsPerSample: samples > 0 ? cpuSeconds / Double(samples) : 0)
+    score.lostToUnknown = total > 0 ? Double(unknown) / Double(total) : 0
+    score.negativesUnknown =
+      negativeTotal > 0 ? Double(negativeUnknown) / Double(negativeTotal) : nil
+    return score
   }
 }

@@ -7,7 +7,7 @@ import Motus
 struct Bench: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Measure throughput (build with -c release for meaningful figures).",
-    subcommands: [BenchFeatures.self, BenchStream.self, BenchAccuracy.self])
+    subcommands: [BenchFeatures.self, BenchStream.self, BenchAccuracy.self, BenchTransfer.self])
 }
 
 struct BenchFeatures: ParsableCommand {
@@ -45,6 +45,7 @@ struct BenchFeatures: ParsableCommand {
   var syntheticSamples = 200_000
 
   @OptionGroup var windows: WindowOptions
+  @OptionGroup var featureChannels: FeatureChannelOptions
 
   func validate() throws {
     guard repetitions >= 1 else {
@@ -79,7 +80,7 @@ struct BenchFeatures: ParsableCommand {
         dataset: synthetic.dataset, recipes: synthetic.recipes, report: LoadReport())
       source = "synthetic (\(Self.defaultFile) not found)"
     }
-    let spec = try windows.featureSpec(for: result)
+    let spec = try featureChannels.apply(to: windows.featureChoice()).cliSpec(for: result)
     let extractor: FeatureExtractor
     do {
       extractor = try FeatureExtractor(spec: spec)

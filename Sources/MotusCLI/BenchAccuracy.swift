@@ -14,6 +14,7 @@ struct BenchAccuracy: ParsableCommand {
       gains_pushup:Eric), trains the learned model on the rest (or loads --model), tunes the \
       threshold classifier's cut-offs on the same training subjects, then streams every \
       held-out subject's recordings, joined end to end, through each method sample by sample. \
+      The learned model is trained with `motus train`'s defaults; its flags change them. \
       Scores are per sample (the latest label holds until the next); latency is the time from \
       a true activity change to the start of the first correct label that holds for 3 s (or \
       to the segment's end); flicker is predicted label changes per minute. Repetition counts \
@@ -42,11 +43,13 @@ struct BenchAccuracy: ParsableCommand {
       "Held-out subjects, comma-separated source:subject names.", valueName: "list"))
   var testSubjects: String?
 
-  @Option(help: "Seed for the learned model's validation split and initialisation.")
-  var seed: UInt64 = 0
-
   @Option(help: "Output format.")
   var format: Format = .table
+
+  @OptionGroup(title: "Windows and features (learned model)") var windows: WindowOptions
+  @OptionGroup(title: "Feature channels (learned model)") var featureChannels: FeatureChannelOptions
+  @OptionGroup(title: "Training (learned model; motus train's flags and defaults)")
+  var training: TrainingFlags
 
   func run() throws {
     let progress = StageProgress()
@@ -68,7 +71,8 @@ struct BenchAccuracy: ParsableCommand {
       }
     }
     var configuration = AccuracyBenchmark.Configuration()
-    configuration.training.seed = seed
+    configuration.features = featureChannels.apply(to: try windows.featureChoice())
+    configuration.training = try training.trainingOptions()
     if let testSubjects { configuration.testSubjects = DataOptions.list(testSubjects) }
     let report: AccuracyReport
     do {
@@ -78,6 +82,9 @@ struct BenchAccuracy: ParsableCommand {
       progress.clear()
       throw ToolError(error.description)
     } catch let error as TrainingError {
+      progress.clear()
+      throw ToolError(error.description)
+    } catch let error as FeatureChoiceError {
       progress.clear()
       throw ToolError(error.description)
     }

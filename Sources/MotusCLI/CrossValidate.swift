@@ -43,7 +43,7 @@ struct CrossValidate: ParsableCommand {
 
   func run() throws {
     let result = try data.loadWithProgress()
-    let spec = try featureChannels.apply(to: windows.featureSpec(for: result))
+    let spec = try featureChannels.apply(to: windows.featureChoice()).cliSpec(for: result)
     let table = try windows.windowTable(for: result, spec: spec)
     guard table.windowCount > 0 else {
       throw ToolError(

@@ -109,7 +109,7 @@ struct Evaluate: ParsableCommand {
   }
 
   func run() throws {
-    let trained: TrainedModel
+    var trained: TrainedModel
     do {
       trained = try ModelFile.read(from: URL(fileURLWithPath: model))
     } catch let error as ModelFileError {
@@ -152,6 +152,7 @@ struct Evaluate: ParsableCommand {
           "note: real data with a simulated device change (\(perturbation), seed \(perturbSeed)).\n"
             .utf8))
     }
+    if let unknownBelow { trained.unknownThreshold = unknownBelow }
     var result: EvaluationResult
     do {
       result = try Evaluation.run(
@@ -161,7 +162,6 @@ struct Evaluate: ParsableCommand {
     } catch let error as FeatureSpecError {
       throw ToolError(error.description)
     }
-    if let unknownBelow { result.unknownThreshold = unknownBelow }
     result.skippedRecordings += EvaluationResult.SkippedRecording.loaderSkips(
       loaded.result.report)
 

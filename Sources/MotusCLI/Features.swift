@@ -26,7 +26,7 @@ struct Features: ParsableCommand {
 
   func run() throws {
     let result = try data.loadWithProgress()
-    let spec = try featureChannels.apply(to: windows.featureSpec(for: result))
+    let spec = try featureChannels.apply(to: windows.featureChoice()).cliSpec(for: result)
     let table = try windows.windowTable(for: result, spec: spec)
     try Self.write(table, to: output)
     print(

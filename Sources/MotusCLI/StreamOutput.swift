@@ -22,7 +22,7 @@ final class StreamOutput {
     let header =
       segmentsOnly
       ? "session,start,end,label,mean_confidence,predictions,repetitions"
-      : "session,event,start,end,label,probability,confidence,count,"
+      : "session,event,start,end,label,probability,confidence,count,unknown_reason,"
         + classes.map { "p_\($0)" }.joined(separator: ",")
     _ = emit(header)
   }
@@ -35,17 +35,20 @@ final class StreamOutput {
       guard !segmentsOnly else { return true }
       let label = p.isUnknown ? "unknown" : classes[p.classIndex]
       let probabilities = classes.indices.map { p4(probability(of: $0, p)) }
+      let reason = p.unknownReason?.rawValue ?? ""
       switch format {
       case .json:
         let pairs = zip(classes, probabilities).map { "\(json($0)):\($1)" }.joined(separator: ",")
+        let why = reason.isEmpty ? "" : ",\"unknown_reason\":\"\(reason)\""
         return emit(
           "{\"event\":\"prediction\",\"session\":\(json(s)),\"start\":\(t(p.windowStart)),"
-            + "\"end\":\(t(p.windowEnd)),\"label\":\(json(label)),\"probability\":\(p4(p.probability)),"
+            + "\"end\":\(t(p.windowEnd)),\"label\":\(json(label))\(why),"
+            + "\"probability\":\(p4(p.probability)),"
             + "\"confidence\":\"\(p.confidence.rawValue)\",\"probabilities\":{\(pairs)}}")
       case .csv:
         return emit(
           "\(csv(s)),prediction,\(t(p.windowStart)),\(t(p.windowEnd)),\(csv(label)),"
-            + "\(p4(p.probability)),\(p.confidence.rawValue),,"
+            + "\(p4(p.probability)),\(p.confidence.rawValue),,\(reason),"
             + probabilities.joined(separator: ","))
       }
     case .repetition(let time, let count):
@@ -55,7 +58,7 @@ final class StreamOutput {
       case .json:
         return emit("{\"event\":\"repetition\",\"session\":\(json(s)),\"end\":\(t(time)),\"count\":\(count)}")
       case .csv:
-        return emit("\(csv(s)),repetition,,\(t(time)),,,,\(count)," + classes.map { _ in "" }.joined(separator: ","))
+        return emit("\(csv(s)),repetition,,\(t(time)),,,,\(count),," + classes.map { _ in "" }.joined(separator: ","))
       }
     case .gap(let from, let to):
       guard !segmentsOnly else { return true }
@@ -63,7 +66,7 @@ final class StreamOutput {
       case .json:
         return emit("{\"event\":\"gap\",\"session\":\(json(s)),\"start\":\(t(from)),\"end\":\(t(to))}")
       case .csv:
-        return emit("\(csv(s)),gap,\(t(from)),\(t(to)),,,,," + classes.map { _ in "" }.joined(separator: ","))
+        return emit("\(csv(s)),gap,\(t(from)),\(t(to)),,,,,," + classes.map { _ in "" }.joined(separator: ","))
       }
     case .segment(let segment):
       let reps = repetitions - repetitionsAtSegmentStart

@@ -38,7 +38,7 @@ struct Train: ParsableCommand {
     let clock = ContinuousClock()
     let started = clock.now
     let result = try data.loadWithProgress()
-    let spec = try featureChannels.apply(to: windows.featureSpec(for: result))
+    let spec = try featureChannels.apply(to: windows.featureChoice()).cliSpec(for: result)
 
     let options = try training.trainingOptions()
 

@@ -28,20 +28,29 @@ public struct DevicePerturbation: Codable, Sendable, Equatable, CustomStringConv
   /// axes, so it shows in per-axis and horizontal features but leaves magnitudes unchanged.
   /// Each device draws its level uniform in `0...maxSwayDegrees`. 0 = no wobble.
   public var maxSwayDegrees: Double
+  /// The motion about the slowly varying part of each vector (gravity, for acceleration) is
+  /// scaled by a factor uniform in `1 ± intensitySpread`: the same activity moves a sensor on
+  /// another body part, or a person of another build, more or less. 0 = unchanged.
+  public var intensitySpread: Double
+  /// The recording is played faster or slower by a factor uniform in `1 ± tempoSpread`:
+  /// people walk, run and pedal at other cadences. 0 = unchanged.
+  public var tempoSpread: Double
 
   public init(
     maxRotationDegrees: Double = 0, gainSpread: Double = 0, noiseStandardDeviation: Double = 0,
-    maxSwayDegrees: Double = 0
+    maxSwayDegrees: Double = 0, intensitySpread: Double = 0, tempoSpread: Double = 0
   ) {
     self.maxRotationDegrees = maxRotationDegrees
     self.gainSpread = gainSpread
     self.noiseStandardDeviation = noiseStandardDeviation
     self.maxSwayDegrees = maxSwayDegrees
+    self.intensitySpread = intensitySpread
+    self.tempoSpread = tempoSpread
   }
 
   public var isIdentity: Bool {
     maxRotationDegrees == 0 && gainSpread == 0 && noiseStandardDeviation == 0
-      && maxSwayDegrees == 0
+      && maxSwayDegrees == 0 && intensitySpread == 0 && tempoSpread == 0
   }
 
   /// `rotation=180,gain=0.1,noise=0.01` (with `,sway=DEG` when set), the form
@@ -50,6 +59,8 @@ public struct DevicePerturbation: Codable, Sendable, Equatable, CustomStringConv
     "rotation=\(Self.format(maxRotationDegrees)),gain=\(Self.format(gainSpread)),"
       + "noise=\(Self.format(noiseStandardDeviation))"
       + (maxSwayDegrees > 0 ? ",sway=\(Self.format(maxSwayDegrees))" : "")
+      + (intensitySpread > 0 ? ",intensity=\(Self.format(intensitySpread))" : "")
+      + (tempoSpread > 0 ? ",tempo=\(Self.format(tempoSpread))" : "")
   }
 
   private static func format(_ value: Double) -> String {
@@ -77,6 +88,12 @@ public struct DevicePerturbation: Codable, Sendable, Equatable, CustomStringConv
       case "sway":
         guard value <= 45 else { throw ParseError(item: String(item)) }
         maxSwayDegrees = value
+      case "intensity":
+        guard value < 1 else { throw ParseError(item: String(item)) }
+        intensitySpread = value
+      case "tempo":
+        guard value <= 0.5 else { throw ParseError(item: String(item)) }
+        tempoSpread = value
       default: throw ParseError(item: String(item))
       }
     }
@@ -86,7 +103,8 @@ public struct DevicePerturbation: Codable, Sendable, Equatable, CustomStringConv
     public var item: String
     public var description: String {
       "'\(item)' is not a perturbation. HINT: write rotation=DEGREES,gain=SPREAD,noise=STD,"
-        + "sway=DEGREES with non-negative numbers, gain below 1 and sway at most 45, e.g. "
+        + "sway=DEGREES,intensity=SPREAD,tempo=SPREAD with non-negative numbers, gain and "
+        + "intensity below 1, sway at most 45 and tempo at most 0.5, e.g. "
         + "rotation=180,gain=0.1,noise=0.01,sway=2"
     }
   }
@@ -112,6 +130,12 @@ public struct DevicePerturbation: Codable, Sendable, Equatable, CustomStringConv
     let noise = noiseStandardDeviation * generator.uniform()
     // Drawn after the draws above so that sway = 0 leaves earlier devices unchanged.
     let sway = maxSwayDegrees > 0 ? Sway(level: maxSwayDegrees, using: &generator) : nil
+    // Likewise for intensity and tempo, in that order.
+    let intensity = intensitySpread > 0 ? 1 + intensitySpread * (2 * generator.uniform() - 1) : 1
+    let tempo = tempoSpread > 0 ? 1 + tempoSpread * (2 * generator.uniform() - 1) : 1
+    // The wearer's motion changes first, then the device that records it.
+    let recording = Self.scaledMotion(
+      Self.playedAt(tempo: tempo, recording), by: intensity, channels: channels)
     // One wobble per device: its angles at each sample serve every vector of the recording.
     let start = recording.timestamps.first ?? 0
     let swayAngles = sway.map { sway in recording.timestamps.map { sway.angles(at: $0 - start) } }

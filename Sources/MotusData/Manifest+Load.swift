@@ -71,6 +71,11 @@ extension Manifest {
     guard !labels.isEmpty, Set(labels).count == labels.count else {
       throw bad("labels", "must be a non-empty list without repeats", "list each class once")
     }
+    guard Set(vocabulary).count == vocabulary.count else {
+      throw bad(
+        "negativeLabels", "must not repeat a label or name a class",
+        "list each activity that is none of the classes once, e.g. [\"other\"]")
+    }
     guard !sources.isEmpty else {
       throw bad("sources", "names no source", "add at least one source object")
     }
@@ -92,10 +97,14 @@ extension Manifest {
       guard !source.labels.isEmpty else {
         throw bad("\(key).labels", "maps no label", "e.g. {\"walk\": \"walking\"}")
       }
-      for (from, to) in source.labels.sorted(by: { $0.key < $1.key }) where !labels.contains(to) {
+      for (from, to) in source.labels.sorted(by: { $0.key < $1.key })
+      where !vocabulary.contains(to) {
         throw bad(
-          "\(key).labels.\(from)", "'\(to)' is not in the manifest's labels",
-          "use one of \(labels.joined(separator: ", "))")
+          "\(key).labels.\(from)", "'\(to)' is not in the manifest's labels or negativeLabels",
+          "use one of \(vocabulary.joined(separator: ", "))")
+      }
+      if let separator = source.placementSeparator, separator.isEmpty {
+        throw bad("\(key).placementSeparator", "is empty", "e.g. \"_\", or leave it out")
       }
       if let weight = source.weight, !(weight > 0 && weight.isFinite) {
         throw bad("\(key).weight", "must be a positive number, got \(weight)", "default is 1")
@@ -151,7 +160,7 @@ extension DatasetLoader {
         hint: "pass --data-root ../shared/datasets, or fix the manifest's dataRoot")
     }
     let target = manifest.sampleRateHz
-    let vocabulary = manifest.labels
+    let vocabulary = manifest.vocabulary
     var recordings: [Recording] = []
     var report = LoadReport()
     var knownRepetitions: [String: Int] = [:]
@@ -251,7 +260,10 @@ extension DatasetLoader {
       "manifest \(file): \(manifest.sources.count) sources resampled to \(target) Hz; weights "
         + manifest.sources.map { "\($0.name)=\($0.weight ?? 1)" }.joined(separator: ", "))
     let recipes = Self.canonicalRecipes(channels: manifest.channels)
-    let dataset = Dataset(channels: manifest.channels, labels: labels, recordings: recordings)
+    let negatives = Set(manifest.negativeLabels ?? [])
+    let dataset = Dataset(
+      channels: manifest.channels, labels: labels, recordings: recordings,
+      negativeLabels: labels.filter(negatives.contains))
     return ManifestLoadResult(
       result: LoadResult(dataset: dataset, recipes: recipes, report: report),
       sourceWeights: weights, knownRepetitions: knownRepetitions, manifest: manifest,

@@ -30,11 +30,15 @@ public struct Manifest: Codable, Sendable, Equatable {
     public var joinClips: ClipJoin?
     /// Sample weight for training; default 1. Carried in `ManifestLoadResult.sourceWeights`.
     public var weight: Double?
+    /// When set, a session name's text after its last occurrence of this separator names the
+    /// sensor's placement (`a01_p1_LL` -> `LL` with `"_"`): sources that record one activity
+    /// from several body positions at once, so that a placement can be held out.
+    public var placementSeparator: String?
 
     public init(
       name: String, files: [String], channels: [String], negateAcceleration: Bool? = nil,
       labels: [String: String], subjects: String? = nil, excludeSubjects: String? = nil,
-      joinClips: ClipJoin? = nil, weight: Double? = nil
+      joinClips: ClipJoin? = nil, weight: Double? = nil, placementSeparator: String? = nil
     ) {
       self.name = name
       self.files = files
@@ -45,6 +49,7 @@ public struct Manifest: Codable, Sendable, Equatable {
       self.excludeSubjects = excludeSubjects
       self.joinClips = joinClips
       self.weight = weight
+      self.placementSeparator = placementSeparator
     }
   }
 
@@ -73,13 +78,17 @@ public struct Manifest: Codable, Sendable, Equatable {
   /// The one rate every recording is resampled to (anti-alias low-pass + interpolation).
   public var sampleRateHz: Double
   public var channels: [String]
-  /// The vocabulary, in order; every source label maps into it.
+  /// The classes, in order; every source label maps into them or into `negativeLabels`.
   public var labels: [String]
+  /// Labels for activities that are none of the classes (kept as labelled negatives: a model
+  /// should answer `unknown` for them). Sources may map into them as into `labels`.
+  public var negativeLabels: [String]?
   public var sources: [Source]
 
   public init(
     name: String? = nil, description: String? = nil, dataRoot: String? = nil,
-    sampleRateHz: Double, channels: [String], labels: [String], sources: [Source]
+    sampleRateHz: Double, channels: [String], labels: [String], negativeLabels: [String]? = nil,
+    sources: [Source]
   ) {
     self.name = name
     self.description = description
@@ -87,8 +96,12 @@ public struct Manifest: Codable, Sendable, Equatable {
     self.sampleRateHz = sampleRateHz
     self.channels = channels
     self.labels = labels
+    self.negativeLabels = negativeLabels
     self.sources = sources
   }
+
+  /// Classes then negative labels: every label a source may map into.
+  public var vocabulary: [String] { labels + (negativeLabels ?? []) }
 
   /// The data root used when neither the manifest nor the caller names one.
   public static let defaultDataRoot = "../../shared/datasets"
@@ -123,5 +136,19 @@ public struct ManifestLoadResult: Sendable {
   /// The weight of each recording's samples: its source's weight.
   public func weight(of recording: Recording) -> Double {
     sourceWeights[sourceName(of: recording)] ?? 1
+  }
+
+  /// The sensor placement of a recording whose source declares `placementSeparator`: the
+  /// session name's text after the separator (a `#k` gap suffix ignored); nil otherwise.
+  public func placement(of recording: Recording) -> String? {
+    let source = sourceName(of: recording)
+    guard let separator = manifest.sources.first(where: { $0.name == source })?.placementSeparator,
+      !separator.isEmpty
+    else { return nil }
+    var session = Substring(recording.session)
+    if let hash = session.lastIndex(of: "#") { session = session[..<hash] }
+    guard let range = session.range(of: separator, options: .backwards) else { return nil }
+    let placement = session[range.upperBound...]
+    return placement.isEmpty ? nil : String(placement)
   }
 }

@@ -51,12 +51,27 @@ public struct Dataset: Sendable, Equatable {
   /// Label names; `Recording.labelIndices` point into this array.
   public var labels: [String]
   public var recordings: [Recording]
+  /// Labels among `labels` that name none of the classes a model should learn (rowing, jumping
+  /// in a dataset of everyday activities): kept so that a model can learn to answer `unknown`
+  /// for them and an evaluation can measure how often it does.
+  public var negativeLabels: [String]
 
-  public init(channels: [String], labels: [String], recordings: [Recording]) {
+  public init(
+    channels: [String], labels: [String], recordings: [Recording], negativeLabels: [String] = []
+  ) {
     self.channels = channels
     self.labels = labels
     self.recordings = recordings
+    self.negativeLabels = negativeLabels
   }
+
+  /// Whether `labels[index]` is a negative label.
+  public func isNegative(labelIndex index: Int) -> Bool {
+    index >= 0 && index < labels.count && negativeLabels.contains(labels[index])
+  }
+
+  /// Labels that are classes (not negatives), in `labels` order.
+  public var classLabels: [String] { labels.filter { !negativeLabels.contains($0) } }
 
   public var sampleCount: Int { recordings.reduce(0) { $0 + $1.sampleCount } }
   public var subjects: [String] { Array(Set(recordings.map(\.subject))).sorted(by: naturalOrder) }

@@ -74,14 +74,18 @@ public enum Evaluation {
   ///   - smoothing: Applied to each recording's windows in time order, restarting at every
   ///     recording, exactly as `StreamingClassifier` applies it: the scores are then those of
   ///     the stream's output rather than of single windows.
+  ///   Windows of the dataset's negative labels are not scored as a class: the result counts
+  ///   how many of them the model answers unknown for (`negatives`).
   /// - Throws: `EvaluationError.unknownLabels` when the data has labels the model lacks (model
-  ///   classes absent from the data are fine), `.noWindows`, `FeatureSpecError` for a rate or
-  ///   channel mismatch.
+  ///   classes absent from the data, and negative labels, are fine), `.noWindows`,
+  ///   `FeatureSpecError` for a rate or channel mismatch.
   /// - Complexity: O(windows · (feature extraction + model)).
   public static func run(
     model: TrainedModel, dataset: Dataset, minimumPurity: Float = 0, smoothing: Smoothing = .none
   ) throws -> EvaluationResult {
-    let unknown = dataset.labels.filter { !model.classes.contains($0) }
+    let unknown = dataset.labels.filter {
+      !model.classes.contains($0) && !dataset.negativeLabels.contains($0)
+    }
     guard unknown.isEmpty else {
       throw EvaluationError.unknownLabels(unknown, modelClasses: model.classes)
     }
@@ -97,7 +101,12 @@ public enum Evaluation {
           sampleCount: $0.sampleCount,
           reason: "shorter than one window (\(spec.windowLength) samples)")
       }
-    guard table.purity.contains(where: { $0 >= minimumPurity }) else {
+    let negatives = Set(dataset.negativeLabels)
+    guard
+      table.purity.indices.contains(where: {
+        table.purity[$0] >= minimumPurity && !negatives.contains(table.label(at: $0))
+      })
+    else {
       throw EvaluationError.noWindows(
         skippedRecordings: table.skippedRecordingCount,
         droppedImpure: table.droppedImpureCount + table.windowCount,
@@ -105,7 +114,7 @@ public enum Evaluation {
     }
     var result = try evaluate(
       model: model, table: table, rows: Array(0..<table.windowCount), smoothing: smoothing,
-      minimumPurity: minimumPurity)
+      minimumPurity: minimumPurity, negativeLabels: dataset.negativeLabels)
     result.skippedRecordings = skipped
     result.droppedImpureCount = table.droppedImpureCount + table.windowCount - result.windowCount
     return result
@@ -118,18 +127,23 @@ public enum Evaluation {
   ///     one recording are smoothed in this order.
   ///   - smoothing: See `run`.
   ///   - minimumPurity: Rows whose purity is below this only feed the smoother; at least one
-  ///     row must reach it.
+  ///     row that is not a negative must reach it.
+  ///   - negativeLabels: Labels of activities that are none of the classes: their rows feed
+  ///     the smoother and are counted in `negatives`, not scored as a class.
   /// - Throws: `EvaluationError.unknownLabels` for a scored row's label outside the model's
   ///   classes.
   public static func evaluate(
     model: TrainedModel, table: WindowTable, rows: [Int], smoothing: Smoothing = .none,
-    minimumPurity: Float = 0
+    minimumPurity: Float = 0, negativeLabels: [String] = []
   ) throws -> EvaluationResult {
     precondition(!rows.isEmpty, "no rows to evaluate")
     precondition(
       table.features.columnCount == model.featureCount,
       "table has \(table.features.columnCount) features, model \(model.featureCount)")
-    let scored = rows.indices.filter { table.purity[rows[$0]] >= minimumPurity }
+    let negative = Set(negativeLabels)
+    let pure = rows.indices.filter { table.purity[rows[$0]] >= minimumPurity }
+    let scored = pure.filter { !negative.contains(table.label(at: rows[$0])) }
+    let negativeScored = pure.filter { negative.contains(table.label(at: rows[$0])) }
     precondition(!scored.isEmpty, "no row reaches purity \(minimumPurity)")
     let scoredRows = scored.map { rows[$0] }
     let classIndex = Dictionary(
@@ -149,12 +163,26 @@ public enum Evaluation {
       throw EvaluationError.unknownLabels(
         unknown.sorted(by: naturalOrder), modelClasses: model.classes)
     }
-    var probabilities = model.predictProbabilities(table.features.rows(rows))
+    let features = table.features.rows(rows)
+    var probabilities = model.predictProbabilities(features)
     let spec = model.featureSpec
     if smoothing != .none {
       smoothAlongRecordings(
         &probabilities, recordings: rows.map { table.recordingIndices[$0] },
         starts: rows.map { table.starts[$0] }, hop: spec.hopLength, smoothing: smoothing)
+    }
+    // The stream's answer per row: its (smoothed) top class, or unknown and why.
+    let novelty = model.noveltyScores(features)
+    let reasons = (0..<probabilities.rowCount).map { i in
+      model.answer(probabilities: probabilities.row(i), noveltyScore: novelty?[i]).unknownReason
+    }
+    var negatives = EvaluationResult.NegativeSummary(
+      labels: negativeLabels.filter { label in
+        negativeScored.contains { table.label(at: rows[$0]) == label }
+      })
+    for i in negativeScored {
+      negatives.windows += 1
+      if let reason = reasons[i] { negatives.unknownByReason[reason.rawValue, default: 0] += 1 }
     }
     if scored.count < rows.count { probabilities = probabilities.rows(scored) }
     var result = EvaluationResult(
@@ -165,6 +193,8 @@ public enum Evaluation {
       windowLength: spec.windowLength, hopLength: spec.hopLength,
       sampleRateHz: spec.sampleRateHz)
     result.unknownThreshold = model.unknownThreshold
+    result.unknownReasons = scored.map { reasons[$0] }
+    result.negatives = negativeScored.isEmpty ? nil : negatives
     result.smoothing = smoothing
     return result
   }

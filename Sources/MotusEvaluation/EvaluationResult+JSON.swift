@@ -12,8 +12,10 @@ extension EvaluationResult {
   /// (label -> `precision`, `recall`, `f1`, `support`), `per_source` (empty unless subjects
   /// are `source:subject`), `per_subject` and `per_session` (name -> `accuracy`, `macro_f1`,
   /// `windows`), `reliability` (bins), `skipped_recordings`, `dropped_impure_windows`,
-  /// `window_length`, `hop_length`, `sample_rate_hz`, `unknown_threshold`, `coverage`,
-  /// `covered_accuracy` (null when no window is named), `smoothing`.
+  /// `window_length`, `hop_length`, `sample_rate_hz`, `unknown_threshold`, `coverage` (share
+  /// of windows named a class), `covered_accuracy` (null when no window is named),
+  /// `unknown_by_reason` (reason -> windows), `negatives` (null without negative-label
+  /// windows: `labels`, `windows`, `unknown_share`, `unknown_by_reason`), `smoothing`.
   public struct Report: Codable, Equatable, Sendable {
     public struct Confusion: Codable, Equatable, Sendable {
       public var labels: [String]
@@ -41,6 +43,17 @@ extension EvaluationResult {
       /// Null for an empty bin.
       public var confidence: Double?
       public var accuracy: Double?
+    }
+    public struct Negatives: Codable, Equatable, Sendable {
+      public var labels: [String]
+      public var windows: Int
+      public var unknownShare: Double
+      public var unknownByReason: [String: Int]
+      enum CodingKeys: String, CodingKey {
+        case labels, windows
+        case unknownShare = "unknown_share"
+        case unknownByReason = "unknown_by_reason"
+      }
     }
     public struct Skipped: Codable, Equatable, Sendable {
       public var session: String
@@ -73,6 +86,8 @@ extension EvaluationResult {
     public var unknownThreshold: Double
     public var coverage: Double
     public var coveredAccuracy: Double?
+    public var unknownByReason: [String: Int]
+    public var negatives: Negatives?
     /// How probabilities were smoothed over each recording before scoring: `none`,
     /// `ema alpha=A` or `hmm switch-probability=P`.
     public var smoothing: String
@@ -95,12 +110,14 @@ extension EvaluationResult {
       case unknownThreshold = "unknown_threshold"
       case coverage, smoothing
       case coveredAccuracy = "covered_accuracy"
+      case unknownByReason = "unknown_by_reason"
+      case negatives
     }
   }
 
   /// The report as a value (what `jsonData()` encodes).
   public var report: Report {
-    let named = selective(threshold: unknownThreshold)
+    let named = self.named
     func group(_ g: GroupMetrics) -> (String, Report.Group) {
       (g.name, Report.Group(accuracy: g.accuracy, macroF1: g.macroF1, windows: g.windows))
     }
@@ -130,6 +147,12 @@ extension EvaluationResult {
       droppedImpureWindows: droppedImpureCount, windowLength: windowLength,
       hopLength: hopLength, sampleRateHz: sampleRateHz, unknownThreshold: Double(unknownThreshold),
       coverage: named.coverage, coveredAccuracy: named.accuracy.isNaN ? nil : named.accuracy,
+      unknownByReason: unknownByReason,
+      negatives: negatives.map {
+        Report.Negatives(
+          labels: $0.labels, windows: $0.windows, unknownShare: $0.unknownShare,
+          unknownByReason: $0.unknownByReason)
+      },
       smoothing: smoothing.description)
   }
 

@@ -1,6 +1,7 @@
 // Human-readable and CSV renderings of an evaluation: aligned tables with four decimals.
 
 import Foundation
+import MotusModels
 import MotusStreaming
 
 extension EvaluationResult {
@@ -166,14 +167,29 @@ extension EvaluationResult {
 }
 
 extension EvaluationResult {
-  /// With an unknown threshold: how many windows get a class, and how accurate those are.
+  /// When the model can answer unknown: how many windows get a class, how accurate those
+  /// are, and why the others do not; and how many negative-label windows it answers unknown.
   /// The other rows score every window by its top class.
   func unknownRows(_ f: (Double) -> String) -> [[String]] {
-    guard unknownThreshold > 0 else { return [] }
-    let named = selective(threshold: unknownThreshold)
-    return [
-      ["unknown below", f(Double(unknownThreshold))], ["coverage (named a class)", f(named.coverage)],
+    let reasons = unknownByReason
+    guard unknownThreshold > 0 || !reasons.isEmpty || negatives != nil else { return [] }
+    let named = self.named
+    var rows: [[String]] = []
+    if unknownThreshold > 0 { rows.append(["unknown below", f(Double(unknownThreshold))]) }
+    rows += [
+      ["coverage (named a class)", f(named.coverage)],
       ["accuracy when named", named.accuracy.isNaN ? "-" : f(named.accuracy)],
     ]
+    for reason in UnknownReason.allCases {
+      guard let count = reasons[reason.rawValue] else { continue }
+      rows.append(["unknown: \(reason.rawValue)", f(Double(count) / Double(max(windowCount, 1)))])
+    }
+    if let negatives {
+      rows.append([
+        "negatives answered unknown (\(negatives.windows) windows of "
+          + "\(negatives.labels.joined(separator: ", ")))", f(negatives.unknownShare),
+      ])
+    }
+    return rows
   }
 }

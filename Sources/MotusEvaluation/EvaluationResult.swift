@@ -3,6 +3,7 @@
 
 import MotusData
 import MotusLinearAlgebra
+import MotusModels
 import MotusStreaming
 import MotusTraining
 
@@ -55,6 +56,50 @@ public struct EvaluationResult: Sendable {
   /// How `probabilities` were smoothed over each recording before scoring (see
   /// `Evaluation.run`); `.none` scores single windows.
   public var smoothing: Smoothing = .none
+  /// Per window, why the model answers unknown for it (nil: it names its top class). Empty
+  /// when not computed; the other metrics score every window by its top class.
+  public var unknownReasons: [UnknownReason?] = []
+  /// Windows of negative labels (activities that are none of the classes), when there were.
+  public var negatives: NegativeSummary?
+
+  /// How many windows of negative labels there were and how the model answered them.
+  public struct NegativeSummary: Sendable, Equatable {
+    public var labels: [String]
+    public var windows = 0
+    /// Windows answered unknown, by `UnknownReason` raw value.
+    public var unknownByReason: [String: Int] = [:]
+
+    public init(labels: [String]) { self.labels = labels }
+
+    public var answeredUnknown: Int { unknownByReason.values.reduce(0, +) }
+    /// Share of the negative windows answered unknown.
+    public var unknownShare: Double {
+      windows > 0 ? Double(answeredUnknown) / Double(windows) : 0
+    }
+  }
+
+  /// Share of windows the model names a class for (answers not unknown, for any reason), and
+  /// the accuracy on those; NaN accuracy when none is named. Without `unknownReasons`, by the
+  /// unknown threshold alone.
+  public var named: (coverage: Double, accuracy: Double) {
+    guard unknownReasons.count == windowCount else { return selective(threshold: unknownThreshold) }
+    var named = 0, correct = 0
+    for i in 0..<windowCount where unknownReasons[i] == nil {
+      named += 1
+      if predicted[i] == truth[i] { correct += 1 }
+    }
+    return (
+      Double(named) / Double(max(windowCount, 1)),
+      named > 0 ? Double(correct) / Double(named) : .nan
+    )
+  }
+
+  /// Windows answered unknown, by reason raw value.
+  public var unknownByReason: [String: Int] {
+    var counts: [String: Int] = [:]
+    for case let reason? in unknownReasons { counts[reason.rawValue, default: 0] += 1 }
+    return counts
+  }
 
   /// Share of windows the model names a class for at `threshold` (top probability at or
   /// above it), and the accuracy on those windows; accuracy is NaN when none is named.

@@ -32,6 +32,9 @@ public enum ModelFile {
     var temperature: Float
     var confidenceCutoffs: ConfidenceCutoffs
     var unknownThreshold: Float
+    /// Absent when empty (files without negative classes keep their bytes).
+    var negativeClasses: [String]?
+    var novelty: NoveltyDetector?
     var metadata: TrainingMetadata
     var tensors: [TensorEntry]
   }
@@ -49,7 +52,8 @@ public enum ModelFile {
       kind: model.classifier.kind, classes: model.classes, featureSpec: model.featureSpec,
       standardizer: model.standardizer, temperature: model.temperature,
       confidenceCutoffs: model.confidenceCutoffs, unknownThreshold: model.unknownThreshold,
-      metadata: model.metadata, tensors: tensors)
+      negativeClasses: model.negativeClasses.isEmpty ? nil : model.negativeClasses,
+      novelty: model.novelty, metadata: model.metadata, tensors: tensors)
     let json = try makeEncoder().encode(header)
     var data = Data(magic)
     appendUInt32(&data, currentVersion)
@@ -170,10 +174,29 @@ public enum ModelFile {
       throw ModelFileError.malformedHeader(
         file: file, reason: "bad temperature or confidence cut-offs")
     }
+    let negativeClasses = header.negativeClasses ?? []
+    guard negativeClasses.allSatisfy(header.classes.contains),
+      negativeClasses.count < header.classes.count
+    else {
+      throw ModelFileError.malformedHeader(
+        file: file, reason: "negativeClasses \(negativeClasses) are not some of the classes")
+    }
+    if let novelty = header.novelty {
+      let f = header.standardizer.mean.count
+      guard novelty.mean.count == f, novelty.components.count == novelty.variances.count * f,
+        novelty.variances.allSatisfy({ $0 > 0 && $0.isFinite }),
+        novelty.residualVariance > 0, novelty.residualVariance.isFinite,
+        !novelty.threshold.isNaN
+      else {
+        throw ModelFileError.malformedHeader(
+          file: file, reason: "the novelty detector's shapes or variances are inconsistent")
+      }
+    }
     return TrainedModel(
       featureSpec: header.featureSpec, standardizer: header.standardizer, classifier: classifier,
       temperature: header.temperature, confidenceCutoffs: header.confidenceCutoffs,
-      unknownThreshold: header.unknownThreshold, metadata: header.metadata)
+      unknownThreshold: header.unknownThreshold, negativeClasses: negativeClasses,
+      novelty: header.novelty, metadata: header.metadata)
   }
 
   /// The tensor list the header's kind, classes and standardiser imply, using the declared

@@ -15,8 +15,12 @@ public struct Predictor: Sendable {
   private let classCount: Int
   private var front: [Float]
   private var back: [Float]
+  /// Per class, whether it is one of the model's negative classes.
+  public let isNegativeClass: [Bool]
   /// Probabilities of the last `predict` call, `classes.count` values.
   public private(set) var probabilities: [Float]
+  /// The last row's `NoveltyDetector` score; nil when the model has no detector.
+  public private(set) var noveltyScore: Float?
 
   public init(model: TrainedModel) {
     self.model = model
@@ -26,6 +30,8 @@ public struct Predictor: Sendable {
     self.front = [Float](repeating: 0, count: width)
     self.back = [Float](repeating: 0, count: width)
     self.probabilities = [Float](repeating: 0, count: model.classes.count)
+    let negatives = Set(model.negativeClasses)
+    self.isNegativeClass = model.classes.map(negatives.contains)
   }
 
   /// Classifies one row of `F` raw features.
@@ -38,6 +44,9 @@ public struct Predictor: Sendable {
       back.withUnsafeMutableBufferPointer { b in
         for j in 0..<f { a[j] = features[j] }
         model.standardizer.transform(row: UnsafeMutableBufferPointer(rebasing: a[0..<f]))
+        if let novelty = model.novelty {
+          noveltyScore = novelty.score(standardized: UnsafeBufferPointer(rebasing: a[0..<f]))
+        }
         var input = a
         var output = b
         for (index, layer) in layers.enumerated() {
@@ -55,7 +64,13 @@ public struct Predictor: Sendable {
         }
       }
     }
-    return model.prediction(from: probabilities)
+    var best = 0
+    for c in 1..<max(classCount, 1) where probabilities[c] > probabilities[best] { best = c }
+    let p = probabilities[best]
+    return Prediction(
+      classIndex: best, probability: p, confidence: model.confidenceCutoffs.level(for: p),
+      unknownReason: model.unknownReason(
+        isNegativeClass: isNegativeClass[best], probability: p, noveltyScore: noveltyScore))
   }
 }
 

@@ -24,8 +24,13 @@ public struct StreamPrediction: Sendable, Equatable {
   public var classIndex: Int
   public var probability: Float
   public var confidence: ConfidenceLevel
-  /// True when no class is confident enough (the model's unknown threshold).
-  public var isUnknown: Bool
+  /// Why the stream answers unknown for this window; nil when it names the class.
+  public var unknownReason: UnknownReason?
+  /// The window's novelty score (see `NoveltyDetector`); nil when the model has none.
+  public var noveltyScore: Float?
+
+  /// Whether the stream answers unknown instead of the class.
+  public var isUnknown: Bool { unknownReason != nil }
 }
 
 /// Something the engine reports while it consumes samples.
@@ -59,6 +64,9 @@ public struct StreamConfiguration: Sendable {
   public var predictionsToConfirmSet = 3
 
   public init() {}
+
+  /// The switch probability of `--smoothing hmm` unless set: an expected stay of 20 hops.
+  public static let defaultSwitchProbability: Float = 0.05
 }
 
 /// Counts of what a stream saw.
@@ -93,7 +101,8 @@ public final class StreamingClassifier {
   public var repetitionCount: Int { repetitions?.count ?? 0 }
 
   private let plan: ChannelPlan
-  private let unknownThreshold: Float
+  // The model with the configuration's unknown threshold: decides unknown answers.
+  private let unknownRule: TrainedModel
   // Cached: `model.classes` goes through an existential and would allocate per call.
   private let classes: [String]
   private let spec: FeatureSpec
@@ -128,7 +137,9 @@ public final class StreamingClassifier {
     self.configuration = configuration
     spec = model.featureSpec
     classes = model.classes
-    unknownThreshold = configuration.unknownThreshold ?? model.unknownThreshold
+    var rule = model
+    if let threshold = configuration.unknownThreshold { rule.unknownThreshold = threshold }
+    unknownRule = rule
     plan = try ChannelPlan(recipes: spec.recipes, rawChannels: inputChannels)
     let rate = configuration.inputRateHz ?? spec.sampleRateHz
     precondition(rate > 0 && rate.isFinite, "input rate must be positive, got \(rate)")
@@ -262,10 +273,13 @@ public final class StreamingClassifier {
     var best = 0
     for c in 1..<max(k, 1) where probabilities[c] > probabilities[best] { best = c }
     let p = probabilities[best]
+    let novelty = predictor.noveltyScore
+    let reason = unknownRule.unknownReason(
+      isNegativeClass: predictor.isNegativeClass[best], probability: p, noveltyScore: novelty)
     let prediction = StreamPrediction(
       windowStart: sampleTimes[sampleTimeSlot], windowEnd: endTime, classIndex: best,
       probability: p, confidence: model.confidenceCutoffs.level(for: p),
-      isUnknown: p < unknownThreshold)
+      unknownReason: reason, noveltyScore: novelty)
     statistics.predictions += 1
     events(.prediction(prediction))
 

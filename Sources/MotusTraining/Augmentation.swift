@@ -9,6 +9,12 @@ public struct Augmentation: Codable, Sendable, Equatable {
   public var copies: Int
   public var perturbation: DevicePerturbation
 
+  /// The perturbation `--augment` uses unless told otherwise.
+  public static let defaultPerturbation = DevicePerturbation(
+    maxRotationDegrees: 180, gainSpread: 0.1, noiseStandardDeviation: 0.005)
+  /// More copies multiply training time without teaching more.
+  public static let maxCopies = 16
+
   public init(copies: Int, perturbation: DevicePerturbation) {
     self.copies = copies
     self.perturbation = perturbation

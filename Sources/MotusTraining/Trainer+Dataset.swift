@@ -37,19 +37,31 @@ extension Trainer {
       throw TrainingError.noWindows(
         skippedRecordings: table.skippedRecordingCount, droppedImpure: table.droppedImpureCount)
     }
+    // Rows the classifier learns from: every window, less the negatives unless they are
+    // learnt as a class of their own.
+    let negative = Set(dataset.negativeLabels)
+    let rows = (0..<table.windowCount).filter {
+      options.negatives == .learnAsClass || !negative.contains(table.label(at: $0))
+    }
+    guard !rows.isEmpty else {
+      throw TrainingError.noWindows(
+        skippedRecordings: table.skippedRecordingCount, droppedImpure: table.droppedImpureCount)
+    }
     var counts = [Int](repeating: 0, count: table.labels.count)
-    for y in table.labelIndices { counts[Int(y)] += 1 }
+    for row in rows { counts[Int(table.labelIndices[row])] += 1 }
     let kept = table.labels.indices.filter { counts[$0] > 0 }
     var newIndex = [Int](repeating: -1, count: table.labels.count)
     for (k, old) in kept.enumerated() { newIndex[old] = k }
     let classNames = kept.map { table.labels[$0] }
-    let labels = table.labelIndices.map { newIndex[Int($0)] }
-    let groups = (0..<table.windowCount).map {
+    let labels = rows.map { newIndex[Int(table.labelIndices[$0])] }
+    let groups = rows.map {
       validationGroup == .subject ? table.subject(at: $0) : table.session(at: $0)
     }
+    let features = rows.count == table.windowCount ? table.features : table.features.rows(rows)
     let trained = try train(
-      features: table.features, labels: labels, groups: groups, classNames: classNames,
-      spec: spec, options: options, progress: progress)
+      features: features, labels: labels, groups: groups, classNames: classNames,
+      spec: spec, negativeClasses: classNames.filter(negative.contains), options: options,
+      progress: progress)
     return (trained.model, trained.report, table)
   }
 }

@@ -17,13 +17,16 @@ public enum Trainer {
   ///   - groups: `N` subject or session names; validation holds out whole groups.
   ///   - classNames: `K >= 2` names, the model's classes in order.
   ///   - spec: The features' description, stored in the model; names exactly `F` features.
+  ///   - negativeClasses: Classes among `classNames` that are none of the real classes (the
+  ///     model answers unknown for them); they are left out of the novelty detector's fit.
   ///   - options: Model family, hyperparameters, split and calibration targets.
   ///   - progress: Called per epoch (from the calling thread).
   /// - Returns: The calibrated model and what was measured on the validation part.
   /// - Throws: `TrainingError` for inconsistent inputs or options.
   public static func train(
     features: Matrix, labels: [Int], groups: [String], classNames: [String], spec: FeatureSpec,
-    options: TrainingOptions = .init(), progress: ((EpochReport) -> Void)? = nil
+    negativeClasses: [String] = [], options: TrainingOptions = .init(),
+    progress: ((EpochReport) -> Void)? = nil
   ) throws -> (model: TrainedModel, report: TrainingReport) {
     guard features.rowCount == labels.count else {
       throw TrainingError.sampleCountMismatch(features: features.rowCount, labels: labels.count)
@@ -74,7 +77,7 @@ public enum Trainer {
       epochs.append(report)
       progress?(report)
     }
-    let l2Penalty = options.l2Penalty ?? (options.model == .logistic ? 1 : 30)
+    let l2Penalty = options.l2Penalty ?? TrainingOptions.defaultL2Penalty(options.model)
     let usesLBFGS = options.model == .logistic && options.solver == .lbfgs
     let tolerance = options.tolerance ?? (usesLBFGS ? 1e-6 : 1e-4)
     let maxEpochs = options.maxEpochs ?? (usesLBFGS ? 1000 : 200)
@@ -86,6 +89,11 @@ public enum Trainer {
       "refit": "\(options.refit)", "calibrate": "\(options.calibrate)",
     ]
     if options.model == .logistic { hyperparameters["solver"] = options.solver.rawValue }
+    if !negativeClasses.isEmpty { hyperparameters["negatives"] = options.negatives.rawValue }
+    if options.noveltyComponents > 0 {
+      hyperparameters["noveltyComponents"] = "\(options.noveltyComponents)"
+      hyperparameters["noveltyRate"] = "\(options.noveltyRate)"
+    }
     if let augmentation = options.augmentation, augmentation.copies > 0 {
       hyperparameters["augmentation"] =
         "copies=\(augmentation.copies),\(augmentation.perturbation)"
@@ -127,6 +135,20 @@ public enum Trainer {
     )
     let confusion = ConfusionMatrix(
       truth: validationLabels, predicted: Metrics.argmax(after), classCount: classNames.count)
+    // Novelty: the principal subspace of the training rows; the threshold lets through all
+    // but `noveltyRate` of the held-out people's windows.
+    let negativeIndices = Set(negativeClasses.compactMap { classNames.firstIndex(of: $0) })
+    func realRows(_ x: Matrix, _ y: [Int]) -> Matrix {
+      negativeIndices.isEmpty ? x : x.rows(y.indices.filter { !negativeIndices.contains(y[$0]) })
+    }
+    var novelty: NoveltyDetector? = nil
+    if options.noveltyComponents > 0 {
+      var detector = try NoveltyDetector.fit(
+        realRows(xTrain, trainingLabels), componentCount: options.noveltyComponents)
+      detector.threshold = NoveltyDetector.quantile(
+        detector.scores(realRows(xValidation, validationLabels)), 1 - options.noveltyRate)
+      novelty = detector
+    }
     let calibrationTime = clock.now - calibrationStart
 
     // The final model: every row, the held-out fit's stopping point and temperature.
@@ -154,6 +176,12 @@ public enum Trainer {
         })
       refitEpochs = done
       hyperparameters["refitEpochs"] = "\(done)"
+      // The same subspace rule on every row; scores are per feature, so the threshold carries.
+      if let threshold = novelty?.threshold {
+        novelty = try NoveltyDetector.fit(
+          realRows(xAll, labels), componentCount: options.noveltyComponents,
+          threshold: threshold)
+      }
       fitTime += clock.now - refitStart
       fitCPUSeconds += ThreadCPUTime.seconds() - refitCPUStart
     }
@@ -183,7 +211,8 @@ public enum Trainer {
     let model = TrainedModel(
       featureSpec: spec, standardizer: standardizer, classifier: classifier,
       temperature: temperature, confidenceCutoffs: cutoffs,
-      unknownThreshold: options.unknownThreshold, metadata: metadata)
+      unknownThreshold: options.unknownThreshold, negativeClasses: negativeClasses,
+      novelty: novelty, metadata: metadata)
     return (model, report)
   }
 

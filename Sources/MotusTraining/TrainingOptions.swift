@@ -9,6 +9,14 @@ public struct TrainingOptions: Codable, Equatable, Sendable {
     case logistic, mlp
   }
 
+  /// What training does with windows of a dataset's negative labels (`Dataset.negativeLabels`).
+  public enum NegativeUse: String, Codable, Sendable, CaseIterable {
+    /// Leave them out of the classifier.
+    case ignore
+    /// Learn them as one more class; the model answers `unknown` when it predicts it.
+    case learnAsClass = "class"
+  }
+
   public var model: ModelKind = .logistic
   /// MLP hidden widths (1 or 2 values); ignored for logistic.
   public var hiddenLayerSizes: [Int] = [64]
@@ -24,6 +32,9 @@ public struct TrainingOptions: Codable, Equatable, Sendable {
   /// models must carry over to people not seen in training (chosen on MotionSense validation
   /// subjects: macro-F1 0.86 at 1e-4, 0.91 at 30).
   public var l2Penalty: Float? = nil
+
+  /// The L2 penalty used when `l2Penalty` is nil.
+  public static func defaultL2Penalty(_ model: ModelKind) -> Float { model == .logistic ? 1 : 30 }
   public var batchSize: Int = 200
   /// L-BFGS: stop when max |gradient| is below it; Adam: the validation-loss improvement that
   /// resets patience. `nil`: 1e-6 for L-BFGS (on MotionSense this reaches scikit-learn's precise
@@ -50,6 +61,14 @@ public struct TrainingOptions: Codable, Equatable, Sendable {
   /// Perturbed copies of the recordings added before windowing (`train(dataset:...)` only);
   /// `nil` trains on the recordings as they are.
   public var augmentation: Augmentation? = nil
+  /// See `NegativeUse`.
+  public var negatives: NegativeUse = .ignore
+  /// Principal directions of the model's `NoveltyDetector`; 0 fits none, and the model never
+  /// answers unknown for being far from the training data.
+  public var noveltyComponents: Int = 0
+  /// Share of held-out people's windows the novelty detector may call far from the training
+  /// data: its threshold is the upper `1 - noveltyRate` quantile of their scores.
+  public var noveltyRate: Double = 0.01
 
   public init() {}
 }

@@ -7,49 +7,56 @@ import Motus
 struct FeatureChannelOptions: ParsableArguments {
   @Option(
     help: ArgumentHelp(
-      "Channels that get features: names or globs (default: every loaded channel).",
-      discussion: "Channels left out are still loaded and can feed magnitudes and --decompose, "
-        + "e.g. `--feature-channels '|acceleration|'` for an orientation-free model.",
+      "Channels that get features: 'orientation-free', 'all', or names and globs.",
+      discussion: "Default: orientation-free: magnitudes (|acceleration|) and the vertical and "
+        + "horizontal parts of every 3-axis vector but gravity, which do not change when the "
+        + "sensor is worn another way round. 'all' gives every loaded channel features, axes "
+        + "included. Channels left out are still loaded and feed magnitudes and --decompose, "
+        + "e.g. `--feature-channels 'acceleration.*,|acceleration|'`.",
       valueName: "list"))
   var featureChannels: String?
 
   @Option(
     help: ArgumentHelp(
-      "Vectors to split into vertical and horizontal parts, e.g. `acceleration`.",
+      "Vectors to split into vertical and horizontal parts, e.g. `acceleration`; or 'none'.",
       discussion: "Per window, `<name>.vertical` is the vector's component along the mean "
         + "gravity direction and `<name>.horizontal` the size of the rest; both get every "
         + "per-channel feature and neither changes when the device is held another way "
-        + "round. Needs `<name>.x/.y/.z` among the loaded channels.",
+        + "round. Needs `<name>.x/.y/.z` among the loaded channels. Default: every 3-axis "
+        + "vector but gravity with --feature-channels orientation-free, none otherwise.",
       valueName: "names"))
   var decompose: String?
 
-  /// `spec` restricted to `--feature-channels`, with the `--decompose` vectors added.
-  ///
-  /// - Throws: `ToolError` when a pattern or vector matches no loaded channel.
-  func apply(to spec: FeatureSpec) throws -> FeatureSpec {
-    var result = spec
+  /// `choice` with these flags applied.
+  func apply(to choice: FeatureChoice) -> FeatureChoice {
+    var choice = choice
     if let featureChannels {
-      let patterns = DataOptions.list(featureChannels)
-      let unmatched = spec.unmatchedPatterns(patterns)
-      guard unmatched.isEmpty else {
-        throw ToolError(
-          "'--feature-channels': \(unmatched.joined(separator: ", ")) matches no loaded "
-            + "channel.", hint: "choose among \(spec.channels.joined(separator: ", ")).")
+      let items = DataOptions.list(featureChannels)
+      if items == ["all"] {
+        choice.channelRule = .all
+      } else if items == [FeatureChannelRule.orientationFree.rawValue] {
+        choice.channelRule = .orientationFree
+      } else {
+        choice.featureChannels = items
       }
-      result = spec.restricted(toChannels: patterns)
     }
     if let decompose {
-      let loaded = Set(spec.recipes.map(\.name))
-      for name in DataOptions.list(decompose) {
-        let axes = ["x", "y", "z"].map { "\(name).\($0)" }
-        guard axes.allSatisfy(loaded.contains) else {
-          throw ToolError(
-            "'--decompose': \(name) needs \(axes.joined(separator: ", ")) among the loaded "
-              + "channels.", hint: "e.g. --decompose acceleration with acceleration.* loaded.")
-        }
-        result.decomposedVectors.append(axes)
-      }
+      let items = DataOptions.list(decompose)
+      choice.decompose = items == ["none"] ? [] : items
     }
-    return result
+    return choice
+  }
+}
+
+extension FeatureChoice {
+  /// `spec(for:)` with the error as a `ToolError` that names the window flags.
+  func cliSpec(for result: LoadResult) throws -> FeatureSpec {
+    do {
+      return try spec(for: result)
+    } catch let error as FeatureChoiceError {
+      throw ToolError(error.description)
+    } catch let error as FeatureSpecError {
+      throw ToolError("with --window \(window), --hop \(hop?.description ?? "(default)"): \(error)")
+    }
   }
 }

@@ -1,18 +1,16 @@
-// Training hyperparameter flags, shared by `motus train` and `motus cross-validate`.
+// Training flags, shared by `motus train`, `motus cross-validate` and the benchmarks that train.
+// Every flag is optional: an absent flag keeps `TrainingOptions()`'s value, so the library
+// holds the one set of defaults and the help text prints them from there.
 
 import ArgumentParser
 import Foundation
 import Motus
 
+extension TrainingOptions.ModelKind: ExpressibleByArgument {}
+extension LogisticRegression.Solver: ExpressibleByArgument {}
+extension TrainingOptions.NegativeUse: ExpressibleByArgument {}
+
 struct TrainingFlags: ParsableArguments {
-  enum ModelChoice: String, ExpressibleByArgument, CaseIterable {
-    case logistic, mlp
-  }
-
-  enum SolverChoice: String, ExpressibleByArgument, CaseIterable {
-    case lbfgs, adam
-  }
-
   enum ClassWeightChoice: String, ExpressibleByArgument, CaseIterable {
     case balanced, none
   }
@@ -23,19 +21,28 @@ struct TrainingFlags: ParsableArguments {
     var trainerGroup: Trainer.ValidationGroup { self == .subject ? .subject : .session }
   }
 
-  @Option(help: "The model family to fit.")
-  var model: ModelChoice = .logistic
+  // Computed, not stored: a stored static read from these property initialisers crashed in
+  // swift_once when `motus train` parsed its flags (Swift 6.3, Linux).
+  private static var defaults: TrainingOptions { TrainingOptions() }
+
+  @Option(help: "The model family to fit (default: \(defaults.model.rawValue)).")
+  var model: TrainingOptions.ModelKind?
 
   @Option(
     help: ArgumentHelp(
-      "MLP hidden layer sizes: one or two comma-separated widths.", valueName: "n[,n]"))
-  var hidden: String = "64"
+      "MLP hidden layer sizes: one or two comma-separated widths (default: "
+        + "\(defaults.hiddenLayerSizes.map(String.init).joined(separator: ","))).",
+      valueName: "n[,n]"))
+  var hidden: String?
 
-  @Option(help: "Logistic regression solver (the MLP always uses Adam).")
-  var solver: SolverChoice = .lbfgs
+  @Option(
+    help: ArgumentHelp(
+      "Logistic regression solver (the MLP always uses Adam; default: "
+        + "\(defaults.solver.rawValue))."))
+  var solver: LogisticRegression.Solver?
 
-  @Option(help: "Seed for the validation split, initialisation and shuffling.")
-  var seed: UInt64 = 0
+  @Option(help: "Seed for the validation split, initialisation, shuffling and augmentation.")
+  var seed: UInt64 = defaults.seed
 
   @Option(
     help: ArgumentHelp(
@@ -43,13 +50,14 @@ struct TrainingFlags: ParsableArguments {
       discussion: "Default: 1000 for L-BFGS, 200 for Adam."))
   var epochs: Int?
 
-  @Option(help: "Adam step size.")
-  var learningRate: Float = 1e-3
+  @Option(help: "Adam step size (default: \(defaults.learningRate)).")
+  var learningRate: Float?
 
   @Option(
     help: ArgumentHelp(
       "L2 penalty (scikit-learn's alpha; logistic C = 1/alpha).",
-      discussion: "Default: 1 for logistic (scikit-learn's C = 1), 30 for mlp.",
+      discussion: "Default: \(TrainingOptions.defaultL2Penalty(.logistic)) for logistic, "
+        + "\(TrainingOptions.defaultL2Penalty(.mlp)) for mlp.",
       valueName: "alpha"))
   var l2: Float?
 
@@ -59,22 +67,26 @@ struct TrainingFlags: ParsableArguments {
       discussion: "Default: 1e-6 for L-BFGS, 1e-4 for Adam.", valueName: "tol"))
   var tolerance: Float?
 
-  @Option(help: "Adam mini-batch size in windows.")
-  var batchSize: Int = 200
+  @Option(help: "Adam mini-batch size in windows (default: \(defaults.batchSize)).")
+  var batchSize: Int?
 
-  @Option(help: "Class weights in the loss: balanced (n / (k * count)) or none.")
-  var classWeights: ClassWeightChoice = .balanced
+  @Option(help: "Class weights in the loss: balanced (n / (k * count)) or none (default: balanced).")
+  var classWeights: ClassWeightChoice?
 
   @Option(help: "Hold out whole subjects or whole sessions for validation.")
   var validationGroup: GroupChoice = .subject
 
   @Option(
     help: ArgumentHelp(
-      "Share of windows held out for validation, in (0, 1).", valueName: "fraction"))
-  var validationFraction: Double = 0.2
+      "Share of windows held out for validation, in (0, 1) (default: "
+        + "\(defaults.validationFraction)).", valueName: "fraction"))
+  var validationFraction: Double?
 
-  @Option(help: "Epochs without validation improvement before stopping (Adam).")
-  var patience: Int = 20
+  @Option(
+    help: ArgumentHelp(
+      "Epochs without validation improvement before stopping (Adam; default: "
+        + "\(defaults.patience))."))
+  var patience: Int?
 
   @Flag(
     inversion: .prefixedNo,
@@ -82,28 +94,50 @@ struct TrainingFlags: ParsableArguments {
       "Fit the final model again on every training row (validation groups included).",
       discussion: "The held-out fit chooses the epoch count (Adam) and the temperature; the "
         + "summary's validation figures are those of the held-out fit."))
-  var refit = true
+  var refit = defaults.refit
 
   @Flag(
     inversion: .prefixedNo,
     help: "Temperature scaling on the validation part (--no-calibration keeps temperature 1).")
-  var calibration = true
+  var calibration = defaults.calibrate
 
   @Option(
     help: ArgumentHelp(
       "Report 'unknown' when the calibrated top probability is below this, in [0, 1).",
-      discussion: "Stored in the model; 0 (the default) always names a class.",
+      discussion: "Stored in the model (default: \(defaults.unknownThreshold); 0 always names a "
+        + "class on confidence alone).",
       valueName: "p"))
-  var unknownThreshold: Float = 0
+  var unknownThreshold: Float?
+
+  @Option(
+    help: ArgumentHelp(
+      "What to do with windows of negative labels (a manifest's negativeLabels): ignore, or "
+        + "learn them as a class the model answers 'unknown' for.",
+      discussion: "Default: \(defaults.negatives.rawValue)."))
+  var negatives: TrainingOptions.NegativeUse?
+
+  @Option(
+    help: ArgumentHelp(
+      "Principal directions of the novelty detector, which answers 'unknown' for windows far "
+        + "from the training data; 0 for none.",
+      discussion: "Default: \(defaults.noveltyComponents).", valueName: "k"))
+  var noveltyComponents: Int?
+
+  @Option(
+    help: ArgumentHelp(
+      "Share of held-out people's windows the novelty detector may call far, in (0, 1).",
+      discussion: "It sets the detector's threshold (default: \(defaults.noveltyRate)).",
+      valueName: "fraction"))
+  var noveltyRate: Double?
 
   @Option(
     help: ArgumentHelp(
       "Perturbed copies of each recording to train on beside the original.",
       discussion: "Each copy is the recording as another device and placement might give it "
         + "(see --perturbation); copies keep their subject, so validation never sees a twin "
-        + "of a training window. 0 (the default) trains on the data as it is.",
+        + "of a training window. Default: \(defaults.augmentation?.copies ?? 0).",
       valueName: "copies"))
-  var augment = 0
+  var augment: Int?
 
   @Option(
     help: ArgumentHelp(
@@ -112,18 +146,22 @@ struct TrainingFlags: ParsableArguments {
         + "(180 = any orientation), scaled by 1 +- gain, plus white noise of a standard "
         + "deviation up to STD (channel units, g for acceleration), plus a slow tilt wobble "
         + "of up to sway degrees RMS (0.05-0.5 Hz, a body-worn phone); magnitudes are "
-        + "recomputed.",
+        + "recomputed. Default: \(Augmentation.defaultPerturbation).",
       valueName: "spec"))
-  var perturbation = "rotation=180,gain=0.1,noise=0.005"
+  var perturbation: String?
 
   func validate() throws {
-    guard augment >= 0 else {
-      throw ValidationError("'--augment' must be >= 0, got \(augment). Example: --augment 2")
+    if let augment, !(0...Augmentation.maxCopies).contains(augment) {
+      throw ValidationError(
+        "'--augment' must be in 0...\(Augmentation.maxCopies), got \(augment). Example: "
+          + "--augment 2")
     }
-    do {
-      _ = try DevicePerturbation(parsing: perturbation)
-    } catch let error as DevicePerturbation.ParseError {
-      throw ValidationError("'--perturbation': \(error)")
+    if let perturbation {
+      do {
+        _ = try DevicePerturbation(parsing: perturbation)
+      } catch let error as DevicePerturbation.ParseError {
+        throw ValidationError("'--perturbation': \(error)")
+      }
     }
     let sizes = try hiddenLayerSizes()
     guard (1...2).contains(sizes.count) else {
@@ -133,60 +171,73 @@ struct TrainingFlags: ParsableArguments {
     if let epochs, epochs < 1 {
       throw ValidationError("'--epochs' must be >= 1, got \(epochs).")
     }
-    guard learningRate > 0 && learningRate.isFinite else {
+    if let learningRate, !(learningRate > 0 && learningRate.isFinite) {
       throw ValidationError("'--learning-rate' must be > 0, got \(learningRate).")
     }
     if let l2, !(l2 >= 0 && l2.isFinite) {
       throw ValidationError("'--l2' must be >= 0, got \(l2).")
     }
-    guard batchSize >= 1 else {
+    if let batchSize, batchSize < 1 {
       throw ValidationError("'--batch-size' must be >= 1, got \(batchSize).")
     }
     if let tolerance, !(tolerance >= 0 && tolerance.isFinite) {
       throw ValidationError("'--tolerance' must be >= 0, got \(tolerance).")
     }
-    guard patience >= 1 else {
+    if let patience, patience < 1 {
       throw ValidationError("'--patience' must be >= 1, got \(patience).")
     }
-    guard unknownThreshold >= 0 && unknownThreshold < 1 else {
+    if let unknownThreshold, !(unknownThreshold >= 0 && unknownThreshold < 1) {
       throw ValidationError("'--unknown-threshold' must be in [0, 1), got \(unknownThreshold).")
     }
-    guard validationFraction > 0 && validationFraction < 1 else {
+    if let validationFraction, !(validationFraction > 0 && validationFraction < 1) {
       throw ValidationError("'--validation-fraction' must be in (0, 1), got \(validationFraction).")
+    }
+    if let noveltyComponents, !(0...256).contains(noveltyComponents) {
+      throw ValidationError(
+        "'--novelty-components' must be in 0...256, got \(noveltyComponents). Example: 16")
+    }
+    if let noveltyRate, !(noveltyRate > 0 && noveltyRate < 1) {
+      throw ValidationError("'--novelty-rate' must be in (0, 1), got \(noveltyRate).")
     }
   }
 
   func hiddenLayerSizes() throws -> [Int] {
-    try DataOptions.list(hidden).map { item in
-      guard let n = Int(item), n >= 1 else {
+    guard let hidden else { return Self.defaults.hiddenLayerSizes }
+    return try DataOptions.list(hidden).map { item in
+      guard let n = Int(item), (1...4096).contains(n) else {
         throw ValidationError(
-          "'--hidden' item '\(item)' is not a positive width. Example: --hidden 64,32")
+          "'--hidden' item '\(item)' is not a width in 1...4096. Example: --hidden 64,32")
       }
       return n
     }
   }
 
-  /// The library options these flags describe.
+  /// The library options these flags describe: `TrainingOptions()` with each given flag set.
   func trainingOptions() throws -> TrainingOptions {
     var options = TrainingOptions()
-    options.model = model == .mlp ? .mlp : .logistic
+    if let model { options.model = model }
     options.hiddenLayerSizes = try hiddenLayerSizes()
-    options.solver = solver == .adam ? .adam : .lbfgs
+    if let solver { options.solver = solver }
     options.seed = seed
-    options.maxEpochs = epochs
-    options.learningRate = learningRate
-    options.l2Penalty = l2
-    options.batchSize = batchSize
-    options.classWeighting = classWeights == .balanced ? .balanced : .none
-    options.validationFraction = validationFraction
-    options.patience = patience
-    options.tolerance = tolerance
+    if let epochs { options.maxEpochs = epochs }
+    if let learningRate { options.learningRate = learningRate }
+    if let l2 { options.l2Penalty = l2 }
+    if let batchSize { options.batchSize = batchSize }
+    if let classWeights { options.classWeighting = classWeights == .balanced ? .balanced : .none }
+    if let validationFraction { options.validationFraction = validationFraction }
+    if let patience { options.patience = patience }
+    if let tolerance { options.tolerance = tolerance }
     options.refit = refit
     options.calibrate = calibration
-    options.unknownThreshold = unknownThreshold
-    if augment > 0 {
-      options.augmentation = Augmentation(
-        copies: augment, perturbation: try DevicePerturbation(parsing: perturbation))
+    if let unknownThreshold { options.unknownThreshold = unknownThreshold }
+    if let negatives { options.negatives = negatives }
+    if let noveltyComponents { options.noveltyComponents = noveltyComponents }
+    if let noveltyRate { options.noveltyRate = noveltyRate }
+    if augment != nil || perturbation != nil {
+      let copies = augment ?? options.augmentation?.copies ?? 0
+      let spec = try perturbation.map { try DevicePerturbation(parsing: $0) }
+        ?? options.augmentation?.perturbation ?? Augmentation.defaultPerturbation
+      options.augmentation = copies > 0 ? Augmentation(copies: copies, perturbation: spec) : nil
     }
     return options
   }

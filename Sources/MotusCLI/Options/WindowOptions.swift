@@ -6,12 +6,8 @@ import ArgumentParser
 import Foundation
 import Motus
 
-/// A length typed as seconds (`2.56s`) or samples (`128`).
-enum WindowSpan: ExpressibleByArgument, Equatable, CustomStringConvertible {
-  case seconds(Double)
-  case samples(Int)
-
-  init?(argument: String) {
+extension WindowSpan: ExpressibleByArgument {
+  public init?(argument: String) {
     let text = argument.trimmingCharacters(in: .whitespaces)
     if text.hasSuffix("s") {
       guard let value = Double(text.dropLast()), value.isFinite else { return nil }
@@ -22,29 +18,7 @@ enum WindowSpan: ExpressibleByArgument, Equatable, CustomStringConvertible {
     }
   }
 
-  var description: String {
-    switch self {
-    case .seconds(let s): "\(s)s"
-    case .samples(let n): "\(n)"
-    }
-  }
-
-  var defaultValueDescription: String { description }
-
-  var isPositive: Bool {
-    switch self {
-    case .seconds(let s): s > 0
-    case .samples(let n): n > 0
-    }
-  }
-
-  /// Samples at `rateHz`, rounded to the nearest.
-  func samples(atRate rateHz: Double) -> Int {
-    switch self {
-    case .seconds(let s): Int((s * rateHz).rounded())
-    case .samples(let n): n
-    }
-  }
+  public var defaultValueDescription: String { description }
 }
 
 struct WindowOptions: ParsableArguments {
@@ -52,12 +26,12 @@ struct WindowOptions: ParsableArguments {
     help: ArgumentHelp(
       "Window length: seconds with an 's' suffix (2.56s) or samples (128).",
       valueName: "length"))
-  var window: WindowSpan = .seconds(2.56)
+  var window: WindowSpan = FeatureChoice.defaultWindow
 
   @Option(
     help: ArgumentHelp(
       "Hop between window starts, as seconds (1.28s) or samples (64).",
-      discussion: "Default: half the window (50% overlap).", valueName: "length"))
+      discussion: "Default: a third of the window.", valueName: "length"))
   var hop: WindowSpan?
 
   @Option(
@@ -87,8 +61,8 @@ struct WindowOptions: ParsableArguments {
     help: ArgumentHelp(
       "Per-channel spectral features, comma-separated, in output order; 'all' or 'none'.",
       discussion: "Default: "
-        + SpectralFeature.defaults.map(\.rawValue).joined(separator: ",")
-        + ". 'log_band' adds log10(band power + --log-power-floor) per band, which a device's "
+        + FeatureChoice.defaultSpectral.map(\.rawValue).joined(separator: ",")
+        + ". 'log_band' is log10(band power + --log-power-floor) per band, which a device's "
         + "gain only shifts. Examples: --spectral band,log_band  --spectral log_band,entropy",
       valueName: "names"))
   var spectral: String?
@@ -170,42 +144,15 @@ struct WindowOptions: ParsableArguments {
     return edges
   }
 
-  /// The standard spec over every loaded channel, at the data's sampling rate.
-  ///
-  /// - Throws: `ToolError` when recordings differ in rate or the window does not fit.
-  func featureSpec(for result: LoadResult) throws -> FeatureSpec {
-    let rates = result.dataset.recordings.map(\.sampleRateHz).sorted()
-    guard !rates.isEmpty else {
-      throw ToolError("no recordings were loaded.", hint: "check the files and the filters.")
-    }
-    let rate = FeatureSpec.nominalRate(rates[rates.count / 2])
-    if let low = rates.first, let high = rates.last, high - low > 0.02 * rate {
-      throw ToolError(
-        "recordings are sampled at rates from \(low) to \(high) Hz; windows need one rate.",
-        hint: "resample with --sample-rate \(Int(rate.rounded())).")
-    }
-    let windowLength = window.samples(atRate: rate)
-    let hopLength = hop?.samples(atRate: rate) ?? max(1, windowLength / 2)
-    var spec = FeatureSpec.standard(
-      recipes: result.recipes, channels: result.recipes.map(\.name), sampleRateHz: rate,
-      windowLength: windowLength, hopLength: hopLength)
-    if let edges = try bandEdges() { spec.bandEdgesHz = edges }
-    if let statistics = try chosenStatistics() { spec.statistics = statistics }
-    if let spectral = try chosenSpectral() { spec.spectral = spectral }
-    if let logPowerFloor { spec.logPowerFloor = logPowerFloor }
-    if spec.featureNames.isEmpty {
-      throw ToolError(
-        "'--statistics \(statistics ?? "")' and '--spectral \(spectral ?? "")' leave no features "
-          + "for the loaded channels.",
-        hint: "name at least one statistic or spectral feature, e.g. --statistics mean,std.")
-    }
-    do {
-      try spec.validate()
-    } catch let error as FeatureSpecError {
-      throw ToolError(
-        "with --window \(window) (\(windowLength) samples at \(rate) Hz), --hop "
-          + "\(hop?.description ?? "(half the window)") (\(hopLength) samples): \(error)")
-    }
-    return spec
+  /// The window and feature choices these flags make (defaults where a flag is absent).
+  func featureChoice() throws -> FeatureChoice {
+    var choice = FeatureChoice()
+    choice.window = window
+    choice.hop = hop
+    choice.bandEdgesHz = try bandEdges()
+    choice.statistics = try chosenStatistics()
+    choice.spectral = try chosenSpectral()
+    choice.logPowerFloor = logPowerFloor
+    return choice
   }
 }

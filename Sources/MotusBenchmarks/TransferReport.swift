@@ -1,0 +1,135 @@
+// What `motus bench transfer` reports: per held-out group and method, per-sample scores over the
+// classes the group has (negative-label samples left out), how often negatives and real
+// classes are answered unknown, and the median and range over seeds.
+
+/// Per-sample scores of one method on one held-out group, for one seed.
+public struct TransferScore: Codable, Sendable, Equatable {
+  /// Over the group's classes (those with samples), on their samples only.
+  public var macroF1: Double
+  public var accuracy: Double
+  /// Recall of each of the group's classes, in `GroupResult.classes` order.
+  public var recall: [Double]
+  /// Share of class samples answered unknown.
+  public var lostToUnknown: Double
+  /// Share of negative-label samples answered unknown; nil when the group has none.
+  public var negativesUnknown: Double?
+  public var samples: Int
+  /// Sample counts `[truth][predicted]` over the dataset's labels (rows of labels with no
+  /// samples are all 0); the last two columns count samples with no label yet and samples
+  /// answered unknown.
+  public var confusion: [[Int]]
+
+  init(counter: ScoreCounter, present: [Int], negative: [Bool]) {
+    let k = counter.classCount
+    let unknownColumn = k + 1
+    var f1: [Double] = []
+    var recall: [Double] = []
+    var correct = 0
+    var total = 0
+    var unknown = 0
+    for c in present {
+      let row = counter.counts[c]
+      let support = row.reduce(0, +)
+      let tp = row[c]
+      var fp = 0
+      for t in present where t != c { fp += counter.counts[t][c] }
+      let d = Double(2 * tp + fp + (support - tp))
+      f1.append(d > 0 ? Double(2 * tp) / d : 0)
+      recall.append(support > 0 ? Double(tp) / Double(support) : 0)
+      correct += tp
+      total += support
+      unknown += row[unknownColumn]
+    }
+    var negatives = 0
+    var negativesUnknown = 0
+    for t in 0..<k where negative[t] {
+      negatives += counter.counts[t].reduce(0, +)
+      negativesUnknown += counter.counts[t][unknownColumn]
+    }
+    macroF1 = f1.isEmpty ? 0 : f1.reduce(0, +) / Double(f1.count)
+    accuracy = total > 0 ? Double(correct) / Double(total) : 0
+    self.recall = recall
+    lostToUnknown = total > 0 ? Double(unknown) / Double(total) : 0
+    self.negativesUnknown = negatives > 0 ? Double(negativesUnknown) / Double(negatives) : nil
+    samples = total + negatives
+    confusion = counter.counts
+  }
+}
+
+/// The median and range of one figure over seeds.
+public struct SeedSummary: Codable, Sendable, Equatable {
+  public var median: Double
+  public var min: Double
+  public var max: Double
+
+  /// Median (the mean of the middle two for an even count), minimum and maximum; nil when
+  /// `values` is empty.
+  public init?(_ values: [Double]) {
+    let sorted = values.sorted()
+    guard let first = sorted.first, let last = sorted.last else { return nil }
+    let middle = sorted.count / 2
+    median = sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    min = first
+    max = last
+  }
+}
+
+/// The whole transfer table.
+public struct TransferReport: Codable, Sendable, Equatable {
+  public struct MethodResult: Codable, Sendable, Equatable {
+    public var method: String
+    /// One score per seed (one for methods without a seed).
+    public var seeds: [TransferScore]
+
+    public var macroF1: SeedSummary? { SeedSummary(seeds.map(\.macroF1)) }
+    public var accuracy: SeedSummary? { SeedSummary(seeds.map(\.accuracy)) }
+    public var lostToUnknown: SeedSummary? { SeedSummary(seeds.map(\.lostToUnknown)) }
+    public var negativesUnknown: SeedSummary? { SeedSummary(seeds.compactMap(\.negativesUnknown)) }
+    /// Median recall per class.
+    public var recall: [Double] {
+      guard let count = seeds.first?.recall.count else { return [] }
+      return (0..<count).map { c in SeedSummary(seeds.map { $0.recall[c] })?.median ?? 0 }
+    }
+  }
+
+  public struct GroupResult: Codable, Sendable, Equatable {
+    public var name: String
+    public var kind: TransferBenchmark.Group.Kind
+    /// The six-class labels the group has, in dataset order.
+    public var classes: [String]
+    public var testSubjects: [String]
+    public var testSamples: Int
+    public var folds: Int
+    public var methods: [MethodResult]
+
+    /// The learned engine's streamed macro-F1 median minus the better threshold variant's.
+    public var streamedMargin: Double? {
+      guard let learned = methods.first(where: { $0.method == "learned, streamed" })?.macroF1,
+        let best = methods.filter({ $0.method.hasPrefix("thresholds") })
+          .compactMap({ $0.macroF1?.median }).max()
+      else { return nil }
+      return learned.median - best
+    }
+  }
+
+  public var manifest: String
+  public var classes: [String]
+  public var negativeLabels: [String]
+  public var sampleRateHz: Double
+  public var seeds: [UInt64]
+  /// The learned model's features and training, in words.
+  public var featureSpec: String
+  public var training: String
+  public var streamed: String
+  public var groups: [GroupResult]
+  /// Push-up runs held out, as recorded and rotated; nil when not run.
+  public var pushUps: TransferBenchmark.PushUpReport?
+
+  /// Median over groups of the learned engine's streamed median accuracy.
+  public var medianStreamedAccuracy: Double? {
+    SeedSummary(
+      groups.compactMap { group in
+        group.methods.first { $0.method == "learned, streamed" }?.accuracy?.median
+      })?.median
+  }
+}

@@ -1,0 +1,216 @@
+// `motus bench transfer`: the learned engine and the tuned threshold rules on sources and body
+// placements that training never saw; prints a table (or JSON).
+
+import ArgumentParser
+import Foundation
+import Motus
+
+struct BenchTransfer: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "transfer",
+    abstract: "Judge transfer: leave each source, and each body placement, out of training.",
+    discussion: """
+      For every source of the manifest in turn, trains the learned model on the other sources \
+      and tests it on this one; for every placement of a source that declares placements \
+      (dsads: chest T, wrist RA, knee LL), trains on its other placements and tests on this \
+      one, with the source's people split into folds so that nobody is on both sides. The \
+      threshold rules are tuned on the same training recordings. Each test subject's \
+      recordings are joined end to end and streamed sample by sample (as `motus bench \
+      accuracy` does); scores are per sample over the classes the group has, and the share \
+      of negative-label samples (activities that are none of the classes) answered unknown. \
+      The learned model is trained once per seed and the table gives the median and range. \
+      Training flags are `motus train`'s, with the same defaults, so a variant of the recipe \
+      is judged by adding its flags. Example:
+        motus bench transfer --manifest datasets/six-class.json --seeds 1,2,3
+      """)
+
+  enum Format: String, ExpressibleByArgument, CaseIterable { case table, json }
+
+  @Option(help: ArgumentHelp("Dataset manifest.", valueName: "file"))
+  var manifest = "datasets/six-class.json"
+
+  @Option(help: ArgumentHelp("Folder the manifest's paths are relative to.", valueName: "folder"))
+  var dataRoot: String?
+
+  @Option(help: ArgumentHelp("Seeds of the learned model, comma-separated.", valueName: "list"))
+  var seeds = "1,2,3"
+
+  @Option(
+    help: ArgumentHelp(
+      "Sources to hold out, comma-separated (default: every source).", valueName: "list"))
+  var sources: String?
+
+  @Flag(help: "Skip the held-out placements.")
+  var noPlacements = false
+
+  @Option(help: "Subject folds per held-out placement (at least 2).")
+  var placementFolds = 2
+
+  @Option(
+    help: ArgumentHelp(
+      "Folds of the push-up runs held out (0 skips the push-up section).",
+      discussion: "The runs of the source with known repetition counts (gains_pushup) are split "
+        + "into this many folds; each fold's sets are streamed as recorded and under a random "
+        + "sensor rotation by a model trained without them. As many folds as runs leaves one "
+        + "run out at a time."))
+  var pushUpFolds = 4
+
+  @Option(
+    help: ArgumentHelp(
+      "Class-switch probability of the stream's smoothing for the streamed rows, in (0, 1).",
+      valueName: "p"))
+  var switchProbability: Float = StreamConfiguration.defaultSwitchProbability
+
+  @Option(help: "Models trained at once (one core each).")
+  var parallelism = 2
+
+  @Option(help: "Output format.")
+  var format: Format = .table
+
+  @Option(
+    name: [.short, .long],
+    help: ArgumentHelp("Also write the JSON report to this file (atomically).", valueName: "file"))
+  var output: String?
+
+  @OptionGroup(title: "Windows and features") var windows: WindowOptions
+  @OptionGroup(title: "Feature channels") var featureChannels: FeatureChannelOptions
+  @OptionGroup(title: "Training") var training: TrainingFlags
+
+  func validate() throws {
+    let list = try seedList()
+    guard !list.isEmpty else { throw ValidationError("'--seeds' names no seed. Example: 1,2,3") }
+    guard (0...256).contains(pushUpFolds) && pushUpFolds != 1 else {
+      throw ValidationError("'--push-up-folds' must be 0 or in 2...256, got \(pushUpFolds).")
+    }
+    guard placementFolds >= 2 && placementFolds <= 64 else {
+      throw ValidationError("'--placement-folds' must be in 2...64, got \(placementFolds).")
+    }
+    guard switchProbability > 0 && switchProbability < 1 else {
+      throw ValidationError("'--switch-probability' must be in (0, 1), got \(switchProbability).")
+    }
+    guard (1...64).contains(parallelism) else {
+      throw ValidationError("'--parallelism' must be in 1...64, got \(parallelism).")
+    }
+  }
+
+  func seedList() throws -> [UInt64] {
+    try DataOptions.list(seeds).map { item in
+      guard let seed = UInt64(item) else {
+        throw ValidationError("'--seeds' item '\(item)' is not a whole number. Example: 1,2,3")
+      }
+      return seed
+    }
+  }
+
+  func run() throws {
+    let progress = StageProgress()
+    let data: ManifestLoadResult
+    do {
+      progress.show("reading \(manifest)")
+      data = try DatasetLoader.load(manifest: manifest, dataRoot: dataRoot)
+    } catch let error as ManifestError {
+      progress.clear()
+      throw ToolError(error.description)
+    }
+    var configuration = TransferBenchmark.Configuration()
+    configuration.seeds = try seedList()
+    configuration.features = featureChannels.apply(to: try windows.featureChoice())
+    configuration.training = try training.trainingOptions()
+    configuration.streamed = .switchPenalty(switchProbability: switchProbability)
+    configuration.placementFolds = placementFolds
+    configuration.pushUpFolds = pushUpFolds
+    configuration.placements = !noPlacements
+    configuration.sources = sources.map(DataOptions.list)
+    configuration.parallelism = parallelism
+    let clock = ContinuousClock()
+    let started = clock.now
+    let report: TransferReport
+    do {
+      report = try TransferBenchmark.run(
+        data: data, configuration: configuration, progress: { progress.show($0) })
+    } catch {
+      progress.clear()
+      throw ToolError("\(error)")
+    }
+    progress.clear()
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    let json = try encoder.encode(report)
+    if let output {
+      try (json + Data("\n".utf8)).write(to: URL(fileURLWithPath: output), options: .atomic)
+    }
+    switch format {
+    case .json: print(String(decoding: json, as: UTF8.self))
+    case .table:
+      print(Self.table(report))
+      let (seconds, attoseconds) = (clock.now - started).components
+      print(String(format: "elapsed %.0f s", Double(seconds) + Double(attoseconds) * 1e-18))
+    }
+  }
+
+  static func table(_ r: TransferReport) -> String {
+    func f(_ x: Double?) -> String { x.map { String(format: "%.3f", $0) } ?? "-" }
+    func range(_ s: SeedSummary?) -> String {
+      guard let s else { return "-" }
+      return s.min == s.max ? f(s.median) : "\(f(s.median)) (\(f(s.min))-\(f(s.max)))"
+    }
+    var lines = [
+      "manifest \(r.manifest): classes \(r.classes.joined(separator: ", "))"
+        + (r.negativeLabels.isEmpty ? "" : "; negatives \(r.negativeLabels.joined(separator: ", "))")
+        + " at \(Int(r.sampleRateHz.rounded())) Hz",
+      "learned model: \(r.featureSpec); \(r.training); streamed with \(r.streamed); seeds "
+        + r.seeds.map(String.init).joined(separator: ","),
+      "scores are per sample over each group's classes: median (min-max) over seeds",
+      "",
+    ]
+    var rows: [[String]] = [
+      ["held out", "method", "macro-F1", "accuracy", "lost to unknown", "negatives unknown"]
+    ]
+    for group in r.groups {
+      for (i, m) in group.methods.enumerated() {
+        rows.append([
+          i == 0 ? "\(group.name) (\(group.kind.rawValue))" : "", m.method, range(m.macroF1),
+          range(m.accuracy), range(m.lostToUnknown), range(m.negativesUnknown),
+        ])
+      }
+    }
+    lines.append(TextTable.render(rows))
+    lines.append("")
+    var recall: [[String]] = [["held out", "classes", "margin"] + ["learned recall, streamed"]]
+    for group in r.groups {
+      let streamed = group.methods.first { $0.method == "learned, streamed" }
+      let text = zip(group.classes, streamed?.recall ?? []).map { "\($0) \(f($1))" }
+        .joined(separator: ", ")
+      recall.append([
+        group.name, "\(group.classes.count)", f(group.streamedMargin), text,
+      ])
+    }
+    lines.append(TextTable.render(recall))
+    lines.append("")
+    if let p = r.pushUps {
+      lines.append(
+        "push-up runs of \(p.source): \(p.sets) sets in \(p.runs) runs, \(p.folds) folds of runs "
+          + "held out; each set streamed from a fresh engine, as recorded and under a random "
+          + "rotation of the sensor")
+      var rows: [[String]] = [["method", "sensor", "push-up recall", "counted / known", "MAE/set"]]
+      for m in p.results {
+        let counted = m.seeds.map(\.repetitionsCounted).sorted()
+        let known = m.seeds.first?.repetitionsKnown ?? 0
+        rows.append([
+          m.method, m.rotated ? "rotated" : "as recorded", range(m.recall),
+          "\(counted[counted.count / 2]) / \(known)", range(m.meanAbsoluteError),
+        ])
+      }
+      lines.append(TextTable.render(rows))
+      lines.append("")
+    }
+    let twoOrMore = r.groups.filter { $0.classes.count >= 2 }
+    let margins = twoOrMore.compactMap(\.streamedMargin)
+    lines.append(
+      "margin = learned streamed macro-F1 minus the better threshold variant, median over "
+        + "seeds; smallest over the \(twoOrMore.count) groups with two or more classes: "
+        + f(margins.min()) + "; median streamed accuracy over groups: "
+        + f(r.medianStreamedAccuracy))
+    return lines.joined(separator: "\n")
+  }
+}
