@@ -313,7 +313,10 @@ public enum TransferBenchmark {
     if let augmentation = options.augmentation, augmentation.copies > 0 {
       parts.append("augment \(augmentation.copies) x \(augmentation.perturbation)")
     }
-    parts.append("negatives \(options.negatives.rawValue)")
+    parts.append(
+      "negatives \(options.negatives.rawValue)"
+        + (options.negatives == .learnAsClass ? " (rate \(options.negativeRate))" : ""))
+    if options.classWeighting == .none { parts.append("no class weights") }
     if options.noveltyComponents > 0 {
       parts.append("novelty \(options.noveltyComponents) components, rate \(options.noveltyRate)")
     }

@@ -174,7 +174,7 @@ public enum FeatureChoiceError: Error, Equatable, CustomStringConvertible {
       return "'--decompose': \(name) needs \(axes.joined(separator: ", ")) among the loaded "
         + "channels. HINT: e.g. --decompose acceleration with acceleration.* loaded."
     case .noFeatures:
-      return "the chosen channels, statistics and spectral features leave no feature. HINT: "
+      return "the chosen channels, statistics and spectral features leave no features. HINT: "
         + "name at least one statistic or spectral feature (e.g. --statistics mean,std), or "
         + "use --feature-channels all for data without magnitudes or 3-axis vectors."
     case .noRecordings:

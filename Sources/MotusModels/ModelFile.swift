@@ -34,6 +34,7 @@ public enum ModelFile {
     var unknownThreshold: Float
     /// Absent when empty (files without negative classes keep their bytes).
     var negativeClasses: [String]?
+    var negativeThreshold: Float?
     var novelty: NoveltyDetector?
     var metadata: TrainingMetadata
     var tensors: [TensorEntry]
@@ -53,6 +54,7 @@ public enum ModelFile {
       standardizer: model.standardizer, temperature: model.temperature,
       confidenceCutoffs: model.confidenceCutoffs, unknownThreshold: model.unknownThreshold,
       negativeClasses: model.negativeClasses.isEmpty ? nil : model.negativeClasses,
+      negativeThreshold: model.negativeClasses.isEmpty ? nil : model.negativeThreshold,
       novelty: model.novelty, metadata: model.metadata, tensors: tensors)
     let json = try makeEncoder().encode(header)
     var data = Data(magic)
@@ -181,6 +183,11 @@ public enum ModelFile {
       throw ModelFileError.malformedHeader(
         file: file, reason: "negativeClasses \(negativeClasses) are not some of the classes")
     }
+    let negativeThreshold = header.negativeThreshold ?? 0.5
+    guard negativeThreshold > 0, negativeThreshold <= 1 else {
+      throw ModelFileError.malformedHeader(
+        file: file, reason: "negativeThreshold \(negativeThreshold) is not in (0, 1]")
+    }
     if let novelty = header.novelty {
       let f = header.standardizer.mean.count
       guard novelty.mean.count == f, novelty.components.count == novelty.variances.count * f,
@@ -196,7 +203,7 @@ public enum ModelFile {
       featureSpec: header.featureSpec, standardizer: header.standardizer, classifier: classifier,
       temperature: header.temperature, confidenceCutoffs: header.confidenceCutoffs,
       unknownThreshold: header.unknownThreshold, negativeClasses: negativeClasses,
-      novelty: header.novelty, metadata: header.metadata)
+      negativeThreshold: negativeThreshold, novelty: header.novelty, metadata: header.metadata)
   }
 
   /// The tensor list the header's kind, classes and standardiser imply, using the declared

@@ -64,13 +64,11 @@ public struct Predictor: Sendable {
         }
       }
     }
-    var best = 0
-    for c in 1..<max(classCount, 1) where probabilities[c] > probabilities[best] { best = c }
-    let p = probabilities[best]
-    return Prediction(
-      classIndex: best, probability: p, confidence: model.confidenceCutoffs.level(for: p),
-      unknownReason: model.unknownReason(
-        isNegativeClass: isNegativeClass[best], probability: p, noveltyScore: noveltyScore))
+    return probabilities.withUnsafeBufferPointer { p in
+      isNegativeClass.withUnsafeBufferPointer {
+        model.answer(probabilities: p, isNegativeClass: $0, noveltyScore: noveltyScore)
+      }
+    }
   }
 }
 

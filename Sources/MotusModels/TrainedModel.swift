@@ -40,9 +40,12 @@ public struct TrainedModel: Sendable, Equatable {
   /// A prediction whose calibrated top probability is below this is reported as unknown
   /// (0 never reports unknown).
   public var unknownThreshold: Float
-  /// Classes learnt from negative labels: activities that are none of the classes. When one
-  /// is the most probable, the model answers unknown.
+  /// Classes learnt from negative labels: activities that are none of the classes. When their
+  /// probability reaches `negativeThreshold`, the model answers unknown.
   public var negativeClasses: [String]
+  /// In (0, 1]: the probability of the negative classes together at which the model answers
+  /// unknown (chosen in training so that few windows of real classes reach it).
+  public var negativeThreshold: Float
   /// Scores how far a window lies from the training data; nil: never answers unknown for that.
   public var novelty: NoveltyDetector?
   public var metadata: TrainingMetadata
@@ -50,7 +53,8 @@ public struct TrainedModel: Sendable, Equatable {
   public init(
     featureSpec: FeatureSpec, standardizer: Standardizer, classifier: ModelClassifier,
     temperature: Float = 1, confidenceCutoffs: ConfidenceCutoffs, unknownThreshold: Float = 0,
-    negativeClasses: [String] = [], novelty: NoveltyDetector? = nil, metadata: TrainingMetadata
+    negativeClasses: [String] = [], negativeThreshold: Float = 0.5,
+    novelty: NoveltyDetector? = nil, metadata: TrainingMetadata
   ) {
     precondition(
       standardizer.featureCount == classifier.network.featureCount,
@@ -75,6 +79,10 @@ public struct TrainedModel: Sendable, Equatable {
     }
     self.unknownThreshold = unknownThreshold
     self.negativeClasses = negativeClasses
+    precondition(
+      negativeThreshold > 0 && negativeThreshold <= 1,
+      "negative threshold must be in (0, 1], got \(negativeThreshold)")
+    self.negativeThreshold = negativeThreshold
     self.novelty = novelty
     self.metadata = metadata
   }
@@ -113,33 +121,53 @@ public struct TrainedModel: Sendable, Equatable {
   /// - Parameters:
   ///   - probabilities: `K` calibrated (possibly smoothed) probabilities, in `classes` order.
   ///   - noveltyScore: The window's `NoveltyDetector` score; nil when not computed.
-  public func answer(probabilities: some Collection<Float>, noveltyScore: Float?) -> Prediction {
-    var best = 0
-    var bestP: Float = -1
-    for (k, p) in probabilities.enumerated() where p > bestP {
-      best = k
-      bestP = p
+  public func answer(probabilities: [Float], noveltyScore: Float?) -> Prediction {
+    let negatives = Set(negativeClassIndices)
+    let isNegative = classes.indices.map { negatives.contains($0) }
+    return probabilities.withUnsafeBufferPointer { p in
+      isNegative.withUnsafeBufferPointer {
+        answer(probabilities: p, isNegativeClass: $0, noveltyScore: noveltyScore)
+      }
     }
-    let isNegative = !negativeClasses.isEmpty && negativeClassIndices.contains(best)
-    return Prediction(
-      classIndex: best, probability: bestP, confidence: confidenceCutoffs.level(for: bestP),
-      unknownReason: unknownReason(
-        isNegativeClass: isNegative, probability: bestP, noveltyScore: noveltyScore))
   }
 
-  /// Why a window answers unknown; nil when it names its top class. Most specific reason
-  /// first. Takes whether the top class is negative, so a stream can look that up in a table
-  /// made once instead of searching `negativeClasses` per window.
+  /// `answer(probabilities:noveltyScore:)` with the negative classes as a table made once
+  /// (`isNegativeClass[k]`), so a stream decides without allocating.
+  ///
+  /// The answer names the most probable class that is not negative. It is unknown when the
+  /// window is far from the training data; else when the negative classes together reach
+  /// `negativeThreshold`; else when the named class's probability is below
+  /// `unknownThreshold`. For an unknown answer `classIndex` is still the most probable real
+  /// class.
   @inlinable
-  public func unknownReason(isNegativeClass: Bool, probability: Float, noveltyScore: Float?)
-    -> UnknownReason?
-  {
-    if let noveltyScore, let threshold = novelty?.threshold, noveltyScore > threshold {
-      return .farFromTrainingData
+  public func answer(
+    probabilities p: UnsafeBufferPointer<Float>, isNegativeClass: UnsafeBufferPointer<Bool>,
+    noveltyScore: Float?
+  ) -> Prediction {
+    var best = -1
+    var bestP: Float = -1
+    var negative: Float = 0
+    for k in 0..<p.count {
+      if isNegativeClass[k] {
+        negative += p[k]
+      } else if p[k] > bestP {
+        best = k
+        bestP = p[k]
+      }
     }
-    if isNegativeClass { return .noneOfTheClasses }
-    if probability < unknownThreshold { return .lowConfidence }
-    return nil
+    let reason: UnknownReason?
+    if let noveltyScore, let threshold = novelty?.threshold, noveltyScore > threshold {
+      reason = .farFromTrainingData
+    } else if negative > 0, negative >= negativeThreshold {
+      reason = .noneOfTheClasses
+    } else if bestP < unknownThreshold {
+      reason = .lowConfidence
+    } else {
+      reason = nil
+    }
+    return Prediction(
+      classIndex: max(best, 0), probability: max(bestP, 0),
+      confidence: confidenceCutoffs.level(for: bestP), unknownReason: reason)
   }
 
   /// Indices of `negativeClasses` in `classes`.

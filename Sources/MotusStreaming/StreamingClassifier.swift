@@ -270,16 +270,18 @@ public final class StreamingClassifier {
     let k = probabilities.count
     for c in 0..<k { probabilities[c] = predictor.probabilities[c] }
     probabilities.withUnsafeMutableBufferPointer { smoother.smooth($0) }
-    var best = 0
-    for c in 1..<max(k, 1) where probabilities[c] > probabilities[best] { best = c }
-    let p = probabilities[best]
     let novelty = predictor.noveltyScore
-    let reason = unknownRule.unknownReason(
-      isNegativeClass: predictor.isNegativeClass[best], probability: p, noveltyScore: novelty)
+    let answer = probabilities.withUnsafeBufferPointer { p in
+      predictor.isNegativeClass.withUnsafeBufferPointer {
+        unknownRule.answer(probabilities: p, isNegativeClass: $0, noveltyScore: novelty)
+      }
+    }
+    let best = answer.classIndex
+    let p = answer.probability
     let prediction = StreamPrediction(
       windowStart: sampleTimes[sampleTimeSlot], windowEnd: endTime, classIndex: best,
-      probability: p, confidence: model.confidenceCutoffs.level(for: p),
-      unknownReason: reason, noveltyScore: novelty)
+      probability: p, confidence: answer.confidence, unknownReason: answer.unknownReason,
+      noveltyScore: novelty)
     statistics.predictions += 1
     events(.prediction(prediction))
 

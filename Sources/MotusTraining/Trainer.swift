@@ -89,7 +89,10 @@ public enum Trainer {
       "refit": "\(options.refit)", "calibrate": "\(options.calibrate)",
     ]
     if options.model == .logistic { hyperparameters["solver"] = options.solver.rawValue }
-    if !negativeClasses.isEmpty { hyperparameters["negatives"] = options.negatives.rawValue }
+    if !negativeClasses.isEmpty {
+      hyperparameters["negatives"] = options.negatives.rawValue
+      hyperparameters["negativeRate"] = "\(options.negativeRate)"
+    }
     if options.noveltyComponents > 0 {
       hyperparameters["noveltyComponents"] = "\(options.noveltyComponents)"
       hyperparameters["noveltyRate"] = "\(options.noveltyRate)"
@@ -140,6 +143,15 @@ public enum Trainer {
     let negativeIndices = Set(negativeClasses.compactMap { classNames.firstIndex(of: $0) })
     func realRows(_ x: Matrix, _ y: [Int]) -> Matrix {
       negativeIndices.isEmpty ? x : x.rows(y.indices.filter { !negativeIndices.contains(y[$0]) })
+    }
+    var negativeThreshold: Float = 0.5
+    if !negativeIndices.isEmpty {
+      let real = validationLabels.indices.filter { !negativeIndices.contains(validationLabels[$0]) }
+      let claimed = real.map { i in negativeIndices.reduce(Float(0)) { $0 + after[i, $1] } }
+      let quantile = NoveltyDetector.quantile(claimed, 1 - options.negativeRate)
+      // Above every real window's claim when none reached it; never 0 (that would answer
+      // unknown for everything).
+      negativeThreshold = min(1, max(quantile.nextUp, Float.leastNormalMagnitude))
     }
     var novelty: NoveltyDetector? = nil
     if options.noveltyComponents > 0 {
@@ -212,7 +224,7 @@ public enum Trainer {
       featureSpec: spec, standardizer: standardizer, classifier: classifier,
       temperature: temperature, confidenceCutoffs: cutoffs,
       unknownThreshold: options.unknownThreshold, negativeClasses: negativeClasses,
-      novelty: novelty, metadata: metadata)
+      negativeThreshold: negativeThreshold, novelty: novelty, metadata: metadata)
     return (model, report)
   }
 

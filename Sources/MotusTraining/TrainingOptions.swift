@@ -63,6 +63,11 @@ public struct TrainingOptions: Codable, Equatable, Sendable {
   public var augmentation: Augmentation? = nil
   /// See `NegativeUse`.
   public var negatives: NegativeUse = .ignore
+  /// With negatives learnt as a class: the share of held-out people's windows of real classes
+  /// that may be answered unknown because the negative classes claim them. It sets the
+  /// model's `negativeThreshold` (the upper `1 - negativeRate` quantile of the negative
+  /// classes' probability on those windows).
+  public var negativeRate: Double = 0.02
   /// Principal directions of the model's `NoveltyDetector`; 0 fits none, and the model never
   /// answers unknown for being far from the training data.
   public var noveltyComponents: Int = 0

@@ -40,7 +40,11 @@ final class EvaluateCommandTests: XCTestCase {
     let data = try writeSynthetic(
       "synthetic.csv", subjects: [1, 2, 3, 4], activities: activities, seed: 11)
     let model = folder.appendingPathComponent("synthetic.motus").path
-    let run = try MotusRunner.run(["train", data, "--subjects", "1-3", "--seed", "1", "-o", model])
+    // Windows pinned (not the defaults) so the window counts below follow from them.
+    let run = try MotusRunner.run([
+      "train", data, "--subjects", "1-3", "--seed", "1", "--window", "128", "--hop", "64", "-o",
+      model,
+    ])
     XCTAssertEqual(run.exitCode, 0, run.standardError)
     return (model, data)
   }

@@ -58,18 +58,18 @@ final class FeatureSelectionFlagsTests: XCTestCase {
   }
 
   func testStatisticsAndSpectral_ChooseColumnsInListedOrder() throws {
-    let (header, _) = try features([
-      "--statistics", "std,mean", "--spectral", "none", "--channels", "acceleration.x",
-    ])
+    let axis = ["--channels", "acceleration.x", "--feature-channels", "all"]
+    let (header, _) = try features(["--statistics", "std,mean", "--spectral", "none"] + axis)
     XCTAssertEqual(
       Array(header.dropFirst(5)), ["acceleration.x:std", "acceleration.x:mean"])
-    let all = try features(["--spectral", "all", "--channels", "acceleration.x"]).header
+    let all = try features(["--spectral", "all"] + axis).header
     for name in ["band_0-0.5Hz", "log_band_0-0.5Hz", "entropy", "acf_lag"] {
       XCTAssertTrue(all.contains("acceleration.x:\(name)"), name)
     }
-    let defaults = try features(["--channels", "acceleration.x"]).header
-    XCTAssertFalse(defaults.contains { $0.contains("log_band") })
-    XCTAssertTrue(defaults.contains("acceleration.x:band_0-0.5Hz"))
+    let defaults = try features(axis).header
+    for name in ["band_0-0.5Hz", "log_band_0-0.5Hz", "dominant_hz", "entropy"] {
+      XCTAssertTrue(defaults.contains("acceleration.x:\(name)"), "default spectral: \(name)")
+    }
   }
 
   func testBadNames_FailWithTheValidList() throws {

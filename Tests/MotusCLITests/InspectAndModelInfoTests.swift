@@ -115,7 +115,7 @@ final class InspectAndModelInfoTests: XCTestCase {
     let model = folder.appendingPathComponent("m.motus").path
     let train = try MotusRunner.run(
       ["train", try write(text, "train.csv"), "--model", "logistic", "--seed", "7",
-       "--window", "64", "--hop", "32", "-o", model])
+       "--window", "64", "--hop", "32", "--spectral", "band,dominant_hz", "-o", model])
     XCTAssertEqual(train.exitCode, 0, train.standardError)
 
     let run = try MotusRunner.run(["model-info", model, "--format", "json"])

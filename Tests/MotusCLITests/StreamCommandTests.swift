@@ -33,7 +33,8 @@ final class StreamCommandTests: XCTestCase {
     }
     let model = folder.appendingPathComponent("m.motus").path
     let run = try MotusRunner.run(
-      ["train", try write(text, "train.csv"), "--seed", "1", "-o", model] + extraFlags)
+      ["train", try write(text, "train.csv"), "--seed", "1", "--window", "128", "--hop", "64", "-o",
+       model] + extraFlags)
     XCTAssertEqual(run.exitCode, 0, run.standardError)
     return model
   }

@@ -118,6 +118,14 @@ struct TrainingFlags: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
+      "With --negatives class: share of held-out people's class windows the negative class may "
+        + "claim, in (0, 1).",
+      discussion: "It sets the probability of the negative class at which the model answers "
+        + "'unknown' (default: \(defaults.negativeRate)).", valueName: "fraction"))
+  var negativeRate: Double?
+
+  @Option(
+    help: ArgumentHelp(
       "Principal directions of the novelty detector, which answers 'unknown' for windows far "
         + "from the training data; 0 for none.",
       discussion: "Default: \(defaults.noveltyComponents).", valueName: "k"))
@@ -196,6 +204,9 @@ struct TrainingFlags: ParsableArguments {
       throw ValidationError(
         "'--novelty-components' must be in 0...256, got \(noveltyComponents). Example: 16")
     }
+    if let negativeRate, !(negativeRate > 0 && negativeRate < 1) {
+      throw ValidationError("'--negative-rate' must be in (0, 1), got \(negativeRate).")
+    }
     if let noveltyRate, !(noveltyRate > 0 && noveltyRate < 1) {
       throw ValidationError("'--novelty-rate' must be in (0, 1), got \(noveltyRate).")
     }
@@ -231,6 +242,7 @@ struct TrainingFlags: ParsableArguments {
     options.calibrate = calibration
     if let unknownThreshold { options.unknownThreshold = unknownThreshold }
     if let negatives { options.negatives = negatives }
+    if let negativeRate { options.negativeRate = negativeRate }
     if let noveltyComponents { options.noveltyComponents = noveltyComponents }
     if let noveltyRate { options.noveltyRate = noveltyRate }
     if augment != nil || perturbation != nil {
