@@ -250,6 +250,20 @@ final class FeatureChoiceTests: XCTestCase {
     XCTAssertTrue(WindowSpan.seconds(0.01).isPositive)
   }
 
+  func testWindowSpan_HugeNegativeSecondsSaturateBelowZero() {
+    let cap = Int.max / 2
+    XCTAssertEqual(WindowSpan.seconds(-1e300).samples(atRate: 50), -cap)
+    XCTAssertEqual(WindowSpan.seconds(-.infinity).samples(atRate: 50), -cap)
+    XCTAssertEqual(WindowSpan.seconds(1).samples(atRate: -.greatestFiniteMagnitude), -cap)
+    XCTAssertEqual(WindowSpan.seconds(-2).samples(atRate: 50), -100)
+    // So a negative window is the spec's error, not a trap.
+    XCTAssertThrowsError(
+      try choice { $0.window = .seconds(-1e300) }.spec(recipes: recipes, sampleRateHz: 50)
+    ) { error in
+      XCTAssertEqual(error as? FeatureSpecError, .windowNotPositive(-cap))
+    }
+  }
+
   func testWindowSpan_DescriptionIsTheCommandLineForm() {
     XCTAssertEqual(WindowSpan.seconds(2.56).description, "2.56s")
     XCTAssertEqual(WindowSpan.samples(128).description, "128")
