@@ -159,6 +159,25 @@ final class NegativeTrainingTests: XCTestCase {
     XCTAssertEqual(refitted.componentCount, 3)
   }
 
+  func testNovelty_NeedsTwoFeatures() throws {
+    let data = Synthetic.blobs(classCount: 2, featureCount: 1)
+    var oneFeature = Synthetic.spec
+    oneFeature.statistics = [.mean]
+    let train = { (components: Int) in
+      try Trainer.train(
+        features: data.x, labels: data.labels, groups: data.groups, classNames: ["a", "b"],
+        spec: oneFeature, options: self.options { $0.noveltyComponents = components })
+    }
+    XCTAssertThrowsError(try train(1)) { error in
+      XCTAssertEqual(
+        error as? TrainingError,
+        .invalidHyperparameter(
+          name: "noveltyComponents", value: "1", expected: "0 with fewer than 2 features"))
+      XCTAssertTrue("\(error)".contains("'--novelty-components'"), "\(error)")
+    }
+    XCTAssertNil(try train(0).model.novelty)
+  }
+
   func testTraining_ByteDeterministicWithNegativesAndNovelty() throws {
     for negatives in TrainingOptions.NegativeUse.allCases {
       let chosen = options {
