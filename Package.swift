@@ -89,6 +89,12 @@ let package = Package(
     .testTarget(
       name: "MotusBaselinesTests", dependencies: ["MotusBaselines", "MotusData", "MotusBenchmarks"]),
     .testTarget(
+      name: "MotusBenchmarksTests",
+      dependencies: [
+        "MotusBenchmarks", "MotusBaselines", "MotusStreaming", "MotusModels", "MotusFeatures",
+        "MotusData", "MotusLinearAlgebra",
+      ]),
+    .testTarget(
       name: "MotusCLITests", dependencies: ["MotusCLI", "MotusTestSupport", "MotusSimulation"]),
   ]
 )

@@ -26,12 +26,13 @@ public enum WindowSpan: Codable, Sendable, Equatable, CustomStringConvertible {
     }
   }
 
-  /// Samples at `rateHz`, rounded to the nearest.
+  /// Samples at `rateHz`, rounded to the nearest (saturating at ±`Int.max / 2`).
   public func samples(atRate rateHz: Double) -> Int {
     switch self {
     case .seconds(let s):
       let n = (s * rateHz).rounded()
-      return n.isFinite && n < Double(Int.max / 2) ? Int(n) : Int.max / 2
+      let cap = Int.max / 2
+      return n.isFinite && abs(n) < Double(cap) ? Int(n) : n < 0 ? -cap : cap
     case .samples(let n): return n
     }
   }

@@ -59,6 +59,11 @@ public enum Trainer {
         value: "\(options.mediumConfidenceAccuracy), \(options.highConfidenceAccuracy)",
         expected: "0 < medium <= high <= 1")
     }
+    guard options.noveltyComponents <= 0 || features.columnCount >= 2 else {
+      throw TrainingError.invalidHyperparameter(
+        name: "noveltyComponents", value: "\(options.noveltyComponents)",
+        expected: "0 with fewer than 2 features")
+    }
 
     let split = try GroupSplit.split(
       groups: groups, labels: labels, validationFraction: options.validationFraction,

@@ -49,4 +49,24 @@ enum Examples {
   }
 
   static let inputs = Matrix(rows: [[0.1, -2, 3], [1, 1, 1], [-3, 0.5, 2.5], [0, 0, 0]])
+
+  /// A model that can answer unknown for every reason. Identity standardiser; logits
+  /// (sit, walk, other) = (4 z0, -4 z0, 4 z1), so z0 > 0 favours sit and z1 > 0 the negative
+  /// class `other`. The novelty detector has mean 0, one component along z0 and unit variances
+  /// everywhere, so its score is |z|² / 3 and a row is far when |z|² > 3 · 3 = 9.
+  static var unknownModel: TrainedModel {
+    TrainedModel(
+      featureSpec: spec, standardizer: Standardizer(mean: [0, 0, 0], scale: [1, 1, 1]),
+      classifier: .logistic(
+        LogisticRegression(
+          classes: ["sit", "walk", "other"],
+          linear: Linear(
+            weight: Matrix(rows: [[4, 0, 0], [-4, 0, 0], [0, 4, 0]]), bias: [0, 0, 0]))),
+      temperature: 1, confidenceCutoffs: ConfidenceCutoffs(medium: 0.6, high: 0.9),
+      unknownThreshold: 0.6, negativeClasses: ["other"],
+      novelty: NoveltyDetector(
+        mean: [0, 0, 0], components: [1, 0, 0], variances: [1], residualVariance: 1,
+        threshold: 3),
+      metadata: metadata)
+  }
 }

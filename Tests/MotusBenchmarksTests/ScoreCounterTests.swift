@@ -1,0 +1,123 @@
+// Per-sample scores with unknown answers and negative labels, worked out by hand: ScoreCounter,
+// TransferScore, SeedSummary and the transfer report's summaries.
+
+import XCTest
+
+@testable import MotusBenchmarks
+
+final class ScoreCounterTests: XCTestCase {
+  /// Classes walk (0), sit (1) and the negative label other (2); predictions -1 = no label yet,
+  /// -2 = unknown. Counts [truth][walk, sit, other, no label, unknown]:
+  ///   walk  [2, 0, 0, 1, 1]
+  ///   sit   [1, 2, 0, 0, 1]
+  ///   other [1, 0, 0, 1, 2]
+  /// The first sample has no truth and is left out of the counts.
+  private func counter() -> ScoreCounter {
+    var counter = ScoreCounter(classCount: 3, sampleRateHz: 10, stableSeconds: 0.1)
+    counter.add(
+      truth: [-1, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2],
+      predicted: [0, -1, 0, 0, -2, 1, 1, 0, -2, -2, -2, 0, -1])
+    return counter
+  }
+
+  private let negative = [false, false, true]
+
+  func testAdd_CountsUnknownAnswersInTheirOwnColumn() {
+    let c = counter()
+    XCTAssertEqual(c.counts, [[2, 0, 0, 1, 1], [1, 2, 0, 0, 1], [1, 0, 0, 1, 2]])
+    XCTAssertEqual(c.samples, 13)
+  }
+
+  func testScore_LeavesNegativeRowsOutOfMacroF1AndAccuracy() throws {
+    let score = counter().score(method: "m", cpuSeconds: 0, negative: negative)
+    // walk: tp 2, fn 2, fp 1 (a sit sample; the `other` sample called walk does not count):
+    // F1 = 4 / 7. sit: tp 2, fn 2, fp 0: F1 = 4 / 6.
+    let f1 = try XCTUnwrap(score.f1)
+    XCTAssertEqual(f1[0], 4.0 / 7, accuracy: 1e-12)
+    XCTAssertEqual(f1[1], 4.0 / 6, accuracy: 1e-12)
+    XCTAssertEqual(f1[2], 0)
+    XCTAssertEqual(try XCTUnwrap(score.macroF1), (4.0 / 7 + 4.0 / 6) / 2, accuracy: 1e-12)
+    // 4 of the 8 class samples right; 3 of them unnamed (1 no label, 2 unknown).
+    XCTAssertEqual(try XCTUnwrap(score.accuracy), 0.5, accuracy: 1e-12)
+    XCTAssertEqual(try XCTUnwrap(score.coverage), 5.0 / 8, accuracy: 1e-12)
+    XCTAssertEqual(try XCTUnwrap(score.lostToUnknown), 2.0 / 8, accuracy: 1e-12)
+    // 2 of the 4 negative samples answered unknown.
+    XCTAssertEqual(try XCTUnwrap(score.negativesUnknown), 0.5, accuracy: 1e-12)
+    XCTAssertEqual(score.confusion ?? [], counter().counts)
+  }
+
+  func testScore_WithoutNegativesEveryRowCounts() throws {
+    let score = counter().score(method: "m", cpuSeconds: 1.3)
+    // walk now has 2 false positives (sit and other): F1 = 4 / 8; other has F1 0 and counts.
+    let f1 = try XCTUnwrap(score.f1)
+    XCTAssertEqual(f1[0], 0.5, accuracy: 1e-12)
+    XCTAssertEqual(try XCTUnwrap(score.macroF1), (0.5 + 4.0 / 6 + 0) / 3, accuracy: 1e-12)
+    XCTAssertEqual(try XCTUnwrap(score.accuracy), 4.0 / 12, accuracy: 1e-12)
+    XCTAssertEqual(try XCTUnwrap(score.lostToUnknown), 4.0 / 12, accuracy: 1e-12)
+    XCTAssertNil(score.negativesUnknown)
+    XCTAssertEqual(score.cpuSecondsPerSample, 0.1, accuracy: 1e-12)
+  }
+
+  func testMerge_AddsCounts() {
+    var merged = counter()
+    merged.merge(counter())
+    XCTAssertEqual(merged.counts, counter().counts.map { $0.map { 2 * $0 } })
+    XCTAssertEqual(merged.samples, 26)
+    XCTAssertEqual(merged.changes, 2 * counter().changes)
+  }
+
+  func testTransferScore_HandMadeCounter() {
+    let score = TransferScore(counter: counter(), present: [0, 1], negative: negative)
+    XCTAssertEqual(score.macroF1, (4.0 / 7 + 4.0 / 6) / 2, accuracy: 1e-12)
+    XCTAssertEqual(score.accuracy, 0.5, accuracy: 1e-12)
+    XCTAssertEqual(score.recall, [0.5, 0.5])
+    XCTAssertEqual(score.lostToUnknown, 0.25, accuracy: 1e-12)
+    XCTAssertEqual(score.negativesUnknown ?? -1, 0.5, accuracy: 1e-12)
+    XCTAssertEqual(score.samples, 12)
+    XCTAssertEqual(score.confusion, counter().counts)
+    // Over sit alone: walk's samples are neither support nor false positives.
+    let sit = TransferScore(counter: counter(), present: [1], negative: negative)
+    XCTAssertEqual(sit.macroF1, 4.0 / 6, accuracy: 1e-12)
+    XCTAssertEqual(sit.accuracy, 0.5, accuracy: 1e-12)
+    XCTAssertEqual(sit.recall, [0.5])
+    XCTAssertEqual(sit.lostToUnknown, 0.25, accuracy: 1e-12)
+    XCTAssertEqual(sit.samples, 8)
+    // No negative label: no share.
+    XCTAssertNil(
+      TransferScore(counter: counter(), present: [0, 1], negative: [false, false, false])
+        .negativesUnknown)
+  }
+
+  func testSeedSummary_MedianOfOddAndEvenCounts() throws {
+    let odd = try XCTUnwrap(SeedSummary([0.3, 0.1, 0.2]))
+    XCTAssertEqual([odd.median, odd.min, odd.max], [0.2, 0.1, 0.3])
+    let even = try XCTUnwrap(SeedSummary([4, 1, 3, 2]))
+    XCTAssertEqual(even.median, 2.5)
+    XCTAssertEqual(even.min, 1)
+    XCTAssertEqual(even.max, 4)
+    XCTAssertEqual(SeedSummary([7])?.median, 7)
+    XCTAssertNil(SeedSummary([]))
+  }
+
+  func testGroupResult_StreamedMarginAgainstTheBetterThresholdVariant() throws {
+    func scores(_ macroF1: [Double]) -> [TransferScore] {
+      macroF1.map {
+        var s = TransferScore(counter: counter(), present: [0, 1], negative: negative)
+        s.macroF1 = $0
+        return s
+      }
+    }
+    let group = TransferReport.GroupResult(
+      name: "g", kind: .source, classes: ["walk", "sit"], testSubjects: ["1"], testSamples: 12,
+      folds: 1,
+      methods: [
+        .init(method: "learned, streamed", seeds: scores([0.8, 0.6, 0.7])),
+        .init(method: "thresholds, tuned", seeds: scores([0.5])),
+        .init(method: "thresholds, tuned, vote of 5", seeds: scores([0.65])),
+      ])
+    XCTAssertEqual(group.streamedMargin ?? -1, 0.7 - 0.65, accuracy: 1e-12)
+    let learned = try XCTUnwrap(group.methods[0].macroF1)
+    XCTAssertEqual([learned.median, learned.min, learned.max], [0.7, 0.6, 0.8])
+    XCTAssertEqual(group.methods[0].recall, [0.5, 0.5])
+  }
+}
