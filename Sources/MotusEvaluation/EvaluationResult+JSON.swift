@@ -14,7 +14,7 @@ extension EvaluationResult {
   /// `windows`), `reliability` (bins), `skipped_recordings`, `dropped_impure_windows`,
   /// `window_length`, `hop_length`, `sample_rate_hz`, `unknown_threshold`, `coverage` (share
   /// of windows named a class), `covered_accuracy` (null when no window is named),
-  /// `unknown_by_reason` (reason -> windows), `negatives` (null without negative-label
+  /// `unknown_by_reason` (reason -> windows), `negatives` (absent without negative-label
   /// windows: `labels`, `windows`, `unknown_share`, `unknown_by_reason`), `smoothing`.
   public struct Report: Codable, Equatable, Sendable {
     public struct Confusion: Codable, Equatable, Sendable {

@@ -20,13 +20,17 @@ final class UnknownAnswerTests: XCTestCase {
   }
 
   func testAnswer_ReasonPrecedence() {
-    // Classes (sit, walk, other); `other` is negative; unknown below 0.6; far above 3.
+    // Classes (sit, walk, other); `other` is negative, unknown when it reaches 0.5; unknown
+    // below 0.6; far above 3.
     // A negative class that wins, far away: far wins.
     XCTAssertEqual(reason([0.2, 0.1, 0.7], 5), .farFromTrainingData)
     // The same window near the data: none of the classes.
     XCTAssertEqual(reason([0.2, 0.1, 0.7], 1), .noneOfTheClasses)
-    // A negative class below the confidence threshold is still none of the classes.
+    // The negative class at its threshold is none of the classes; just below, the best real
+    // class is judged on its own confidence.
     XCTAssertEqual(reason([0.3, 0.2, 0.5], 1), .noneOfTheClasses)
+    XCTAssertEqual(reason([0.3, 0.21, 0.49], 1), .lowConfidence)
+    XCTAssertNil(reason([0.6, 0.0, 0.4], 1), "the negative class is not the answer below 0.5")
     // A real class below the threshold: low confidence; far wins over it.
     XCTAssertEqual(reason([0.5, 0.3, 0.2], 1), .lowConfidence)
     XCTAssertEqual(reason([0.5, 0.3, 0.2], 5), .farFromTrainingData)
@@ -64,17 +68,22 @@ final class UnknownAnswerTests: XCTestCase {
     XCTAssertEqual(model.negativeClassIndices, [2])
   }
 
-  func testUnknownReason_DirectRule() {
-    XCTAssertEqual(
-      model.unknownReason(isNegativeClass: true, probability: 0.1, noveltyScore: 4),
-      .farFromTrainingData)
-    XCTAssertEqual(
-      model.unknownReason(isNegativeClass: true, probability: 0.1, noveltyScore: nil),
-      .noneOfTheClasses)
-    XCTAssertEqual(
-      model.unknownReason(isNegativeClass: false, probability: 0.1, noveltyScore: 2),
-      .lowConfidence)
-    XCTAssertNil(model.unknownReason(isNegativeClass: false, probability: 0.9, noveltyScore: 2))
+  func testAnswer_NegativeThresholdDecidesAndTheRealClassIsNamed() {
+    var strict = model
+    strict.novelty = nil
+    strict.unknownThreshold = 0
+    strict.negativeThreshold = 0.2
+    // Negatives claim 0.25 >= 0.2: unknown, though sit is the most probable class.
+    let claimed = strict.answer(probabilities: [0.7, 0.05, 0.25], noveltyScore: nil)
+    XCTAssertEqual(claimed.unknownReason, .noneOfTheClasses)
+    XCTAssertEqual(claimed.classIndex, 0, "the most probable real class is still carried")
+    XCTAssertEqual(claimed.probability, 0.7)
+    // Negatives most probable (0.9) but the threshold set to 1: the best real class answers.
+    strict.negativeThreshold = 1
+    let named = strict.answer(probabilities: [0.02, 0.08, 0.9], noveltyScore: nil)
+    XCTAssertNil(named.unknownReason)
+    XCTAssertEqual(named.classIndex, 1)
+    XCTAssertEqual(named.probability, 0.08)
   }
 
   /// Rows whose answers are worked out from the model's comment: logits (4 z0, -4 z0, 4 z1),
@@ -83,7 +92,8 @@ final class UnknownAnswerTests: XCTestCase {
     ([2, 0, 0], nil),  // sit, p ≈ 0.9997; score 4/3
     ([0.1, 0, 0], .lowConfidence),  // sit, p = e^0.4 / (e^0.4 + e^-0.4 + 1) ≈ 0.47
     ([0, 2, 0], .noneOfTheClasses),  // other, p ≈ 0.999
-    ([0, 0.1, 0], .noneOfTheClasses),  // other, p = e^0.4 / (e^0.4 + 2) ≈ 0.43
+    // other, p = e^0.4 / (e^0.4 + 2) ≈ 0.43 < 0.5: sit answers, p = 1 / (e^0.4 + 2) ≈ 0.29
+    ([0, 0.1, 0], .lowConfidence),
     ([0, 4, 0], .farFromTrainingData),  // other; score 16/3
     ([-4, 0, 0], .farFromTrainingData),  // walk, sure; score 16/3
     ([0.1, 0, 3.1], .farFromTrainingData),  // score (0.01 + 9.61) / 3 ≈ 3.21
