@@ -116,7 +116,7 @@ def main():
   parser.add_argument("--test-subjects", default="17-20")
   parser.add_argument("--map", help="forwarded to motus (--map)")
   parser.add_argument("--channels", help="forwarded to motus (--channels)")
-  parser.add_argument("--window", help="forwarded to motus (--window)")
+  parser.add_argument("--window", default="2.56s", help="forwarded to motus (--window)")
   parser.add_argument("--l2-logistic", type=float, default=1.0, help="alpha; sklearn C = 1/alpha")
   parser.add_argument("--hidden", default="64")
   parser.add_argument("--l2-mlp", type=float, default=30, help="MLP alpha (both sides)")
@@ -146,8 +146,13 @@ def report(args, work):
     data_flags += ["--map", args.map]
   if args.channels:
     data_flags += ["--channels", args.channels]
-  if args.window:
-    data_flags += ["--window", args.window]
+  # A fixed table, so the figures compare trainers, not feature defaults: every channel per
+  # axis, the classic spectral set, half-window hops.
+  window = args.window
+  hop = f"{float(window[:-1]) / 2}s" if window.endswith("s") else str(int(window) // 2)
+  data_flags += ["--window", window, "--hop", hop, "--feature-channels", "all",
+                 "--decompose", "none",
+                 "--spectral", "band,dominant_hz,dominant_share,centroid_hz,entropy"]
   motus = args.motus
   load_before = tuple(round(v, 2) for v in os.getloadavg())
   sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "reference"))
@@ -263,9 +268,12 @@ def report(args, work):
       hidden_layer_sizes=hidden, alpha=args.l2_mlp, batch_size=200, learning_rate_init=1e-3,
       max_iter=best, n_iter_no_change=best + 1, random_state=args.seed)
 
-  logistic = ["--model", "logistic", "--l2", str(args.l2_logistic)]
+  # Like for like: scikit-learn fits the window table as it is, with balanced class weights,
+  # so motus trains without its default perturbed copies and with the same weights.
+  same_rows = ["--augment", "0", "--class-weights", "balanced"]
+  logistic = ["--model", "logistic", "--l2", str(args.l2_logistic)] + same_rows
   mlp = ["--model", "mlp", "--hidden", args.hidden, "--l2", str(args.l2_mlp),
-         "--patience", str(args.patience)]
+         "--patience", str(args.patience)] + same_rows
   train_motus("motus logistic", logistic)
   held_out_fit = train_motus("motus logistic --no-refit", logistic + ["--no-refit"],
                              uncalibrated_row=True)

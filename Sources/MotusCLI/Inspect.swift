@@ -17,7 +17,8 @@ struct Inspect: ParsableCommand {
       JSON keys (durations in seconds, rates in Hz): files, rowsRead, rowsDroppedByLabel, \
       recordings, samples; channels [{name, operation (copy|sum|magnitude), inputs, scale}]; \
       sessions [{name, subject, file, rows, rateHz, recordings}]; subjects [{name, \
-      recordings, durationSeconds}]; labels [{name, samples, durationSeconds, sharePercent}]; \
+      recordings, durationSeconds}]; labels [{name, samples, durationSeconds, sharePercent, \
+      isNegative}]; \
       recordingRates [{rateHz, recordings}]; missingValues {column: empty cells}; skipped \
       [{session, file, rows, reason}]; notes [text].
       """)
@@ -89,7 +90,10 @@ struct Inspect: ParsableCommand {
     out += table(
       ["label", "samples", "duration", "share"],
       summary.labels.map {
-        [$0.name, "\($0.samples)", duration($0.durationSeconds), format($0.sharePercent, 1) + "%"]
+        [
+          $0.name + ($0.isNegative ? " (negative)" : ""), "\($0.samples)",
+          duration($0.durationSeconds), format($0.sharePercent, 1) + "%",
+        ]
       }, rightAligned: [1, 2, 3])
 
     out += "\nrecording rates:\n"

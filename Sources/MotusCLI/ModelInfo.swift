@@ -24,6 +24,8 @@ struct ModelInfo: ParsableCommand {
       spectral, bandEdgesHz, bandCount, vectors, gravity, decomposedVectors, \
       logPowerFloor}, classifier {kind, layers [{inputs, outputs}], hiddenLayerSizes, \
       parameterCount}, temperature, confidenceCutoffs {medium, high}, unknownThreshold, \
+      negativeClasses, negativeThreshold (absent without negative classes), novelty \
+      {components, threshold} (absent without a novelty detector), \
       training {seed, hyperparameters, validationMetrics, trainingRowCount, \
       validationRowCount, validationGroups, dataDigest, motusVersion}.
       """)
@@ -119,7 +121,15 @@ struct ModelInfo: ParsableCommand {
     var temperature: Float
     var confidenceCutoffs: ConfidenceCutoffs
     var unknownThreshold: Float
+    var negativeClasses: [String]
+    var negativeThreshold: Float?
+    var novelty: Novelty?
     var training: TrainingMetadata
+
+    struct Novelty: Encodable {
+      var components: Int
+      var threshold: Float
+    }
 
     init(model: TrainedModel, file: String, fileBytes: Int, version: UInt32) {
       let spec = model.featureSpec
@@ -151,6 +161,9 @@ struct ModelInfo: ParsableCommand {
       temperature = model.temperature
       confidenceCutoffs = model.confidenceCutoffs
       unknownThreshold = model.unknownThreshold
+      negativeClasses = model.negativeClasses
+      negativeThreshold = model.negativeClasses.isEmpty ? nil : model.negativeThreshold
+      novelty = model.novelty.map { Novelty(components: $0.componentCount, threshold: $0.threshold) }
       training = model.metadata
     }
 
@@ -191,7 +204,15 @@ struct ModelInfo: ParsableCommand {
       out += "confidence cut-offs: medium >= \(num(Double(confidenceCutoffs.medium))), "
         + "high >= \(num(Double(confidenceCutoffs.high)))\n"
       out += "unknown threshold: \(num(Double(unknownThreshold)))"
-        + (unknownThreshold == 0 ? " (never unknown)" : "") + "\n"
+        + (unknownThreshold == 0 ? " (never unknown on confidence alone)" : "") + "\n"
+      if let negativeThreshold {
+        out += "negative classes: \(list(negativeClasses)) (unknown when they reach "
+          + "\(num(Double(negativeThreshold))))\n"
+      }
+      if let novelty {
+        out += "novelty detector: \(novelty.components) components, unknown above score "
+          + "\(num(Double(novelty.threshold)))\n"
+      }
       out += "\ntraining:\n"
       out += "  seed: \(training.seed)\n"
       out += "  rows: \(training.trainingRowCount) training, "

@@ -38,6 +38,8 @@ public struct DatasetSummary: Encodable, Sendable, Equatable {
     public var durationSeconds: Double
     /// Percent of all labelled time, 0-100.
     public var sharePercent: Double
+    /// Whether the label is a negative (none of the classes; see `Dataset.negativeLabels`).
+    public var isNegative: Bool
   }
 
   public struct Rate: Encodable, Sendable, Equatable {
@@ -106,7 +108,8 @@ public struct DatasetSummary: Encodable, Sendable, Equatable {
       let s = report.labelDurationsSeconds[label] ?? 0
       return Label(
         name: label, samples: report.labelSampleCounts[label] ?? 0, durationSeconds: s,
-        sharePercent: total > 0 ? 100 * s / total : 0)
+        sharePercent: total > 0 ? 100 * s / total : 0,
+        isNegative: dataset.negativeLabels.contains(label))
     }
     var rateCounts: [Double: Int] = [:]
     for r in dataset.recordings {

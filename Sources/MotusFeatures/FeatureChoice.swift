@@ -51,8 +51,8 @@ public enum FeatureChannelRule: String, Codable, Sendable, CaseIterable {
 
 /// Window and feature settings; `nil` fields take the defaults below.
 public struct FeatureChoice: Codable, Sendable, Equatable {
-  /// Default 7.68 s: long enough for a few strides or pedal strokes of any cadence, and for
-  /// the slow swells of a vehicle's motion.
+  /// Default 5.12 s: a few strides or pedal strokes at any cadence. Chosen on `motus bench
+  /// transfer`, where 3.84, 7.68 and 10.24 s did no better on held-out sources and placements.
   public var window: WindowSpan = FeatureChoice.defaultWindow
   /// Default: a third of the window.
   public var hop: WindowSpan?
@@ -66,7 +66,7 @@ public struct FeatureChoice: Codable, Sendable, Equatable {
   public var bandEdgesHz: [Double]?
   public var logPowerFloor: Double?
 
-  public static let defaultWindow = WindowSpan.seconds(7.68)
+  public static let defaultWindow = WindowSpan.seconds(5.12)
   public static let defaultChannelRule = FeatureChannelRule.orientationFree
   /// Every spectral feature, log band powers included (a sensor's gain only shifts them).
   public static let defaultSpectral: [SpectralFeature] = SpectralFeature.allCases

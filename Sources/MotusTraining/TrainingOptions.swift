@@ -43,8 +43,10 @@ public struct TrainingOptions: Codable, Equatable, Sendable {
   /// Epochs without validation improvement before stopping (20: the validation loss of a few
   /// held-out people is noisy from epoch to epoch).
   public var patience: Int = 20
-  /// Balanced by default: activity recordings are heavily imbalanced and macro-F1 matters.
-  public var classWeighting: ClassWeighting = .balanced
+  /// None by default, chosen on `motus bench transfer`: balanced weights inflate the small
+  /// classes, and a small class recorded on one device (automotive, on the QROWD phone)
+  /// then claims every unfamiliar motion from a new device or placement.
+  public var classWeighting: ClassWeighting = .none
   /// Share of rows (whole groups) held out for early stopping, calibration and metrics.
   public var validationFraction: Double = 0.2
   /// After the validation part has chosen the epoch count (Adam) and the temperature, fit the
@@ -59,8 +61,9 @@ public struct TrainingOptions: Codable, Equatable, Sendable {
   public var mediumConfidenceAccuracy: Double = 0.7
   public var highConfidenceAccuracy: Double = 0.9
   /// Perturbed copies of the recordings added before windowing (`train(dataset:...)` only);
-  /// `nil` trains on the recordings as they are.
-  public var augmentation: Augmentation? = nil
+  /// `nil` trains on the recordings as they are. Default `Augmentation.recommended`, chosen on
+  /// `motus bench transfer`.
+  public var augmentation: Augmentation? = .recommended
   /// See `NegativeUse`.
   public var negatives: NegativeUse = .ignore
   /// With negatives learnt as a class: the share of held-out people's windows of real classes
