@@ -17,7 +17,8 @@ let package = Package(
     .target(name: "MotusData"),
     .target(name: "MotusLinearAlgebra"),
     .target(name: "MotusFeatures", dependencies: ["MotusData", "MotusLinearAlgebra"]),
-    .target(name: "MotusModels", dependencies: ["MotusFeatures", "MotusLinearAlgebra"]),
+    .target(
+      name: "MotusModels", dependencies: ["MotusFeatures", "MotusLinearAlgebra", "MotusData"]),
     .target(name: "MotusStreaming", dependencies: ["MotusModels", "MotusFeatures", "MotusData"]),
     .target(name: "MotusBaselines", dependencies: ["MotusData"]),
     .target(
