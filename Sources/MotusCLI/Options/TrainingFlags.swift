@@ -27,6 +27,7 @@ struct TrainingFlags: ParsableArguments {
   var model: ModelChoice = .logistic
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "MLP hidden layer sizes: one or two comma-separated widths.", valueName: "n[,n]"))
   var hidden: String = "64"
@@ -34,19 +35,22 @@ struct TrainingFlags: ParsableArguments {
   @Option(help: "Logistic regression solver (the MLP always uses Adam).")
   var solver: SolverChoice = .lbfgs
 
-  @Option(help: "Seed for the validation split, initialisation and shuffling.")
+  @Option(
+    parsing: .unconditional, help: "Seed for the validation split, initialisation and shuffling.")
   var seed: UInt64 = 0
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Maximum epochs (Adam) or iterations (L-BFGS).",
       discussion: "Default: 1000 for L-BFGS, 200 for Adam."))
   var epochs: Int?
 
-  @Option(help: "Adam step size.")
+  @Option(parsing: .unconditional, help: "Adam step size.")
   var learningRate: Float = 1e-3
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "L2 penalty (scikit-learn's alpha; logistic C = 1/alpha).",
       discussion: "Default: 1 for logistic (scikit-learn's C = 1), 30 for mlp.",
@@ -54,12 +58,13 @@ struct TrainingFlags: ParsableArguments {
   var l2: Float?
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Stopping tolerance: L-BFGS max |gradient|; Adam minimum validation-loss improvement.",
       discussion: "Default: 1e-6 for L-BFGS, 1e-4 for Adam.", valueName: "tol"))
   var tolerance: Float?
 
-  @Option(help: "Adam mini-batch size in windows.")
+  @Option(parsing: .unconditional, help: "Adam mini-batch size in windows.")
   var batchSize: Int = 200
 
   @Option(help: "Class weights in the loss: balanced (n / (k * count)) or none.")
@@ -69,11 +74,13 @@ struct TrainingFlags: ParsableArguments {
   var validationGroup: GroupChoice = .subject
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Share of windows held out for validation, in (0, 1).", valueName: "fraction"))
   var validationFraction: Double = 0.2
 
-  @Option(help: "Epochs without validation improvement before stopping (Adam).")
+  @Option(
+    parsing: .unconditional, help: "Epochs without validation improvement before stopping (Adam).")
   var patience: Int = 20
 
   @Flag(
@@ -90,6 +97,7 @@ struct TrainingFlags: ParsableArguments {
   var calibration = true
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Report 'unknown' when the calibrated top probability is below this, in [0, 1).",
       discussion: "Stored in the model; 0 (the default) always names a class.",
@@ -97,6 +105,7 @@ struct TrainingFlags: ParsableArguments {
   var unknownThreshold: Float = 0
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Perturbed copies of each recording to train on beside the original.",
       discussion: "Each copy is the recording as another device and placement might give it "
@@ -116,9 +125,17 @@ struct TrainingFlags: ParsableArguments {
       valueName: "spec"))
   var perturbation = "rotation=180,gain=0.1,noise=0.005"
 
+  /// Bounds on sizes that cost time and memory in proportion, with the reason in the message.
+  static let maximumAugment = 32
+  static let maximumHiddenWidth = 4096
+  static let maximumEpochs = 100_000
+  static let maximumBatchSize = 1 << 20
+
   func validate() throws {
-    guard augment >= 0 else {
-      throw ValidationError("'--augment' must be >= 0, got \(augment). Example: --augment 2")
+    guard (0...Self.maximumAugment).contains(augment) else {
+      throw ValidationError(
+        "'--augment' must be in 0...\(Self.maximumAugment) (each copy adds the whole training "
+          + "set again, in time and memory), got \(augment). Example: --augment 2")
     }
     do {
       _ = try DevicePerturbation(parsing: perturbation)
@@ -130,8 +147,10 @@ struct TrainingFlags: ParsableArguments {
       throw ValidationError(
         "'--hidden' takes one or two widths, got \(sizes.count). Example: --hidden 64,32")
     }
-    if let epochs, epochs < 1 {
-      throw ValidationError("'--epochs' must be >= 1, got \(epochs).")
+    if let epochs, !(1...Self.maximumEpochs).contains(epochs) {
+      throw ValidationError(
+        "'--epochs' must be in 1...\(Self.maximumEpochs) (early stopping ends far sooner), "
+          + "got \(epochs).")
     }
     guard learningRate > 0 && learningRate.isFinite else {
       throw ValidationError("'--learning-rate' must be > 0, got \(learningRate).")
@@ -139,14 +158,16 @@ struct TrainingFlags: ParsableArguments {
     if let l2, !(l2 >= 0 && l2.isFinite) {
       throw ValidationError("'--l2' must be >= 0, got \(l2).")
     }
-    guard batchSize >= 1 else {
-      throw ValidationError("'--batch-size' must be >= 1, got \(batchSize).")
+    guard (1...Self.maximumBatchSize).contains(batchSize) else {
+      throw ValidationError(
+        "'--batch-size' must be in 1...\(Self.maximumBatchSize) windows, got \(batchSize).")
     }
     if let tolerance, !(tolerance >= 0 && tolerance.isFinite) {
       throw ValidationError("'--tolerance' must be >= 0, got \(tolerance).")
     }
-    guard patience >= 1 else {
-      throw ValidationError("'--patience' must be >= 1, got \(patience).")
+    guard (1...Self.maximumEpochs).contains(patience) else {
+      throw ValidationError(
+        "'--patience' must be in 1...\(Self.maximumEpochs) epochs, got \(patience).")
     }
     guard unknownThreshold >= 0 && unknownThreshold < 1 else {
       throw ValidationError("'--unknown-threshold' must be in [0, 1), got \(unknownThreshold).")
@@ -160,7 +181,13 @@ struct TrainingFlags: ParsableArguments {
     try DataOptions.list(hidden).map { item in
       guard let n = Int(item), n >= 1 else {
         throw ValidationError(
-          "'--hidden' item '\(item)' is not a positive width. Example: --hidden 64,32")
+          "'--hidden' item '\(Excerpt.text(item))' is not a positive width. "
+            + "Example: --hidden 64,32")
+      }
+      guard n <= Self.maximumHiddenWidth else {
+        throw ValidationError(
+          "'--hidden' width \(n) is above \(Self.maximumHiddenWidth): time and memory grow with "
+            + "the width, and activity features need far fewer units. Example: --hidden 64,32")
       }
       return n
     }
