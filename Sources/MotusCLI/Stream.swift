@@ -167,8 +167,8 @@ struct Stream: ParsableCommand {
       do {
         engine = try StreamingClassifier(model: model, inputChannels: channels, configuration: c)
       } catch let error as LimitError {
-        let source = inputRate == nil ? " (estimated from the first rows' timestamps)" : ""
-        throw ToolError("\(reader.name): \(error)\(source)")
+        let source = inputRate == nil ? " (input rate estimated from the first rows)" : ""
+        throw ToolError("\(reader.name)\(source): \(error)")
       }
     }
     func feed(time: Double, values: [Float]) -> Bool {

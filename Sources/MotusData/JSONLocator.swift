@@ -85,7 +85,9 @@ public struct JSONLocator {
       skipSpace()
       if peek(UInt8(ascii: "}")) { return }
       while true {
-        guard peek(UInt8(ascii: "\"")) else { throw Failure(offset: i, reason: "expected a key") }
+        guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else {
+          throw Failure(offset: i, reason: "expected a key in double quotes")
+        }
         let key = try string()
         skipSpace()
         guard peek(UInt8(ascii: ":")) else {

@@ -48,10 +48,12 @@ extension ModelFile {
     guard header.temperature > 0, header.temperature.isFinite else {
       throw bad("temperature \(header.temperature), expected a finite number > 0")
     }
+    // A cut-off above 1 is valid: that level is never given.
     let cutoffs = header.confidenceCutoffs
-    guard 0 <= cutoffs.medium, cutoffs.medium <= cutoffs.high, cutoffs.high <= 1 else {
+    guard 0 <= cutoffs.medium, cutoffs.medium <= cutoffs.high, cutoffs.high.isFinite else {
       throw bad(
-        "confidence cut-offs \(cutoffs.medium), \(cutoffs.high), expected 0 <= medium <= high <= 1")
+        "confidence cut-offs \(cutoffs.medium), \(cutoffs.high), expected finite "
+          + "0 <= medium <= high")
     }
     guard (0...1).contains(header.unknownThreshold) else {
       throw bad("unknown threshold \(header.unknownThreshold), expected a probability in 0...1")
@@ -75,6 +77,9 @@ extension ModelFile {
     }
     return total
   }
+
+  /// The CRC-32 a version 2 file ends with, of `bytes` (everything before it).
+  public static func checksum(_ bytes: [UInt8]) -> UInt32 { CRC32.checksum(bytes[...]) }
 
   /// Bytes a file of `headerLength` header bytes and `floatCount` floats has, with its
   /// checksum when `version >= 2`; nil on overflow.

@@ -22,7 +22,8 @@ public enum ModelFileError: Error, CustomStringConvertible, Equatable {
     let retrain = "HINT: re-run `motus train` with this build to write a fresh model file."
     switch self {
     case .unreadable(let file, let reason):
-      return "\(file): cannot read model file (\(reason)). HINT: check the path and permissions."
+      return "\(file): cannot read model file (\(reason)). HINT: check the path; a model is a "
+        + ".motus file written by `motus train`."
     case .unwritable(let file, let reason):
       return "\(file): cannot write model file (\(reason)); any previous file is unchanged. "
         + "HINT: check that the directory exists and is writable."
