@@ -58,6 +58,13 @@ let package = Package(
         "Motus", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
 
+    // MARK: - Fuzzing (scripts/fuzz.sh builds MotusFuzz with -sanitize=fuzzer)
+    .target(
+      name: "MotusFuzzTargets",
+      dependencies: ["MotusData", "MotusFeatures", "MotusModels", "MotusStreaming"],
+      path: "Fuzz/Targets"),
+    .executableTarget(name: "MotusFuzz", dependencies: ["MotusFuzzTargets"], path: "Fuzz/Driver"),
+
     // MARK: - Unit test bundles
     .target(
       name: "MotusTestSupport", dependencies: ["MotusData", "MotusLinearAlgebra"],
@@ -91,5 +98,10 @@ let package = Package(
       name: "MotusBaselinesTests", dependencies: ["MotusBaselines", "MotusData", "MotusBenchmarks"]),
     .testTarget(
       name: "MotusCLITests", dependencies: ["MotusCLI", "MotusTestSupport", "MotusSimulation"]),
+    .testTarget(
+      name: "MotusFuzzTests",
+      dependencies: [
+        "MotusFuzzTargets", "MotusData", "MotusModels", "MotusStreaming", "MotusTestSupport",
+      ]),
   ]
 )
