@@ -40,6 +40,8 @@ public enum CSVError: Error, Equatable, CustomStringConvertible {
   case outOfRange(text: String, at: CSVLocation, limit: Double, isTime: Bool)
   /// The input is UTF-16, UTF-32 or binary rather than UTF-8 text (`TextEncoding.problem`).
   case notText(file: String, encoding: String)
+  /// The header has more than `limit` columns.
+  case tooManyColumns(file: String, limit: Int)
   case emptyCell(at: CSVLocation)
   case timestampNotIncreasing(session: String, previous: Double, current: Double, at: CSVLocation)
   case subjectChanges(session: String, first: String, now: String, at: CSVLocation)
@@ -55,7 +57,7 @@ public enum CSVError: Error, Equatable, CustomStringConvertible {
   public var file: String? {
     switch self {
     case .unreadable(let f, _), .emptyFile(let f), .noDataRows(let f), .noChannels(let f),
-      .channelUnavailable(let f, _), .notText(let f, _):
+      .channelUnavailable(let f, _), .notText(let f, _), .tooManyColumns(let f, _):
       return f
     case .missingColumn(_, _, let f, _): return f
     default: return location?.file
@@ -108,6 +110,8 @@ public enum CSVError: Error, Equatable, CustomStringConvertible {
         + (isTime ? "time in seconds (Unix time in the year 2286)." : "channel value accepted.")
     case .notText(let file, let encoding):
       return "\(file): the input looks like \(encoding), not UTF-8 text."
+    case .tooManyColumns(let file, let limit):
+      return "\(file): the header has more than \(limit) columns."
     case .emptyCell(let at):
       return "\(at): the cell is empty."
     case .timestampNotIncreasing(let session, let previous, let current, let at):
@@ -171,6 +175,9 @@ public enum CSVError: Error, Equatable, CustomStringConvertible {
           + "left out with --channels."
     case .notText(_, let encoding):
       return TextEncoding.hint(for: encoding)
+    case .tooManyColumns:
+      return "a sensor log has a time column and a few dozen channels; check the separator "
+        + "(commas) and that the first line is the header."
     case .emptyCell:
       return "the time cell must hold the sample time in seconds."
     case .timestampNotIncreasing:

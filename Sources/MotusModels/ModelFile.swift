@@ -126,9 +126,16 @@ public enum ModelFile {
     }
     let header: Header
     do {
-      header = try makeDecoder().decode(Header.self, from: Data(bytes[16..<(16 + headerLength)]))
+      // The JSON is checked by a walker with a depth limit before the decoder sees it.
+      let json = Array(bytes[16..<(16 + headerLength)])
+      if let syntax = JSONLocator.syntaxError(in: json) {
+        throw ModelFileError.malformedHeader(
+          file: file, reason: "header JSON at \(syntax.position): \(syntax.reason)")
+      }
+      header = try makeDecoder().decode(Header.self, from: Data(json))
     } catch {
       if trailer > 0, !checksumMatches(bytes) { throw ModelFileError.checksumMismatch(file: file) }
+      if let error = error as? ModelFileError { throw error }
       throw ModelFileError.malformedHeader(file: file, reason: Excerpt.text("\(error)", limit: 300))
     }
     if trailer > 0, !checksumMatches(bytes) {

@@ -94,6 +94,13 @@ final class BadInputTests: XCTestCase {
     XCTAssertLessThan("\(error!)".count, 600)
   }
 
+  func testHeader_OfHalfAMillionColumnsIsRefusedAtTheLimit() throws {
+    let names = (0..<500_000).map { "c\($0)" }.joined(separator: ",")
+    let path = try folder.write("wide.csv", names + "\n")
+    let error = expectCSVError { _ = try DatasetLoader.load([path], options: options()) }
+    XCTAssertEqual(error, .tooManyColumns(file: path, limit: 10_000))
+  }
+
   func testLoad_ReadsAFIFOToItsEnd() throws {
     let fifo = folder.url.appendingPathComponent("fifo.csv").path
     XCTAssertEqual(mkfifo(fifo, 0o600), 0)

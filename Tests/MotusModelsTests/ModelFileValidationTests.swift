@@ -101,6 +101,14 @@ final class ModelFileValidationTests: XCTestCase {
         try edited { $0["confidenceCutoffs"] = ["medium": 0.5, "high": 1.0000001] }, file: "ok"))
   }
 
+  func testHeader_DeeplyNestedJSONIsRefusedWithItsPosition() throws {
+    let header = Array((String(repeating: "[", count: 100_000)).utf8)
+    var bytes = Array("MOTUSMDL".utf8) + [1, 0, 0, 0]
+    withUnsafeBytes(of: UInt32(header.count).littleEndian) { bytes.append(contentsOf: $0) }
+    bytes += header
+    assertRejected(Data(bytes), mentioning: "header JSON at 1:257: nested more than 256 levels")
+  }
+
   func testFlippedBit_IsAChecksumErrorNamingTheFile() throws {
     let bytes = [UInt8](try ModelFile.encode(Examples.mlpModel))
     // In the header, in a tensor, in the checksum itself.
