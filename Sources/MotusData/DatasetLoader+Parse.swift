@@ -323,7 +323,7 @@ struct LoadState {
     guard rows > 0 else { throw CSVError.noDataRows(file: file) }
     let numericColumns = candidates.filter { numeric[$0] && seenValue[$0] }.map { header[$0] }
     let ignored = candidates.filter { !(numeric[$0] && seenValue[$0]) }.map { header[$0] }
-    if options.channelPatterns.isEmpty && !ignored.isEmpty {
+    if options.channelPatterns.isEmpty && options.modelRecipes == nil && !ignored.isEmpty {
       report.notes.append("ignored non-numeric columns: " + Excerpt.list(ignored))
     }
     guard !numericColumns.isEmpty else { throw CSVError.noChannels(file: file) }
