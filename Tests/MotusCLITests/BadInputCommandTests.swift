@@ -89,7 +89,8 @@ final class BadInputCommandTests: XCTestCase {
       missing.standardError)
     XCTAssertFalse(missing.standardError.contains("NSCocoaErrorDomain"))
     let onFolder = try MotusRunner.run(["features", data, "-o", folder.path])
-    XCTAssertTrue(onFolder.standardError.contains("it is a folder, not a file"), onFolder.standardError)
+    XCTAssertTrue(
+      onFolder.standardError.contains("it is a folder, not a file"), onFolder.standardError)
   }
 
   func testHugeValue_EveryCommandNamesFileLineAndColumn() throws {
@@ -145,7 +146,8 @@ final class BadInputCommandTests: XCTestCase {
     try text.write(toFile: path("slow.csv"), atomically: true, encoding: .utf8)
     let run = try MotusRunner.run(["stream", Self.sixClassModel, path("slow.csv")])
     XCTAssertNotEqual(run.exitCode, 0)
-    XCTAssertTrue(run.standardError.contains("a sample rate of 0.001 Hz is outside"), run.standardError)
+    XCTAssertTrue(
+      run.standardError.contains("a sample rate of 0.001 Hz is outside"), run.standardError)
     XCTAssertTrue(
       run.standardError.contains("(input rate estimated from the first rows)"), run.standardError)
     XCTAssertEqual(run.standardOutput, "")
@@ -163,7 +165,10 @@ final class BadInputCommandTests: XCTestCase {
       (["train", data, "-o", "m", "--augment", "100000"], "must be in 0...32 (each copy adds"),
       (["train", data, "-o", "m", "--epochs", "1000000000"], "must be in 1...100000"),
       (["features", data, "-o", "w", "--hop", "-1s"], "'--hop' must be positive"),
-      (["stream", Self.sixClassModel, data, "--input-rate", "1e9"], "'--input-rate' must be within"),
+      (
+        ["stream", Self.sixClassModel, data, "--input-rate", "1e9"],
+        "'--input-rate' must be within"
+      ),
       (["evaluate", Self.sixClassModel, data, "--perturb", "noise=1e30"], "noise at most 10"),
     ]
     for (arguments, message) in cases {
@@ -178,7 +183,8 @@ final class BadInputCommandTests: XCTestCase {
     let text = try String(contentsOfFile: data, encoding: .utf8)
     let inspect = try MotusRunner.run(["inspect", "-"], input: text)
     XCTAssertEqual(inspect.exitCode, 0, inspect.standardError)
-    XCTAssertTrue(inspect.standardOutput.hasPrefix("files: 1, rows read: 5400"), inspect.standardOutput)
+    XCTAssertTrue(
+      inspect.standardOutput.hasPrefix("files: 1, rows read: 5400"), inspect.standardOutput)
     let features = try MotusRunner.run(["features", "/dev/stdin", "-o", "-"], input: text)
     XCTAssertEqual(features.exitCode, 0, features.standardError)
     XCTAssertTrue(features.standardOutput.hasPrefix("session,subject,label,purity,start_s,"))
@@ -242,7 +248,8 @@ final class BadInputCommandTests: XCTestCase {
     try manifest.write(toFile: path("m.json"), atomically: true, encoding: .utf8)
     let refused = try MotusRunner.run(["inspect", "--manifest", path("m.json")])
     XCTAssertNotEqual(refused.exitCode, 0)
-    XCTAssertTrue(refused.standardError.contains("climbs out of the data root"), refused.standardError)
+    XCTAssertTrue(
+      refused.standardError.contains("climbs out of the data root"), refused.standardError)
     XCTAssertFalse(refused.standardError.contains("root:x:0"), refused.standardError)
     let allowed = try MotusRunner.run(
       ["inspect", "--manifest", path("m.json"), "--allow-outside-data-root"])
@@ -251,7 +258,8 @@ final class BadInputCommandTests: XCTestCase {
 
   func testModelFile_FolderAndFlippedBitSayWhy() throws {
     let folderRun = try MotusRunner.run(["model-info", folder.path])
-    XCTAssertTrue(folderRun.standardError.contains("it is a folder, not a file"), folderRun.standardError)
+    XCTAssertTrue(
+      folderRun.standardError.contains("it is a folder, not a file"), folderRun.standardError)
     XCTAssertFalse(folderRun.standardError.contains("don't have permission"))
     let data = try synthetic(seconds: 6)
     var bytes = try Data(contentsOf: URL(fileURLWithPath: try trainedModel(data: data)))
@@ -275,8 +283,8 @@ final class BadInputCommandTests: XCTestCase {
     XCTAssertNotEqual(zeros.exitCode, 0)
     XCTAssertTrue(zeros.standardError.contains("looks like binary data"), zeros.standardError)
     XCTAssertLessThan(zeros.standardError.utf8.count, 400)
-    let utf16 = Data(
-      [0xFF, 0xFE] + "timestamp,label,x\n0,a,1\n".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
+    let text = "timestamp,label,x\n0,a,1\n"
+    let utf16 = Data([0xFF, 0xFE] + text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
     try utf16.write(to: URL(fileURLWithPath: path("utf16.csv")))
     let run = try MotusRunner.run(["inspect", path("utf16.csv")])
     XCTAssertTrue(run.standardError.contains("UTF-16 (little-endian)"), run.standardError)

@@ -54,11 +54,11 @@ final class BadInputTests: XCTestCase {
 
   func testLoad_UTF16AndBinaryInputGetAnEncodingHint() throws {
     let text = header + "0,s,1,walk,1,2\n"
+    let littleEndian = Array(text.utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+    let bigEndian = Array(text.utf16).flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
     let cases: [(String, [UInt8], String)] = [
-      ("utf16le.csv", [0xFF, 0xFE] + Array(text.utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] },
-        "UTF-16 (little-endian)"),
-      ("utf16be.csv", Array(text.utf16).flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] },
-        "UTF-16 (big-endian, no byte order mark)"),
+      ("utf16le.csv", [0xFF, 0xFE] + littleEndian, "UTF-16 (little-endian)"),
+      ("utf16be.csv", bigEndian, "UTF-16 (big-endian, no byte order mark)"),
       ("zeros.csv", [UInt8](repeating: 0, count: 1 << 20), "binary data"),
     ]
     for (name, bytes, encoding) in cases {
@@ -131,7 +131,8 @@ final class BadInputTests: XCTestCase {
   func testExpand_StandardInputOnlyOnce() throws {
     XCTAssertEqual(try DatasetLoader.expand(["-"]), ["-"])
     let error = expectCSVError { _ = try DatasetLoader.expand(["-", "-"]) }
-    XCTAssertEqual(error, .unreadable(file: "<stdin>", reason: "standard input can be read only once"))
+    XCTAssertEqual(
+      error, .unreadable(file: "<stdin>", reason: "standard input can be read only once"))
   }
 
   func testLoadInputs_ParsesBytesReadOnceTwice() throws {
@@ -139,7 +140,8 @@ final class BadInputTests: XCTestCase {
     for i in 0..<400 { text += "\(Double(i) / 100),s,1,walk,\(i % 5),1\n" }
     let inputs = [InputBytes(name: "piped", bytes: Array(text.utf8))]
     let native = try DatasetLoader.load(inputs: inputs, options: options())
-    let resampled = try DatasetLoader.load(inputs: inputs, options: options { $0.sampleRateHz = 50 })
+    let resampled = try DatasetLoader.load(
+      inputs: inputs, options: options { $0.sampleRateHz = 50 })
     XCTAssertEqual(native.dataset.recordings[0].sampleRateHz, 100, accuracy: 1e-9)
     XCTAssertEqual(resampled.dataset.recordings[0].sampleRateHz, 50)
   }
@@ -162,7 +164,8 @@ final class BadInputTests: XCTestCase {
     XCTAssertNoThrow(try Limits.checkMemory(1e6, for: "a small table", hint: "none"))
     XCTAssertThrowsError(try Limits.checkMemory(17.6e12, for: "a window", hint: "use less.")) {
       error in
-      XCTAssertTrue("\(error)".hasPrefix("a window needs about 17.6 TB, more than the "), "\(error)")
+      XCTAssertTrue(
+        "\(error)".hasPrefix("a window needs about 17.6 TB, more than the "), "\(error)")
       XCTAssertTrue("\(error)".hasSuffix("HINT: use less."), "\(error)")
     }
   }
@@ -192,8 +195,8 @@ final class BadInputTests: XCTestCase {
     XCTAssertEqual(adapted.recipes, recipes)
     XCTAssertEqual(adapted.dataset.channels, recipes.map(\.name))
     XCTAssertEqual(adapted.dataset.recordings[0].columns, plain.dataset.recordings[0].columns)
+    let note = "acceleration.x = gravity.x + userAcceleration.x"
     XCTAssertTrue(
-      adapted.report.notes.contains { $0.contains("acceleration.x = gravity.x + userAcceleration.x") },
-      "\(adapted.report.notes)")
+      adapted.report.notes.contains { $0.contains(note) }, "\(adapted.report.notes)")
   }
 }

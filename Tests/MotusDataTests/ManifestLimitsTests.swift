@@ -16,7 +16,8 @@ final class ManifestLimitsTests: XCTestCase {
       at: folder.appendingPathComponent("root/a"), withIntermediateDirectories: true)
     var csv = "timestamp,session,subject,label,acceleration.x,acceleration.y,acceleration.z\n"
     for t in 0..<40 { csv += "\(Double(t) / 10),s1,1,walk,0,0,1\n" }
-    try csv.write(to: folder.appendingPathComponent("root/a/a.csv"), atomically: true, encoding: .utf8)
+    try csv.write(
+      to: folder.appendingPathComponent("root/a/a.csv"), atomically: true, encoding: .utf8)
     // A file beside the data root, as /etc/passwd would be.
     try "root:x:0:0:root:/root:/bin/bash\n".write(
       to: folder.appendingPathComponent("secret.csv"), atomically: true, encoding: .utf8)

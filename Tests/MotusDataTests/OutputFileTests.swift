@@ -29,9 +29,11 @@ final class OutputFileTests: XCTestCase {
 
   func testOutput_ThatIsAnInputIsRefusedByInodeWhateverThePath() throws {
     try "recording".write(toFile: path("data.csv"), atomically: true, encoding: .utf8)
-    try FileManager.default.createSymbolicLink(atPath: path("alias.csv"), withDestinationPath: "data.csv")
+    try FileManager.default.createSymbolicLink(
+      atPath: path("alias.csv"), withDestinationPath: "data.csv")
     XCTAssertEqual(link(path("data.csv"), path("hard.csv")), 0)
-    for output in ["data.csv", "alias.csv", "hard.csv", "./../\(folder.lastPathComponent)/data.csv"] {
+    let roundabout = "./../\(folder.lastPathComponent)/data.csv"
+    for output in ["data.csv", "alias.csv", "hard.csv", roundabout] {
       XCTAssertThrowsError(
         try OutputFile(path: path(output), flag: "--output", inputs: [path("data.csv")])
       ) { error in
@@ -111,7 +113,8 @@ final class OutputFileTests: XCTestCase {
     XCTAssertEqual(
       try FileManager.default.destinationOfSymbolicLink(atPath: path("link.csv")),
       "real/target.csv")
-    try FileManager.default.createSymbolicLink(atPath: path("dangling"), withDestinationPath: "nowhere")
+    try FileManager.default.createSymbolicLink(
+      atPath: path("dangling"), withDestinationPath: "nowhere")
     XCTAssertThrowsError(try OutputFile(path: path("dangling"), flag: "-o", inputs: [])) { error in
       XCTAssertEqual(error as? OutputFileError, .danglingLink(path: path("dangling"), flag: "-o"))
     }

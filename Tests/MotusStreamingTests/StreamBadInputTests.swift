@@ -32,7 +32,9 @@ final class StreamBadInputTests: XCTestCase {
     try StreamRowReader(header: Array(header.utf8), file: "live.csv", model: Self.model())
   }
 
-  private func read(_ reader: inout StreamRowReader, _ line: String) -> (StreamRowReader.Row, [Float]) {
+  private func read(_ reader: inout StreamRowReader, _ line: String)
+    -> (StreamRowReader.Row, [Float])
+  {
     var values = [Float](repeating: 0, count: reader.inputs.count)
     let row = values.withUnsafeMutableBufferPointer { reader.read(Array(line.utf8), into: $0) }
     return (row, values)
@@ -74,7 +76,8 @@ final class StreamBadInputTests: XCTestCase {
       try StreamRowReader(
         header: [0xFF, 0xFE, 0x74, 0], file: "live.csv", model: Self.model())
     ) { error in
-      XCTAssertEqual(error as? CSVError, .notText(file: "live.csv", encoding: "UTF-16 (little-endian)"))
+      XCTAssertEqual(
+        error as? CSVError, .notText(file: "live.csv", encoding: "UTF-16 (little-endian)"))
     }
     XCTAssertThrowsError(try reader("timestamp,gravity.x")) { error in
       XCTAssertTrue(error is InputAdapterError, "\(error)")
