@@ -87,12 +87,27 @@ public enum FuzzTargets {
             path, root: root, allowOutside: false, file: "fuzz.json",
             key: "sources[\(i)].files[\(j)]")
         else { continue }
-        let normalised = (placed as NSString).standardizingPath
-        guard normalised == root || normalised.hasPrefix(root + "/") else {
-          fatalError("'\(path)' was placed outside the data root: \(normalised)")
+        guard staysInside(placed, root: root) else {
+          fatalError("'\(path)' was placed outside the data root: \(placed)")
         }
       }
     }
+  }
+
+  /// Whether resolving `path`'s `.` and `..` components, as the file system does (byte by
+  /// byte), never leaves `root`.
+  public static func staysInside(_ path: String, root: String) -> Bool {
+    let slash = UInt8(ascii: "/")
+    var parts: [ArraySlice<UInt8>] = []
+    for part in Array(path.utf8).split(separator: slash) {
+      if part.elementsEqual("..".utf8) {
+        if parts.popLast() == nil { return false }
+      } else if !part.elementsEqual(".".utf8) {
+        parts.append(part)
+      }
+    }
+    let rootParts = Array(root.utf8).split(separator: slash)
+    return parts.count >= rootParts.count && zip(parts, rootParts).allSatisfy { $0 == $1 }
   }
 
   /// Splits the bytes into lines: a header, then rows, through the stream's row reader into

@@ -65,7 +65,9 @@ extension Manifest {
   public static func confinedPath(
     _ path: String, root: String, allowOutside: Bool, file: String, key: String
   ) throws -> String {
-    if path.hasPrefix("/") {
+    // Bytes, not characters: a combining mark after "/" would otherwise hide the separator.
+    let slash = UInt8(ascii: "/")
+    if path.utf8.first == slash {
       if allowOutside { return path }
       throw outside(path, root: root, file: file, key: key, why: "is an absolute path")
     }
@@ -73,20 +75,28 @@ extension Manifest {
     if allowOutside { return joined }
     // Lexically first (the file may not exist), then through symbolic links when it does.
     var depth = 0
-    for part in path.split(separator: "/") {
-      if part == ".." { depth -= 1 } else if part != "." { depth += 1 }
+    for part in path.utf8.split(separator: slash) {
+      if part.elementsEqual("..".utf8) { depth -= 1 } else if !part.elementsEqual(".".utf8) {
+        depth += 1
+      }
       if depth < 0 {
         throw outside(path, root: root, file: file, key: key, why: "climbs out of the data root")
       }
     }
     if let realRoot = InputFile.realPath(root), let realFile = InputFile.realPath(joined),
-      realFile != realRoot, !realFile.hasPrefix(realRoot.hasSuffix("/") ? realRoot : realRoot + "/")
+      realFile != realRoot, !Self.isInside(realFile, folder: realRoot)
     {
       throw outside(
         path, root: root, file: file, key: key,
         why: "leads out of the data root through a symbolic link")
     }
     return joined
+  }
+
+  /// Whether `path` lies under `folder`, comparing bytes.
+  static func isInside(_ path: String, folder: String) -> Bool {
+    let prefix = folder.utf8.last == UInt8(ascii: "/") ? folder : folder + "/"
+    return path.utf8.starts(with: prefix.utf8)
   }
 
   private static func outside(

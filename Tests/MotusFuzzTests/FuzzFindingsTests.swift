@@ -42,6 +42,26 @@ final class FuzzFindingsTests: XCTestCase {
     XCTAssertEqual([UInt8](encoded.dropLast(4)).count, file.count, "version 1 plus a checksum")
   }
 
+  /// Found by the manifest target: "/" followed by a combining mark (U+059D) is one Swift
+  /// Character, so splitting a path by Character "/" missed that separator, and a ".."
+  /// before it went uncounted. Paths are now split and compared as bytes.
+  func testCombiningMarkAfterASlash_StillSeparatesPathComponents() throws {
+    let sneaky = "../\u{59D}etc/passwd"
+    XCTAssertThrowsError(
+      try Manifest.confinedPath(
+        sneaky, root: "/data", allowOutside: false, file: "m.json", key: "sources[0].files[0]")
+    ) { error in
+      XCTAssertTrue("\(error)".contains("climbs out of the data root"), "\(error)")
+    }
+    XCTAssertEqual(
+      try Manifest.confinedPath(
+        "\u{59D}/a.csv", root: "/data", allowOutside: false, file: "m.json", key: "k"),
+      "/data/\u{59D}/a.csv")
+    XCTAssertTrue(FuzzTargets.staysInside("/data/\u{59D}/a.csv", root: "/data"))
+    XCTAssertFalse(FuzzTargets.staysInside("/data/../\u{59D}etc", root: "/data"))
+    FuzzTargets.manifest(try bytes("Regressions/manifest/combining-mark-after-slash.json"))
+  }
+
   /// Found with the seeds: training writes a confidence cut-off of 1.0000001 for a level it
   /// never gives; a check requiring <= 1 rejected every such model.
   func testTrainedCutoffAboveOne_Loads() throws {
