@@ -229,9 +229,21 @@ final class BadInputCommandTests: XCTestCase {
       ["evaluate", Self.sixClassModel, path("direct.csv"), "--format", "json"])
     XCTAssertEqual(plain.exitCode, 0, plain.standardError)
     XCTAssertEqual(derived.standardOutput, plain.standardOutput)
-    // The stream reads the same file by the same rule.
+    // The stream, features and training read the same file by the same rule.
     let streamed = try MotusRunner.run(["stream", Self.sixClassModel, path("motion.csv")])
     XCTAssertEqual(streamed.exitCode, 0, streamed.standardError)
+    let directStream = try MotusRunner.run(["stream", Self.sixClassModel, path("direct.csv")])
+    XCTAssertEqual(streamed.standardOutput, directStream.standardOutput)
+    for name in ["motion", "direct"] {
+      let run = try MotusRunner.run([
+        "features", path("\(name).csv"), "--channels", "acceleration.*,|acceleration|", "-o",
+        path("\(name)-windows.csv"),
+      ])
+      XCTAssertEqual(run.exitCode, 0, run.standardError)
+    }
+    XCTAssertEqual(
+      try Data(contentsOf: URL(fileURLWithPath: path("motion-windows.csv"))),
+      try Data(contentsOf: URL(fileURLWithPath: path("direct-windows.csv"))))
   }
 
   func testManifest_SourceOutsideTheDataRootIsRefusedUnlessAllowed() throws {
