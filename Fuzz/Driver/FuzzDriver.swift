@@ -60,7 +60,7 @@ public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ count: Int) -> C
       var count = 0
       for path in arguments.dropFirst() {
         var isFolder: ObjCBool = false
-        FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+        _ = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
         let files =
           isFolder.boolValue
           ? ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted().map {
