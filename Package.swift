@@ -17,7 +17,8 @@ let package = Package(
     .target(name: "MotusData"),
     .target(name: "MotusLinearAlgebra"),
     .target(name: "MotusFeatures", dependencies: ["MotusData", "MotusLinearAlgebra"]),
-    .target(name: "MotusModels", dependencies: ["MotusFeatures", "MotusLinearAlgebra"]),
+    .target(
+      name: "MotusModels", dependencies: ["MotusFeatures", "MotusLinearAlgebra", "MotusData"]),
     .target(name: "MotusStreaming", dependencies: ["MotusModels", "MotusFeatures", "MotusData"]),
     .target(name: "MotusBaselines", dependencies: ["MotusData"]),
     .target(
@@ -56,6 +57,13 @@ let package = Package(
       dependencies: [
         "Motus", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
+
+    // MARK: - Fuzzing (scripts/fuzz.sh builds MotusFuzz with -sanitize=fuzzer)
+    .target(
+      name: "MotusFuzzTargets",
+      dependencies: ["MotusData", "MotusFeatures", "MotusModels", "MotusStreaming"],
+      path: "Fuzz/Targets"),
+    .executableTarget(name: "MotusFuzz", dependencies: ["MotusFuzzTargets"], path: "Fuzz/Driver"),
 
     // MARK: - Unit test bundles
     .target(
@@ -96,5 +104,10 @@ let package = Package(
       ]),
     .testTarget(
       name: "MotusCLITests", dependencies: ["MotusCLI", "MotusTestSupport", "MotusSimulation"]),
+    .testTarget(
+      name: "MotusFuzzTests",
+      dependencies: [
+        "MotusFuzzTargets", "MotusData", "MotusModels", "MotusStreaming", "MotusTestSupport",
+      ]),
   ]
 )

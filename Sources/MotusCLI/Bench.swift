@@ -48,11 +48,14 @@ struct BenchFeatures: ParsableCommand {
   @OptionGroup var featureChannels: FeatureChannelOptions
 
   func validate() throws {
-    guard repetitions >= 1 else {
-      throw ValidationError("'--repetitions' must be at least 1, got \(repetitions).")
+    guard (1...1000).contains(repetitions) else {
+      throw ValidationError(
+        "'--repetitions' must be in 1...1000 (the median settles long before), got "
+          + "\(repetitions).")
     }
-    guard syntheticSamples >= 1 else {
-      throw ValidationError("'--synthetic-samples' must be at least 1, got \(syntheticSamples).")
+    guard (1...100_000_000).contains(syntheticSamples) else {
+      throw ValidationError(
+        "'--synthetic-samples' must be in 1...100000000, got \(syntheticSamples).")
     }
   }
 

@@ -64,7 +64,7 @@ struct BenchAccuracy: ParsableCommand {
     var loadedModel: TrainedModel?
     if let model {
       do {
-        loadedModel = try ModelFile.read(from: URL(fileURLWithPath: model))
+        loadedModel = try ModelFile.read(path: model)
       } catch let error as ModelFileError {
         progress.clear()
         throw ToolError(error.description)

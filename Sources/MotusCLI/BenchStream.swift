@@ -30,8 +30,14 @@ struct BenchStream: ParsableCommand {
   var repetitions = 5
 
   func validate() throws {
-    guard repetitions >= 1 else { throw ValidationError("'--repetitions' must be >= 1, got \(repetitions).") }
-    guard samples >= 1_000 else { throw ValidationError("'--samples' must be >= 1000, got \(samples).") }
+    guard (1...1000).contains(repetitions) else {
+      throw ValidationError(
+        "'--repetitions' must be in 1...1000 (the median settles long before), got "
+          + "\(repetitions).")
+    }
+    guard (1_000...100_000_000).contains(samples) else {
+      throw ValidationError("'--samples' must be in 1000...100000000, got \(samples).")
+    }
   }
 
   func run() throws {
@@ -41,7 +47,7 @@ struct BenchStream: ParsableCommand {
     let trained: TrainedModel
     if let model {
       do {
-        trained = try ModelFile.read(from: URL(fileURLWithPath: model))
+        trained = try ModelFile.read(path: model)
       } catch let error as ModelFileError {
         throw ToolError(error.description)
       }

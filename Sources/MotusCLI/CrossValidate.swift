@@ -27,7 +27,8 @@ struct CrossValidate: ParsableCommand {
   @Option(help: "What one fold holds out: whole subjects or whole sessions.")
   var group: TrainingFlags.GroupChoice = .subject
 
-  @Option(help: "Number of folds (at least 2, at most the number of groups).")
+  @Option(
+    parsing: .unconditional, help: "Number of folds (at least 2, at most the number of groups).")
   var folds: Int = 5
 
   @Option(help: "Report format.")

@@ -28,6 +28,7 @@ struct Evaluate: ParsableCommand {
   @OptionGroup var data: DataOptions
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Drop windows whose majority label covers less than this fraction (0...1).",
       valueName: "fraction"))
@@ -71,6 +72,7 @@ struct Evaluate: ParsableCommand {
   var perturbSeed: UInt64 = 0
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Score coverage as if the model answered 'unknown' below this top probability, in [0, 1).",
       discussion: "Default: the model's own threshold. The report adds how many windows get "
@@ -96,22 +98,20 @@ struct Evaluate: ParsableCommand {
       throw ValidationError(
         "'--channels' cannot be used: evaluation reads the channels the model was trained on.")
     }
-    for (flag, path) in [("--output", output), ("--report", report)] {
-      guard let path else { continue }
-      let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-      var isDirectory: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory),
-        isDirectory.boolValue
-      else {
-        throw ValidationError("'\(flag)': folder \(folder) does not exist.")
-      }
-    }
   }
 
   func run() throws {
+    // Outputs first: a bad path fails before the work, and no input is ever overwritten.
+    let inputs = [model] + data.inputFiles()
+    let reportFile = try report.map {
+      try OutputFile(path: $0, flag: "--report", inputs: inputs, otherOutputs: [output ?? ""])
+    }
+    let outputFile = try output.map {
+      try OutputFile(path: $0, flag: "--output", inputs: inputs, otherOutputs: [report ?? ""])
+    }
     var trained: TrainedModel
     do {
-      trained = try ModelFile.read(from: URL(fileURLWithPath: model))
+      trained = try ModelFile.read(path: model)
     } catch let error as ModelFileError {
       throw ToolError(error.description)
     }
@@ -136,6 +136,9 @@ struct Evaluate: ParsableCommand {
       throw ToolError(error.description)
     }
     reading.clear()
+    for note in loaded.result.report.notes where note.hasPrefix("input: ") {
+      Warnings.write("note: \(note)\n")
+    }
     if loaded.resampled && data.sampleRate == nil {
       FileHandle.standardError.write(
         Data(
@@ -165,7 +168,7 @@ struct Evaluate: ParsableCommand {
     result.skippedRecordings += EvaluationResult.SkippedRecording.loaderSkips(
       loaded.result.report)
 
-    if let report {
+    if reportFile != nil {
       let page: String
       do {
         page = try HTMLReport.render(
@@ -174,7 +177,7 @@ struct Evaluate: ParsableCommand {
       } catch let error as EvaluationError {
         throw ToolError(error.description)
       }
-      try Self.writeAtomically(Data(page.utf8), to: report, flag: "--report")
+      try reportFile?.write(page)
     }
 
     let text: Data
@@ -183,21 +186,12 @@ struct Evaluate: ParsableCommand {
     case .json: text = try result.jsonData()
     case .csv: text = Data(result.csv().utf8)
     }
-    if let output {
-      try Self.writeAtomically(text, to: output, flag: "--output")
+    if let outputFile {
+      try outputFile.write([UInt8](text))
+      try outputFile.commit()
     } else {
       FileHandle.standardOutput.write(text)
     }
-  }
-
-  /// Writes via a temporary file and a rename, so readers never see a partial file.
-  static func writeAtomically(_ data: Data, to path: String, flag: String) throws {
-    do {
-      try data.write(to: URL(fileURLWithPath: path), options: .atomic)
-    } catch {
-      throw ToolError(
-        "\(flag) \(path): cannot write (\(error.localizedDescription)); any previous file is "
-          + "unchanged.", hint: "check that the folder exists and is writable.")
-    }
+    try reportFile?.commit()
   }
 }

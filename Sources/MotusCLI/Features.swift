@@ -10,7 +10,8 @@ struct Features: ParsableCommand {
     discussion: """
       One row per window: session, subject, label (the window's majority), purity, \
       start_s (seconds), then every feature named like `userAcceleration.x:std` or \
-      `|rotationRate|:band_2-3Hz`. The file is written to a temporary name and renamed. \
+      `|rotationRate|:band_2-3Hz`. The file is written to a temporary name and renamed \
+      (`-o -` writes standard output; an input file is never overwritten). \
       --statistics and --spectral choose the per-channel features. Examples:
         motus features ../shared/datasets/motionsense/motionsense.csv -o windows.csv
         motus features ../shared/datasets/motionsense/motionsense.csv -o logbands.csv \
@@ -21,14 +22,22 @@ struct Features: ParsableCommand {
   @OptionGroup var windows: WindowOptions
   @OptionGroup var featureChannels: FeatureChannelOptions
 
-  @Option(name: [.short, .long], help: ArgumentHelp("Output CSV file.", valueName: "file"))
+  @Option(
+    name: [.short, .long], help: ArgumentHelp("Output CSV file (- for standard output).",
+      valueName: "file"))
   var output: String
 
   func run() throws {
+    // Before the data is read: a bad output fails at once, and never overwrites an input.
+    let file = try OutputFile(path: output, flag: "--output", inputs: data.inputFiles())
     let result = try data.loadWithProgress()
     let spec = try featureChannels.apply(to: windows.featureChoice()).cliSpec(for: result)
     let table = try windows.windowTable(for: result, spec: spec)
-    try Self.write(table, to: output)
+    try Self.write(table, to: file)
+    // The summary goes to standard error when the table itself is on standard output.
+    var summary = FileHandle.standardOutput
+    if output == InputFile.standardInputPath { summary = FileHandle.standardError }
+    func print(_ text: String) { summary.write(Data((text + "\n").utf8)) }
     print(
       "\(table.windowCount) windows x \(table.featureNames.count) features "
         + "(window \(spec.windowLength), hop \(spec.hopLength) samples at \(spec.sampleRateHz) Hz)"
@@ -42,19 +51,9 @@ struct Features: ParsableCommand {
     }
   }
 
-  /// Writes `table` as CSV to a temporary file beside `path`, then renames it into place.
-  static func write(_ table: WindowTable, to path: String) throws {
-    let url = URL(fileURLWithPath: path)
-    let pid = ProcessInfo.processInfo.processIdentifier
-    let temporary = url.deletingLastPathComponent()
-      .appendingPathComponent(".\(url.lastPathComponent).\(pid).tmp")
-    guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
-      throw ToolError(
-        "cannot write \(path).", hint: "check that the folder exists and is writable.")
-    }
+  /// Writes `table` as CSV to `file` and commits it (a temporary file renamed into place).
+  static func write(_ table: WindowTable, to file: OutputFile) throws {
     do {
-      let handle = try FileHandle(forWritingTo: temporary)
-      defer { try? handle.close() }
       var text =
         (["session", "subject", "label", "purity", "start_s"] + table.featureNames)
         .map(csvField).joined(separator: ",") + "\n"
@@ -66,19 +65,15 @@ struct Features: ParsableCommand {
         for j in 0..<columns { text += ",\(table.features.values[row * columns + j])" }
         text += "\n"
         if text.utf8.count > 1 << 20 {
-          try handle.write(contentsOf: Data(text.utf8))
+          try file.write(text)
           text = ""
         }
       }
-      try handle.write(contentsOf: Data(text.utf8))
-      try handle.close()
-      // rename(2) replaces the target in one step: readers see the old file or the new one.
-      guard rename(temporary.path, url.path) == 0 else {
-        throw ToolError("cannot rename \(temporary.path) to \(path) (errno \(errno)).")
-      }
+      try file.write(text)
+      try file.commit()
     } catch {
-      try? FileManager.default.removeItem(at: temporary)
-      throw ToolError("cannot write \(path): \(error).", hint: "check free space and permissions.")
+      file.discard()
+      throw error
     }
   }
 

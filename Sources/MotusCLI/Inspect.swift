@@ -37,7 +37,9 @@ struct Inspect: ParsableCommand {
     let progress = ProgressLine()
     let result: LoadResult
     do {
-      result = try data.load(requireLabels: false) { done, total in
+      // No features are computed here, so values need only be finite: inspect shows a file
+      // whatever its units, and the other commands then name any value out of range.
+      result = try data.load(requireLabels: false, checkValueRange: false) { done, total in
         progress.update(done: done, total: total)
       }
     } catch let error as CSVError {

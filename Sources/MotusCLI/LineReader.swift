@@ -1,7 +1,9 @@
 // Reads a file or standard input one line at a time as it arrives, so `motus stream` works
-// behind a pipe or `tail -f`.
+// behind a pipe, a FIFO or `tail -f`. Lines are bounded: input without line ends (/dev/zero,
+// a binary file) is an error after `maximumLineBytes`, never a buffer that grows to gigabytes.
 
 import Foundation
+import Motus
 
 #if canImport(Glibc)
   import Glibc
@@ -10,46 +12,100 @@ import Foundation
 #endif
 
 final class LineReader {
+  /// Longest line accepted: a CSV row of a few hundred channels is a few kilobytes.
+  static let maximumLineBytes = 1 << 20
+
   let name: String
-  private let file: UnsafeMutablePointer<FILE>
+  private let fd: Int32
   private let ownsFile: Bool
-  private var buffer: UnsafeMutablePointer<CChar>?
-  private var capacity = 0
+  private var buffer = [UInt8](repeating: 0, count: 1 << 16)
+  private var start = 0
+  private var end = 0
+  private var atEnd = false
+  /// Lines returned so far.
+  private(set) var lineCount = 0
 
   /// `path` `-` reads standard input.
   init(path: String) throws {
-    if path == "-" {
-      name = "<stdin>"
-      guard let handle = fdopen(0, "r") else {
-        throw ToolError("cannot read standard input.", hint: "pass a file path instead of -.")
-      }
-      file = handle
+    name = InputFile.displayName(path)
+    if path == InputFile.standardInputPath {
+      fd = 0
       ownsFile = false
     } else {
-      guard let handle = fopen(path, "r") else {
+      let opened = open(path, O_RDONLY | O_CLOEXEC)
+      guard opened >= 0 else {
         throw ToolError(
           "\(path): cannot open (\(String(cString: strerror(errno)))).",
           hint: "check the path, or pass - to read standard input.")
       }
-      name = path
-      file = handle
+      var info = stat()
+      if fstat(opened, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+        close(opened)
+        throw ToolError("\(path): is a folder, not a file.", hint: "pass a CSV file, or -.")
+      }
+      fd = opened
       ownsFile = true
     }
   }
 
   deinit {
-    free(buffer)
-    if ownsFile { fclose(file) }
+    if ownsFile { close(fd) }
   }
 
-  /// The next line without its line end, or nil at end of input.
-  func next() -> String? {
-    let length = getline(&buffer, &capacity, file)
-    guard length >= 0, let buffer else { return nil }
-    var end = length
-    while end > 0, buffer[end - 1] == 0x0A || buffer[end - 1] == 0x0D { end -= 1 }
-    return buffer.withMemoryRebound(to: UInt8.self, capacity: end) {
-      String(decoding: UnsafeBufferPointer(start: $0, count: end), as: UTF8.self)
+  /// The next line's bytes without its line end; nil at the end of input or when a signal
+  /// asked the stream to finish.
+  ///
+  /// - Throws: `ToolError` for a line longer than `maximumLineBytes` or a read error.
+  func next() throws -> [UInt8]? {
+    while true {
+      if let newline = buffer[start..<end].firstIndex(of: UInt8(ascii: "\n")) {
+        return take(upTo: newline, skipping: 1)
+      }
+      if atEnd {
+        guard start < end else { return nil }
+        return take(upTo: end, skipping: 0)
+      }
+      if end - start >= Self.maximumLineBytes {
+        let binary = buffer[start..<end].contains(0)
+        throw ToolError(
+          "\(name):\(lineCount + 1): the line is longer than \(Self.maximumLineBytes / 1024) KB"
+            + (binary ? " and holds NUL bytes: the input is not CSV text." : "."),
+          hint: "pass a CSV file with one row per line (not binary data).")
+      }
+      // Make room: move the partial line to the front, grow only while a line needs it.
+      if start > 0 {
+        buffer.replaceSubrange(0..<(end - start), with: buffer[start..<end])
+        end -= start
+        start = 0
+      }
+      if end == buffer.count {
+        buffer += [UInt8](repeating: 0, count: min(buffer.count, Self.maximumLineBytes))
+      }
+      if Interruption.requested != nil { return nil }
+      let n = buffer.withUnsafeMutableBytes { raw -> Int in
+        guard let base = raw.baseAddress else { return 0 }
+        return read(fd, base + end, raw.count - end)
+      }
+      if n < 0 {
+        if errno == EINTR {
+          if Interruption.requested != nil { return nil }
+          continue
+        }
+        throw ToolError(
+          "\(name): cannot read (\(String(cString: strerror(errno)))).",
+          hint: "check the file or the pipe feeding it.")
+      }
+      if n == 0 { atEnd = true }
+      end += n
     }
+  }
+
+  private func take(upTo lineEnd: Int, skipping: Int) -> [UInt8] {
+    var stop = lineEnd
+    if stop > start, buffer[stop - 1] == UInt8(ascii: "\r") { stop -= 1 }
+    let line = Array(buffer[start..<stop])
+    start = lineEnd + skipping
+    lineCount += 1
+    return line
   }
 }

@@ -45,16 +45,15 @@ struct ModelInfo: ParsableCommand {
   var format: Format = .text
 
   func run() throws {
-    let url = URL(fileURLWithPath: modelPath)
     let bytes: Data
     let model: TrainedModel
     do {
       do {
-        bytes = try Data(contentsOf: url)
-      } catch {
-        throw ModelFileError.unreadable(file: modelPath, reason: error.localizedDescription)
+        bytes = Data(try InputFile.read(modelPath, limit: ModelFile.maximumFileBytes))
+      } catch let error as InputFileError {
+        throw ModelFileError.unreadable(file: error.file, reason: error.reason)
       }
-      model = try ModelFile.decode(bytes, file: modelPath)
+      model = try ModelFile.decode(bytes, file: InputFile.displayName(modelPath))
     } catch let error as ModelFileError {
       throw ToolError(error.description)
     }

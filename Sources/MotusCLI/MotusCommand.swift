@@ -11,4 +11,10 @@ struct MotusCommand: ParsableCommand {
       Demo.self, Inspect.self, Features.self, Train.self, Evaluate.self, CrossValidate.self,
       Stream.self, ModelInfo.self, Bench.self,
     ])
+
+  static func main() {
+    // Before any output file exists, so an interrupted run never leaves one half-written.
+    Interruption.removeTemporaryFilesOnSignal()
+    main(nil)
+  }
 }

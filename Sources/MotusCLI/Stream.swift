@@ -59,18 +59,21 @@ struct Stream: ParsableCommand {
   var timeColumn = "timestamp"
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Input rate in Hz; estimated from the first rows when omitted.",
       discussion: "Example: `--input-rate 50`.", valueName: "hz"))
   var inputRate: Double?
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "A pause longer than this many sample periods restarts the window.",
       discussion: "Example: `--gap-factor 5`.", valueName: "factor"))
   var gapFactor: Double = 3
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Report 'unknown' below this top probability, in [0, 1) (default: the model's).",
       discussion: "Example: `--unknown-below 0.5`.", valueName: "p"))
@@ -98,55 +101,50 @@ struct Stream: ParsableCommand {
   var negateAcceleration = false
 
   func validate() throws {
-    if let inputRate, !(inputRate > 0 && inputRate.isFinite) {
-      throw ValidationError("'--input-rate' must be a positive number of Hz, got \(inputRate).")
+    if let inputRate, !Limits.sampleRateHz.contains(inputRate) {
+      throw ValidationError(
+        "'--input-rate' must be within \(Limits.sampleRateHz.lowerBound)..."
+          + "\(Limits.sampleRateHz.upperBound) Hz, the rates inertial sensors record at, got "
+          + "\(inputRate).")
     }
     if let unknownBelow, !(unknownBelow >= 0 && unknownBelow < 1) {
       throw ValidationError("'--unknown-below' must be in [0, 1), got \(unknownBelow).")
     }
-    guard gapFactor > 1 else {
-      throw ValidationError("'--gap-factor' must be > 1, got \(gapFactor).")
+    guard gapFactor > 1 && gapFactor.isFinite else {
+      throw ValidationError("'--gap-factor' must be a finite number > 1, got \(gapFactor).")
     }
   }
 
   func run() throws {
     signal(SIGPIPE, SIG_IGN)  // a closed reader ends the stream through a write error instead
+    // Ctrl-C ends the input: the open segment and the summary are still written.
+    Interruption.finishOnSignal()
     let model: TrainedModel
     do {
-      model = try ModelFile.read(from: URL(fileURLWithPath: modelPath))
+      model = try ModelFile.read(path: modelPath)
     } catch let error as ModelFileError {
       throw ToolError(error.description)
     }
     let reader = try LineReader(path: input)
-    guard let headerLine = reader.next() else {
+    guard let headerLine = try reader.next() else {
       throw ToolError("\(reader.name): no header line.", hint: "the first line names the columns.")
     }
-    var parser: CSVRowParser
+    var rows: StreamRowReader
     do {
-      parser = try CSVRowParser(headerLine: headerLine, file: reader.name)
-    } catch let error as CSVError {
-      throw ToolError(error.description)
-    }
-    let channels = ChannelSelector.rawInputs(of: model.featureSpec.recipes)
-    let timeIndex: Int
-    let adapter: InputAdapter
-    do {
-      timeIndex = try parser.requireColumn(timeColumn, option: "--time-column")
       // Derived and negated inputs are resolved once here, as ingestion does for training.
-      adapter = try InputAdapter(
-        modelInputs: channels, header: parser.header, file: reader.name,
-        negateAcceleration: negateAcceleration,
-        modelNegatesAcceleration: InputAdapter.modelNegatesAcceleration(
-          model.featureSpec.recipes))
+      rows = try StreamRowReader(
+        header: headerLine, file: reader.name, model: model, timeColumn: timeColumn,
+        negateAcceleration: negateAcceleration)
     } catch let error as CSVError {
       throw ToolError(error.description)
     } catch let error as InputAdapterError {
       throw ToolError(error.description)
     }
-    if !adapter.adaptations.isEmpty {
-      warn("input: " + adapter.adaptations.joined(separator: "; "), prefix: "note")
+    let warnings = Warnings()
+    if !rows.adapter.adaptations.isEmpty {
+      warnings.warn("input: " + rows.adapter.adaptations.joined(separator: "; "), prefix: "note")
     }
-    let sessionIndex = parser.column("session")
+    let channels = rows.inputs
 
     var configuration = StreamConfiguration()
     configuration.gapFactor = gapFactor
@@ -166,7 +164,12 @@ struct Stream: ParsableCommand {
     func startEngine(rate: Double?) throws {
       var c = configuration
       c.inputRateHz = inputRate ?? rate
-      engine = try StreamingClassifier(model: model, inputChannels: channels, configuration: c)
+      do {
+        engine = try StreamingClassifier(model: model, inputChannels: channels, configuration: c)
+      } catch let error as LimitError {
+        let source = inputRate == nil ? " (input rate estimated from the first rows)" : ""
+        throw ToolError("\(reader.name)\(source): \(error)")
+      }
     }
     func feed(time: Double, values: [Float]) -> Bool {
       guard let engine else { return true }
@@ -201,29 +204,20 @@ struct Stream: ParsableCommand {
     }
 
     var keepGoing = true
-    while keepGoing, let line = reader.next() {
-      let row: CSVRow?
-      do {
-        row = try parser.parse(line)
-      } catch {
-        warn("\(error) (row skipped)")
-        continue
-      }
-      guard let row else { continue }
+    while keepGoing, let line = try reader.next() {
+      let lineNumber = rows.nextLine
+      let outcome = values.withUnsafeMutableBufferPointer { rows.read(line, into: $0) }
       let time: Double
-      do {
-        guard let t = try row.number(at: timeIndex) else {
-          warn("\(reader.name):\(row.line): empty \(timeColumn) (row skipped)")
-          continue
-        }
-        time = t
-        // An empty cell is a missing value: the engine skips NaN samples and counts them.
-        try values.withUnsafeMutableBufferPointer { try adapter.apply(row: row, into: $0) }
-      } catch {
-        warn("\(error) (row skipped)")
+      let session: String?
+      switch outcome {
+      case .blank: continue
+      case .skipped(let error):
+        warnings.warn("\(error) (row skipped)", kind: "skipped row")
         continue
+      case .sample(let t, let s):
+        time = t
+        session = s
       }
-      let session = sessionIndex.map { row.fields[$0] }
       if session != currentSession {
         if !pending.isEmpty { keepGoing = try flushPending() }
         keepGoing = keepGoing && finishEngine()
@@ -232,7 +226,7 @@ struct Stream: ParsableCommand {
       }
       replay?.wait(until: time)
       if engine == nil {
-        pending.append((row.line, time, values, session))
+        pending.append((lineNumber, time, values, session))
         if inputRate != nil || pending.count >= 32 { keepGoing = try flushPending() }
         continue
       }
@@ -244,11 +238,16 @@ struct Stream: ParsableCommand {
     } else if let engine {
       meter.add(engine.statistics)  // the reader went away: still report what was done
     }
-    FileHandle.standardError.write(Data((meter.summary(model: model) + "\n").utf8))
-  }
-
-  private func warn(_ message: String, prefix: String = "warning") {
-    FileHandle.standardError.write(Data("\(prefix): \(message)\n".utf8))
+    warnings.summarize()
+    var summary = meter.summary(model: model)
+    if warnings.count("skipped row") > 0 {
+      summary += "\nrows skipped (unreadable or out of range): \(warnings.count("skipped row"))"
+    }
+    if let number = Interruption.requested {
+      summary += "\ninterrupted by signal \(number): the input ended there"
+    }
+    Warnings.write(summary + "\n")
+    Interruption.dieOfRequestedSignal()
   }
 }
 
@@ -265,6 +264,7 @@ struct StreamMeter {
     statistics.samplesSkippedOutOfOrder += s.samplesSkippedOutOfOrder
     statistics.gaps += s.gaps
     statistics.predictions += s.predictions
+    statistics.predictionsSkippedNonFinite += s.predictionsSkippedNonFinite
   }
 
   func summary(model: TrainedModel) -> String {
@@ -278,10 +278,12 @@ struct StreamMeter {
     let spec = model.featureSpec
     let windowSeconds = Double(spec.windowLength) / spec.sampleRateHz
     let hopSeconds = Double(spec.hopLength) / spec.sampleRateHz
+    let skipped = statistics.predictionsSkippedNonFinite
+    let nonFinite = skipped > 0 ? ", \(skipped) windows without a finite prediction" : ""
     return """
       stream: \(statistics.samplesReceived) samples, \(statistics.predictions) predictions, \
       \(statistics.gaps) gaps, \(statistics.samplesSkippedNaN) NaN and \
-      \(statistics.samplesSkippedOutOfOrder) out-of-order samples skipped
+      \(statistics.samplesSkippedOutOfOrder) out-of-order samples skipped\(nonFinite)
       engine time per sample: mean \(String(format: "%.2f", perSample)) µs, median \
       \(String(format: "%.2f", quantile(0.5))) µs, \
       p99 \(String(format: "%.2f", quantile(0.99))) µs \

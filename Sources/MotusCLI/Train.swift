@@ -23,20 +23,11 @@ struct Train: ParsableCommand {
   @Option(name: [.short, .long], help: ArgumentHelp("Model file to write.", valueName: "file"))
   var output: String
 
-  func validate() throws {
-    // Fail before minutes of training, not after.
-    let folder = URL(fileURLWithPath: output).deletingLastPathComponent().path
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory),
-      isDirectory.boolValue
-    else {
-      throw ValidationError("'--output': folder \(folder) does not exist.")
-    }
-  }
-
   func run() throws {
     let clock = ContinuousClock()
     let started = clock.now
+    // Fail before minutes of training, not after; an input is never overwritten.
+    let file = try OutputFile(path: output, flag: "--output", inputs: data.inputFiles())
     let result = try data.loadWithProgress()
     let spec = try featureChannels.apply(to: windows.featureChoice()).cliSpec(for: result)
 
@@ -58,11 +49,12 @@ struct Train: ParsableCommand {
     }
     progress.clear()
     let trainedAt = clock.now
-    do {
-      try ModelFile.write(trained.model, to: URL(fileURLWithPath: output))
-    } catch let error as ModelFileError {
-      throw ToolError(error.description)
-    }
+    try file.write([UInt8](ModelFile.encode(trained.model)))
+    try file.commit()
+    // With `-o -` the model is on standard output; the summary goes to standard error.
+    let summary =
+      output == InputFile.standardInputPath ? FileHandle.standardError : FileHandle.standardOutput
+    func print(_ text: String) { summary.write(Data((text + "\n").utf8)) }
     print(
       Self.summary(
         trained.report, classNames: trained.model.classes, windowCount: trained.table.windowCount,

@@ -18,7 +18,7 @@ public struct CSVLocation: Sendable, Equatable, CustomStringConvertible {
   }
 
   public var description: String {
-    let name = columnName.map { " ('\($0)')" } ?? ""
+    let name = columnName.map { " ('\(Excerpt.text($0))')" } ?? ""
     return "\(file):\(line):\(column)\(name)"
   }
 }
@@ -36,6 +36,12 @@ public enum CSVError: Error, Equatable, CustomStringConvertible {
   case unterminatedQuote(at: CSVLocation)
   case nonNumeric(text: String, at: CSVLocation)
   case nonFinite(text: String, at: CSVLocation)
+  /// A finite number beyond `Limits.channelMagnitude` (or `timeMagnitude` for the time).
+  case outOfRange(text: String, at: CSVLocation, limit: Double, isTime: Bool)
+  /// The input is UTF-16, UTF-32 or binary rather than UTF-8 text (`TextEncoding.problem`).
+  case notText(file: String, encoding: String)
+  /// The header has more than `limit` columns.
+  case tooManyColumns(file: String, limit: Int)
   case emptyCell(at: CSVLocation)
   case timestampNotIncreasing(session: String, previous: Double, current: Double, at: CSVLocation)
   case subjectChanges(session: String, first: String, now: String, at: CSVLocation)
@@ -51,7 +57,7 @@ public enum CSVError: Error, Equatable, CustomStringConvertible {
   public var file: String? {
     switch self {
     case .unreadable(let f, _), .emptyFile(let f), .noDataRows(let f), .noChannels(let f),
-      .channelUnavailable(let f, _):
+      .channelUnavailable(let f, _), .notText(let f, _), .tooManyColumns(let f, _):
       return f
     case .missingColumn(_, _, let f, _): return f
     default: return location?.file
@@ -62,7 +68,8 @@ public enum CSVError: Error, Equatable, CustomStringConvertible {
   public var location: CSVLocation? {
     switch self {
     case .duplicateColumn(_, let at, _), .raggedRow(let at, _, _), .unterminatedQuote(let at),
-      .nonNumeric(_, let at), .nonFinite(_, let at), .emptyCell(let at),
+      .nonNumeric(_, let at), .nonFinite(_, let at), .outOfRange(_, let at, _, _),
+      .emptyCell(let at),
       .timestampNotIncreasing(_, _, _, let at), .subjectChanges(_, _, _, let at):
       return at
     default: return nil
@@ -86,40 +93,48 @@ public enum CSVError: Error, Equatable, CustomStringConvertible {
     case .noDataRows(let file):
       return "\(file): the file has a header but no data rows."
     case .missingColumn(let name, let option, let file, let available):
-      return "\(file): no column named '\(name)' (\(option)); the header has "
-        + available.joined(separator: ", ") + "."
+      return "\(file): no column named '\(Excerpt.text(name))' (\(option)); the header has "
+        + Excerpt.list(available) + "."
     case .duplicateColumn(let name, let at, let first):
-      return "\(at): column '\(name)' appears twice (first as column \(first))."
+      return "\(at): column '\(Excerpt.text(name))' appears twice (first as column \(first))."
     case .raggedRow(let at, let expected, let found):
       return "\(at): the row has \(found) fields, the header has \(expected)."
     case .unterminatedQuote(let at):
       return "\(at): a quoted field is never closed."
     case .nonNumeric(let text, let at):
-      return "\(at): '\(text)' is not a number."
+      return "\(at): '\(Excerpt.text(text))' is not a number."
     case .nonFinite(let text, let at):
-      return "\(at): '\(text)' is not a finite number."
+      return "\(at): '\(Excerpt.text(text))' is not a finite number."
+    case .outOfRange(let text, let at, let limit, let isTime):
+      return "\(at): \(Excerpt.text(text)) is beyond ±\(Self.format(limit)), the largest "
+        + (isTime ? "time in seconds (Unix time in the year 2286)." : "channel value accepted.")
+    case .notText(let file, let encoding):
+      return "\(file): the input looks like \(encoding), not UTF-8 text."
+    case .tooManyColumns(let file, let limit):
+      return "\(file): the header has more than \(limit) columns."
     case .emptyCell(let at):
       return "\(at): the cell is empty."
     case .timestampNotIncreasing(let session, let previous, let current, let at):
-      return "\(at): in session '\(session)' the time goes from \(previous) to \(current); "
+      return "\(at): in session '\(Excerpt.text(session))' the time goes from \(previous) to "
+        + "\(current); "
         + "timestamps must increase within a session."
     case .subjectChanges(let session, let first, let now, let at):
-      return "\(at): session '\(session)' started with subject '\(first)' but this row says "
-        + "'\(now)'."
+      return "\(at): session '\(Excerpt.text(session))' started with subject "
+        + "'\(Excerpt.text(first))' but this row says '\(Excerpt.text(now))'."
     case .unknownLabelInMap(let label, let present):
-      return "--map names label '\(label)', which is not in the data; labels present: "
-        + present.joined(separator: ", ") + "."
+      return "--map names label '\(Excerpt.text(label))', which is not in the data; labels "
+        + "present: " + Excerpt.list(present) + "."
     case .unknownKeptLabel(let label, let present):
-      return "--labels names '\(label)', which is not in the data after mapping; labels: "
-        + present.joined(separator: ", ") + "."
+      return "--labels names '\(Excerpt.text(label))', which is not in the data after mapping; "
+        + "labels: " + Excerpt.list(present) + "."
     case .noChannelMatches(let pattern, let available):
-      return "--channels pattern '\(pattern)' matches no channel; channels available: "
-        + available.joined(separator: ", ") + "."
+      return "--channels pattern '\(Excerpt.text(pattern))' matches no channel; channels "
+        + "available: " + Excerpt.list(available) + "."
     case .noChannels(let file):
       return "\(file): the file has no numeric channel columns."
     case .negateWithoutAcceleration(let available):
       return "--negate-acceleration was given but no raw acceleration.* column is selected "
-        + "(channels: \(available.joined(separator: ", ")))."
+        + "(channels: \(Excerpt.list(available)))."
     case .channelUnavailable(let file, let reason):
       return "\(file): \(reason)"
     case .nothingLeft(let reasons):
@@ -153,6 +168,16 @@ public enum CSVError: Error, Equatable, CustomStringConvertible {
     case .nonFinite:
       return "NaN and infinity are not allowed; leave the cell empty to mark a missing value "
         + "(it is interpolated and counted)."
+    case .outOfRange(_, _, _, let isTime):
+      return isTime
+        ? "give times in seconds (divide milliseconds by 1000, nanoseconds by 1e9)."
+        : "check the cell; a column that is not a sensor channel (a clock, a counter) can be "
+          + "left out with --channels."
+    case .notText(_, let encoding):
+      return TextEncoding.hint(for: encoding)
+    case .tooManyColumns:
+      return "a sensor log has a time column and a few dozen channels; check the separator "
+        + "(commas) and that the first line is the header."
     case .emptyCell:
       return "the time cell must hold the sample time in seconds."
     case .timestampNotIncreasing:
@@ -178,4 +203,16 @@ public enum CSVError: Error, Equatable, CustomStringConvertible {
   }
 
   public var description: String { message + " HINT: " + hint }
+
+  /// `1e7` for a power of ten from 1e4 up, else the shortest decimal.
+  static func format(_ x: Double) -> String {
+    var mantissa = x
+    var exponent = 0
+    while mantissa >= 10 && mantissa.truncatingRemainder(dividingBy: 10) == 0 {
+      mantissa /= 10
+      exponent += 1
+    }
+    if mantissa == 1 && exponent >= 4 { return "1e\(exponent)" }
+    return x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : "\(x)"
+  }
 }

@@ -134,6 +134,10 @@ struct CSVScanner {
 }
 
 extension CSVScanner {
+  /// Most header columns: a few hundred sensor channels at most; more is not a sensor log
+  /// (and each name costs memory before any row is read).
+  static let maximumColumns = 10_000
+
   /// Reads the header line into column names, rejecting duplicates.
   /// Returns `nil` when the input holds no header (empty file).
   mutating func readHeader(file: String) throws -> [String]? {
@@ -148,6 +152,9 @@ extension CSVScanner {
         }
         names.append(text(field).trimmingASCIISpaces())
         if field.terminator != .comma { break }
+        if names.count == Self.maximumColumns {
+          throw CSVError.tooManyColumns(file: file, limit: Self.maximumColumns)
+        }
       }
       if names == [""] { continue }  // blank line before the header
       var firstIndex: [String: Int] = [:]

@@ -52,11 +52,11 @@ public struct ChannelPlan: Sendable, Equatable {
     public var description: String {
       switch self {
       case .unknownInput(let recipe, let input, let available):
-        return "channel '\(recipe)' needs '\(input)', which is not among the columns "
-          + "(\(available.joined(separator: ", "))). "
+        return "channel '\(Excerpt.text(recipe))' needs '\(Excerpt.text(input))', which is not "
+          + "among the columns (\(Excerpt.list(available))). "
           + "HINT: check --channels, or the sensor's channel names."
       case .emptyInputs(let recipe):
-        return "channel '\(recipe)' has no inputs."
+        return "channel '\(Excerpt.text(recipe))' has no inputs."
       }
     }
   }

@@ -6,7 +6,7 @@ import Foundation
 extension LoadState {
   mutating func finish(files: [String]) throws -> LoadResult {
     report.files = files
-    let plan = try ChannelPlan(recipes: recipes, rawChannels: rawChannels)
+    let plan = try ChannelPlan(recipes: adapterRecipes + recipes, rawChannels: rawChannels)
     for (c, name) in rawChannels.enumerated() where missing[c] > 0 {
       report.missingValues[name] = missing[c]
     }
@@ -104,12 +104,18 @@ extension LoadState {
         }
         var pieceTimes = Array(times[piece])
         var columns = LoadState.apply(plan, to: raw, range: piece)
+        columns.removeFirst(adapterRecipes.count)
         var labels = rows[piece].map { mappedID[Int(s.labels[$0])] }
         // The whole session unsplit: its step is already known.
         let whole = pieces.count == 1 && rows.count == rowCount
         let pieceStep = whole ? period : LoadState.medianStep(pieceTimes)
         var rate = 1 / pieceStep
         if let target = options.sampleRateHz, !columns.isEmpty {
+          let what = "session '\(Excerpt.text(pieceName))' (\(file))"
+          try Limits.checkResampling(fromHz: rate, toHz: target, what: what)
+          try LoadState.checkResamplingMemory(
+            seconds: pieceTimes[pieceTimes.count - 1] - pieceTimes[0], rateHz: target,
+            channelCount: columns.count, what: "resampling \(what) to \(target) Hz")
           let resampled = StreamingResampler.resample(
             timestamps: pieceTimes, columns: columns, inputRateHz: rate, outputRateHz: target)
           labels = LoadState.nearestLabels(
@@ -160,6 +166,17 @@ extension LoadState {
     let dataset = Dataset(
       channels: recipes.map(\.name), labels: vocabulary, recordings: recordings)
     return LoadResult(dataset: dataset, recipes: recipes, report: report)
+  }
+
+  /// Refuses a resampling whose output (times, labels and `channelCount` columns) would not
+  /// fit in memory.
+  static func checkResamplingMemory(
+    seconds: Double, rateHz: Double, channelCount: Int, what: String
+  ) throws {
+    let samples = seconds * rateHz + 1
+    try Limits.checkMemory(
+      samples * Double(8 + 4 + 4 * channelCount), for: what,
+      hint: "check the timestamps (seconds, increasing) and the rate (Hz).")
   }
 
   /// Channel-major copy of the given rows of row-major `values`: `[channelCount][rows.count]`.

@@ -26,6 +26,9 @@ struct LoadState {
   var files: [String] = []
   /// Fixed by the first file.
   var recipes: [ChannelRecipe] = []
+  /// With `options.modelRecipes`: recipes run before `recipes` that make the model's raw
+  /// inputs from the file's columns (derived or sign-flipped); their outputs are not channels.
+  var adapterRecipes: [ChannelRecipe] = []
   var rawChannels: [String] = []
   var missing: [Int] = []
 
@@ -45,6 +48,9 @@ struct LoadState {
     try bytes.withUnsafeBufferPointer { buffer in
       guard let base = buffer.baseAddress, buffer.count > 0 else {
         throw CSVError.emptyFile(file: file)
+      }
+      if let encoding = TextEncoding.problem(buffer) {
+        throw CSVError.notText(file: file, encoding: encoding)
       }
       var scanner = CSVScanner(base: base, count: buffer.count)
       guard let header = try scanner.readHeader(file: file) else {
@@ -101,11 +107,11 @@ struct LoadState {
     if let i = labelIndex { roles[i] = LoadState.label }
     for (slot, name) in rawChannels.enumerated() {
       guard let i = header.firstIndex(of: name), !special.contains(i) else {
-        let users = recipes.filter { $0.inputs.contains(name) }.map(\.name)
+        let users = (adapterRecipes + recipes).filter { $0.inputs.contains(name) }.map(\.name)
         throw CSVError.channelUnavailable(
           file: file,
-          reason: "no column '\(name)', which channel \(users.joined(separator: ", ")) needs "
-            + "(the first file has it).")
+          reason: "no column '\(Excerpt.text(name))', which channel \(Excerpt.list(users)) "
+            + "needs (the first file has it).")
       }
       roles[i] = slot
     }
@@ -132,6 +138,16 @@ struct LoadState {
     var missingHere = [Int](repeating: 0, count: rawCount)
     var rowsHere = 0
     var nextProgress = 1 << 23
+    // Beyond these a value is refused with its location; NaN fails the comparison too.
+    let valueLimit =
+      options.checkValueRange ? Limits.channelMagnitude : Double(Float.greatestFiniteMagnitude)
+    let timeLimit = options.checkValueRange ? Limits.timeMagnitude : Double.greatestFiniteMagnitude
+    func refuse(_ v: Double, _ field: CSVField, _ line: Int, _ f: Int, isTime: Bool) -> CSVError {
+      let text = scanner.text(field)
+      let at = location(line, f)
+      guard v.isFinite else { return .nonFinite(text: text, at: at) }
+      return .outOfRange(text: text, at: at, limit: isTime ? timeLimit : valueLimit, isTime: isTime)
+    }
 
     func location(_ line: Int, _ column: Int) -> CSVLocation {
       CSVLocation(file: file, line: line, column: column + 1, columnName: header[column])
@@ -179,11 +195,8 @@ struct LoadState {
         if role >= 0 {
           switch scanner.number(field) {
           case .value(let v):
-            let x = Float(v)
-            guard x.isFinite else {
-              throw CSVError.nonFinite(text: scanner.text(field), at: location(line, f))
-            }
-            row[role] = x
+            guard abs(v) <= valueLimit else { throw refuse(v, field, line, f, isTime: false) }
+            row[role] = Float(v)
           case .empty:
             row[role] = .nan
             missingHere[role] += 1
@@ -193,9 +206,7 @@ struct LoadState {
         } else if role == LoadState.time {
           switch scanner.number(field) {
           case .value(let v):
-            guard v.isFinite else {
-              throw CSVError.nonFinite(text: scanner.text(field), at: location(line, f))
-            }
+            guard abs(v) <= timeLimit else { throw refuse(v, field, line, f, isTime: true) }
             time = v
           case .empty:
             throw CSVError.emptyCell(at: location(line, f))
@@ -312,10 +323,14 @@ struct LoadState {
     guard rows > 0 else { throw CSVError.noDataRows(file: file) }
     let numericColumns = candidates.filter { numeric[$0] && seenValue[$0] }.map { header[$0] }
     let ignored = candidates.filter { !(numeric[$0] && seenValue[$0]) }.map { header[$0] }
-    if options.channelPatterns.isEmpty && !ignored.isEmpty {
-      report.notes.append("ignored non-numeric columns: " + ignored.joined(separator: ", "))
+    if options.channelPatterns.isEmpty && options.modelRecipes == nil && !ignored.isEmpty {
+      report.notes.append("ignored non-numeric columns: " + Excerpt.list(ignored))
     }
     guard !numericColumns.isEmpty else { throw CSVError.noChannels(file: file) }
+    if let modelRecipes = options.modelRecipes {
+      try adapt(to: modelRecipes, columns: candidates.map { header[$0] }, file: file)
+      return
+    }
     let chosen = try ChannelSelector.recipes(
       patterns: options.channelPatterns, rawChannels: numericColumns,
       negateAcceleration: options.negateAcceleration)
@@ -323,5 +338,23 @@ struct LoadState {
     report.notes += chosen.notes
     rawChannels = ChannelSelector.rawInputs(of: recipes)
     missing = [Int](repeating: 0, count: rawChannels.count)
+  }
+
+  /// Reads the raw inputs `modelRecipes` need from `columns` by the rule a stream applies
+  /// (`InputAdapter`), so evaluation accepts every file `motus stream` accepts.
+  private mutating func adapt(
+    to modelRecipes: [ChannelRecipe], columns: [String], file: String
+  ) throws {
+    let adapter = try InputAdapter(
+      modelInputs: ChannelSelector.rawInputs(of: modelRecipes), header: columns, file: file,
+      negateAcceleration: options.negateAcceleration,
+      modelNegatesAcceleration: InputAdapter.modelNegatesAcceleration(modelRecipes))
+    adapterRecipes = adapter.recipes
+    recipes = modelRecipes
+    rawChannels = ChannelSelector.rawInputs(of: adapterRecipes + recipes)
+    missing = [Int](repeating: 0, count: rawChannels.count)
+    if !adapter.adaptations.isEmpty {
+      report.notes.append("input: " + adapter.adaptations.joined(separator: "; "))
+    }
   }
 }

@@ -27,92 +27,111 @@ public struct LoadResult: Sendable {
   }
 }
 
+/// One input read whole: its name in messages and its bytes.
+public struct InputBytes: Sendable {
+  /// The path as given (`<stdin>` for `-`).
+  public var name: String
+  public var bytes: [UInt8]
+
+  public init(name: String, bytes: [UInt8]) {
+    self.name = name
+    self.bytes = bytes
+  }
+}
+
 /// Reads labelled CSV files. See `LoadOptions` for what can be chosen.
 public enum DatasetLoader {
-  /// Loads `paths` (files, or folders whose `.csv` files are read in natural order).
+  /// Loads `paths`: files, folders (whose `.csv` files are read in natural order), pipes,
+  /// FIFOs and `-` (standard input).
   ///
   /// - Parameters:
-  ///   - progress: Called now and then with (bytes parsed, total bytes) of all files.
-  /// - Throws: `CSVError` naming file, line and column, with a hint.
+  ///   - progress: Called now and then with (bytes parsed, total bytes) of all files; the
+  ///     total counts regular files only.
+  /// - Throws: `CSVError` naming file, line and column, with a hint; `InputAdapterError` when
+  ///   `options.modelRecipes` needs a column the data lacks; `LimitError` for a resampling
+  ///   out of bounds.
   /// - Complexity: O(bytes) parsing, plus O(n log n) per session for the median time step.
   public static func load(
     _ paths: [String], options: LoadOptions,
     progress: ((_ bytesDone: Int, _ bytesTotal: Int) -> Void)? = nil
   ) throws -> LoadResult {
     let files = try expand(paths)
-    var state = LoadState(options: options)
-    let sizes = files.map { fileSize($0) }
-    let total = sizes.reduce(0, +)
-    var done = 0
-    for (index, file) in files.enumerated() {
-      let bytes = try readAll(file)
-      try state.parse(file: file, fileIndex: index, bytes: bytes) { fileDone in
-        progress?(done + fileDone, total)
-      }
-      done += bytes.count
-      progress?(done, total)
-    }
-    return try state.finish(files: files)
+    let total = files.map(InputFile.sizeHint).reduce(0, +)
+    return try load(
+      files.map(InputFile.displayName), options: options, totalBytes: total,
+      progress: progress
+    ) { index in try readAll(files[index]) }
   }
 
-  /// Files named by `paths`: files as given, folders expanded to their `.csv` files.
+  /// Loads inputs already read (see `read(_:)`): the same data can be parsed twice, as
+  /// evaluation does when it resamples, even when it came from a pipe.
+  public static func load(
+    inputs: [InputBytes], options: LoadOptions,
+    progress: ((_ bytesDone: Int, _ bytesTotal: Int) -> Void)? = nil
+  ) throws -> LoadResult {
+    try load(
+      inputs.map(\.name), options: options, totalBytes: inputs.reduce(0) { $0 + $1.bytes.count },
+      progress: progress
+    ) { index in inputs[index].bytes }
+  }
+
+  /// Every file `paths` names, read whole (see `load(_:options:progress:)` for what a path
+  /// may be).
+  public static func read(_ paths: [String]) throws -> [InputBytes] {
+    try expand(paths).map { InputBytes(name: InputFile.displayName($0), bytes: try readAll($0)) }
+  }
+
+  private static func load(
+    _ names: [String], options: LoadOptions, totalBytes: Int,
+    progress: ((_ bytesDone: Int, _ bytesTotal: Int) -> Void)?, bytesOf: (Int) throws -> [UInt8]
+  ) throws -> LoadResult {
+    var state = LoadState(options: options)
+    var done = 0
+    for (index, file) in names.enumerated() {
+      let bytes = try bytesOf(index)
+      try state.parse(file: file, fileIndex: index, bytes: bytes) { fileDone in
+        progress?(done + fileDone, totalBytes)
+      }
+      done += bytes.count
+      progress?(done, totalBytes)
+    }
+    return try state.finish(files: names)
+  }
+
+  /// Files named by `paths`: files, streams and `-` as given, folders expanded to their
+  /// `.csv` files.
   ///
-  /// - Throws: `CSVError.noFiles`, `.noCSVFiles`, `.unreadable` (missing path).
+  /// - Throws: `CSVError.noFiles`, `.noCSVFiles`, `.unreadable` (a missing path, or `-` twice).
   public static func expand(_ paths: [String]) throws -> [String] {
     guard !paths.isEmpty else { throw CSVError.noFiles }
     var files: [String] = []
     for path in paths {
-      var isDirectory: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-        throw CSVError.unreadable(file: path, reason: "no such file or folder")
+      if path == InputFile.standardInputPath && files.contains(path) {
+        throw CSVError.unreadable(
+          file: InputFile.displayName(path), reason: "standard input can be read only once")
       }
-      if isDirectory.boolValue {
+      switch InputFile.kind(path) {
+      case nil:
+        throw CSVError.unreadable(file: path, reason: "no such file or folder")
+      case .folder:
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
         let csv = names.filter { $0.lowercased().hasSuffix(".csv") }.sorted(by: naturalOrder)
         guard !csv.isEmpty else { throw CSVError.noCSVFiles(folder: path) }
         files += csv.map { (path as NSString).appendingPathComponent($0) }
-      } else {
+      default:
         files.append(path)
       }
     }
     return files
   }
 
-  static func fileSize(_ path: String) -> Int {
-    let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-    return (attributes?[.size] as? NSNumber)?.intValue ?? 0
-  }
-
-  /// The whole file in one buffer (one `read` loop; no per-line allocation).
+  /// The whole input (a file, stream or `-`) in one buffer.
   static func readAll(_ path: String) throws -> [UInt8] {
-    let fd = open(path, O_RDONLY)
-    guard fd >= 0 else {
-      throw CSVError.unreadable(file: path, reason: String(cString: strerror(errno)))
+    do {
+      return try InputFile.read(path)
+    } catch let error as InputFileError {
+      throw CSVError.unreadable(file: error.file, reason: error.reason)
     }
-    defer { close(fd) }
-    var info = stat()
-    guard fstat(fd, &info) == 0 else {
-      throw CSVError.unreadable(file: path, reason: String(cString: strerror(errno)))
-    }
-    let size = Int(info.st_size)
-    var failure: Int32 = 0
-    let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-      var filled = 0
-      while filled < size, let base = buffer.baseAddress {
-        let n = read(fd, base + filled, size - filled)
-        if n < 0 && errno == EINTR { continue }
-        if n <= 0 {
-          if n < 0 { failure = errno }
-          break
-        }
-        filled += n
-      }
-      count = filled
-    }
-    if failure != 0 {
-      throw CSVError.unreadable(file: path, reason: String(cString: strerror(failure)))
-    }
-    return bytes
   }
 }
 

@@ -80,11 +80,16 @@ public struct DevicePerturbation: Codable, Sendable, Equatable, CustomStringConv
         throw ParseError(item: String(item))
       }
       switch parts[0] {
-      case "rotation": maxRotationDegrees = value
+      case "rotation":
+        guard value <= 180 else { throw ParseError(item: String(item)) }
+        maxRotationDegrees = value
       case "gain":
         guard value < 1 else { throw ParseError(item: String(item)) }
         gainSpread = value
-      case "noise": noiseStandardDeviation = value
+      case "noise":
+        // Far above any sensor's noise; more would only bury the signal (and can overflow).
+        guard value <= 10 else { throw ParseError(item: String(item)) }
+        noiseStandardDeviation = value
       case "sway":
         guard value <= 45 else { throw ParseError(item: String(item)) }
         maxSwayDegrees = value
@@ -102,9 +107,10 @@ public struct DevicePerturbation: Codable, Sendable, Equatable, CustomStringConv
   public struct ParseError: Error, CustomStringConvertible {
     public var item: String
     public var description: String {
-      "'\(item)' is not a perturbation. HINT: write rotation=DEGREES,gain=SPREAD,noise=STD,"
-        + "sway=DEGREES,intensity=SPREAD,tempo=SPREAD with non-negative numbers, gain and "
-        + "intensity below 1, sway at most 45 and tempo at most 0.5, e.g. "
+      "'\(Excerpt.text(item))' is not a perturbation. HINT: write rotation=DEGREES,"
+        + "gain=SPREAD,noise=STD,sway=DEGREES,intensity=SPREAD,tempo=SPREAD with non-negative "
+        + "numbers, rotation at most 180, gain and intensity below 1, noise at most 10, sway at "
+        + "most 45 and tempo at most 0.5, e.g. "
         + "rotation=180,gain=0.1,noise=0.01,sway=2"
     }
   }

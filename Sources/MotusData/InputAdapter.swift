@@ -127,6 +127,21 @@ public struct InputAdapter: Sendable, Equatable {
     }
   }
 
+  /// The adaptation as channel recipes named after the model's inputs, for a `ChannelPlan`
+  /// that runs them before the model's own recipes (batch loading); an input copied unchanged
+  /// from its own column needs none. The arithmetic is `apply`'s: `(0 + a + b) * scale`.
+  public var recipes: [ChannelRecipe] {
+    zip(inputs, sources).compactMap { input, source in
+      switch source {
+      case .column(let name, let scale):
+        if name == input && scale == 1 { return nil }
+        return ChannelRecipe(name: input, operation: .copy, inputs: [name], scale: scale)
+      case .sum(let a, let b, let scale):
+        return ChannelRecipe(name: input, operation: .sum, inputs: [a, b], scale: scale)
+      }
+    }
+  }
+
   /// Fills `output` with one value per input from a row's column values.
   ///
   /// - Parameters:
@@ -177,17 +192,17 @@ public enum InputAdapterError: Error, Equatable, CustomStringConvertible {
     case .missingInput(let file, let input, let alternatives, let available):
       let needs =
         alternatives.isEmpty
-        ? "" : " (needs \(input) or \(alternatives.joined(separator: " + ")))"
+        ? "" : " (needs \(Excerpt.text(input)) or \(alternatives.joined(separator: " + ")))"
       var hint = "rename the file's column to the model's name"
       if input.hasPrefix("gravity.") || input.hasPrefix("userAcceleration.") {
         hint += ", or use a model trained on acceleration only (e.g. models/six-class.motus)"
       }
-      return "\(file): no column named '\(input)', which the model reads\(needs); columns: "
-        + "\(available.joined(separator: ", ")). HINT: \(hint); `motus model-info MODEL` "
+      return "\(file): no column named '\(Excerpt.text(input))', which the model reads"
+        + "\(needs); columns: \(Excerpt.list(available)). HINT: \(hint); `motus model-info MODEL` "
         + "lists the columns a model needs."
     case .negateWithoutRawAcceleration(let file, let available):
       return "\(file): --negate-acceleration given, but the file has no raw acceleration.x/y/z "
-        + "column the model reads (columns: \(available.joined(separator: ", "))). HINT: "
+        + "column the model reads (columns: \(Excerpt.list(available))). HINT: "
         + "acceleration derived as gravity + userAcceleration is already in Core Motion sign; "
         + "drop the flag."
     }

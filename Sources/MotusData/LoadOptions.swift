@@ -33,6 +33,16 @@ public struct LoadOptions: Sendable, Equatable {
   public var sampleRateHz: Double? = nil
   /// A time step longer than `gapFactor` median sample periods splits a session.
   public var gapFactor: Double = 3
+  /// A model's channel recipes to compute, instead of `channelPatterns`: each raw input they
+  /// read comes from the file by the rule `InputAdapter` applies to a stream (a column of that
+  /// name, else `acceleration.<axis>` as `gravity.<axis> + userAcceleration.<axis>`; with
+  /// `negateAcceleration`, raw acceleration is in Android sign), and the dataset's channels are
+  /// the recipes' outputs.
+  public var modelRecipes: [ChannelRecipe]? = nil
+  /// Refuse channel values beyond `Limits.channelMagnitude` and times beyond
+  /// `Limits.timeMagnitude` (file, line and column in the error). Without it values need only
+  /// be finite 32-bit floats; `motus inspect` reads that way, as it computes no features.
+  public var checkValueRange = true
 
   /// The label given to rows when the data has no label column and labels are optional.
   public static let unlabelled = "unlabelled"

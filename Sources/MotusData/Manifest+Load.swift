@@ -9,22 +9,48 @@ extension Manifest {
   ///
   /// - Throws: `ManifestError` naming `file` and the offending key.
   public static func read(_ file: String) throws -> Manifest {
-    guard let data = FileManager.default.contents(atPath: file) else {
-      throw ManifestError.unreadable(file: file, reason: "no such file, or not readable")
+    let bytes: [UInt8]
+    do {
+      bytes = try InputFile.read(file, limit: maximumFileBytes)
+    } catch let error as InputFileError {
+      throw ManifestError.unreadable(file: error.file, reason: error.reason)
+    }
+    return try decode(bytes, file: InputFile.displayName(file))
+  }
+
+  /// Decodes and checks manifest text (no file is read): `read` without the file.
+  ///
+  /// - Throws: `ManifestError` naming `file`, the key, and its line and column.
+  public static func decode(_ bytes: [UInt8], file: String) throws -> Manifest {
+    if let encoding = TextEncoding.problem(bytes) {
+      throw ManifestError.invalidJSON(
+        file: file, key: "(top)",
+        reason: "the file looks like \(encoding), not UTF-8 JSON text")
+    }
+    if let syntax = JSONLocator.syntaxError(in: bytes) {
+      throw ManifestError.invalidJSON(
+        file: file, key: "(top)", reason: "not valid JSON: \(syntax.reason)", at: syntax.position)
     }
     let manifest: Manifest
     do {
-      manifest = try JSONDecoder().decode(Manifest.self, from: data)
+      manifest = try JSONDecoder().decode(Manifest.self, from: Data(bytes))
     } catch let error as DecodingError {
-      throw Self.describe(error, file: file)
+      throw Self.describe(error, file: file, bytes: bytes)
     } catch {
       throw ManifestError.invalidJSON(file: file, key: "(top)", reason: "\(error)")
     }
-    try manifest.check(file: file)
+    do {
+      try manifest.checkBounds(file: file)
+      try manifest.check(file: file)
+    } catch let error as ManifestError {
+      throw error.locating(in: bytes)
+    }
     return manifest
   }
 
-  static func describe(_ error: DecodingError, file: String) -> ManifestError {
+  static func describe(
+    _ error: DecodingError, file: String, bytes: [UInt8] = []
+  ) -> ManifestError {
     func path(_ keys: [CodingKey]) -> String {
       var text = ""
       for key in keys {
@@ -36,22 +62,27 @@ extension Manifest {
       }
       return text.isEmpty ? "(top)" : text
     }
+    func at(_ keys: [CodingKey]) -> JSONPosition? { JSONLocator.position(of: keys, in: bytes) }
     switch error {
     case .keyNotFound(let key, let context):
       let parent = path(context.codingPath)
       let full = parent == "(top)" ? key.stringValue : "\(parent).\(key.stringValue)"
-      return .invalidJSON(file: file, key: full, reason: "required key is missing")
+      return .invalidJSON(
+        file: file, key: full, reason: "required key is missing", at: at(context.codingPath))
     case .typeMismatch(let type, let context):
       return .invalidJSON(
-        file: file, key: path(context.codingPath), reason: "expected a value of type \(type)")
+        file: file, key: path(context.codingPath), reason: "expected a value of type \(type)",
+        at: at(context.codingPath))
     case .valueNotFound(let type, let context):
       return .invalidJSON(
-        file: file, key: path(context.codingPath), reason: "expected \(type), found null")
+        file: file, key: path(context.codingPath), reason: "expected \(type), found null",
+        at: at(context.codingPath))
     case .dataCorrupted(let context):
       let underlying = context.underlyingError.map { " (\($0))" } ?? ""
       return .invalidJSON(
         file: file, key: path(context.codingPath),
-        reason: "not valid JSON: \(context.debugDescription)\(underlying)")
+        reason: "not valid JSON: \(context.debugDescription)\(underlying)",
+        at: at(context.codingPath))
     @unknown default:
       return .invalidJSON(file: file, key: "(top)", reason: "\(error)")
     }
@@ -145,8 +176,10 @@ extension DatasetLoader {
   ///   - progress: Called with (sources done, sources total).
   /// - Returns: The merged dataset with the manifest's weights and known repetition counts.
   /// - Throws: `ManifestError` naming the manifest file and key, with a hint.
+  ///   - allowOutsideDataRoot: Read source files outside the data root too (absolute paths,
+  ///     `..` beyond it, symbolic links out of it); by default they are refused.
   public static func load(
-    manifest file: String, dataRoot: String? = nil,
+    manifest file: String, dataRoot: String? = nil, allowOutsideDataRoot: Bool = false,
     progress: ((_ done: Int, _ total: Int) -> Void)? = nil
   ) throws -> ManifestLoadResult {
     let manifest = try Manifest.read(file)
@@ -181,7 +214,11 @@ extension DatasetLoader {
       if let text = source.excludeSubjects {
         options.excludeSubjects = try? SubjectFilter(parsing: text, flag: "\(key).excludeSubjects")
       }
-      let paths = source.files.map { (root as NSString).appendingPathComponent($0) }
+      let paths = try source.files.enumerated().map { j, path in
+        try Manifest.confinedPath(
+          path, root: root, allowOutside: allowOutsideDataRoot, file: file,
+          key: "\(key).files[\(j)]")
+      }
       let loaded: LoadResult
       do {
         loaded = try DatasetLoader.load(paths, options: options)
@@ -211,7 +248,10 @@ extension DatasetLoader {
         }
       }
       for r in pieces {
-        if let resampled = Self.resample(r, to: target) { recordings.append(resampled) }
+        let what = "manifest \(file), \(key): session '\(Excerpt.text(r.session))'"
+        if let resampled = try Self.resample(r, to: target, what: what) {
+          recordings.append(resampled)
+        }
       }
       report.files += loaded.report.files
       report.rowsRead += loaded.report.rowsRead
@@ -339,9 +379,15 @@ extension DatasetLoader {
 
   /// `recording` at `rateHz` (anti-alias low-pass, then interpolation); unchanged but for its
   /// nominal rate when already within 1 %. `nil` when fewer than 2 samples remain.
-  static func resample(_ recording: Recording, to rateHz: Double) -> Recording? {
+  static func resample(
+    _ recording: Recording, to rateHz: Double, what: String = "a recording"
+  ) throws -> Recording? {
     var r = recording
     if abs(r.sampleRateHz - rateHz) > 0.01 * rateHz && !r.columns.isEmpty {
+      try Limits.checkResampling(fromHz: r.sampleRateHz, toHz: rateHz, what: what)
+      try LoadState.checkResamplingMemory(
+        seconds: r.durationSeconds, rateHz: rateHz, channelCount: r.columns.count,
+        what: "resampling \(what) to \(rateHz) Hz")
       let out = StreamingResampler.resample(
         timestamps: r.timestamps, columns: r.columns, inputRateHz: r.sampleRateHz,
         outputRateHz: rateHz)

@@ -19,17 +19,21 @@ import MotusTraining
 public enum Evaluation {
   /// Loads `paths` so the channels are the model's recipes and the rate is the model's.
   ///
-  /// The channel patterns are the model's recipe names. The data is read at its own rate; when
-  /// any recording is more than 2 % off the model's rate, it is read again resampled to the
-  /// model's rate (a model trained on native-rate data is thus not fed resampled windows when
-  /// the data already has its rate).
+  /// The model's raw inputs come from the files by the rule the stream applies
+  /// (`LoadOptions.modelRecipes`, `InputAdapter`): a Core Motion device-motion file feeds a
+  /// raw-acceleration model here as it does in `motus stream`. The data is read at its own
+  /// rate; when any recording is more than 2 % off the model's rate, it is parsed again
+  /// resampled to the model's rate (a model trained on native-rate data is thus not fed
+  /// resampled windows when the data already has its rate). Each input is read once, so a
+  /// pipe or `-` works too.
   ///
   /// - Parameters:
   ///   - options: Column names, label map and filters; `channelPatterns` must be empty and
   ///     `sampleRateHz` nil or the model's rate (then the data is always resampled).
   ///   - progress: Forwarded to `DatasetLoader.load`.
   /// - Returns: The load result, and whether it was resampled.
-  /// - Throws: `CSVError`, or `EvaluationError.channelMismatch` / `.sampleRateMismatch`.
+  /// - Throws: `CSVError`, `InputAdapterError` (a model input the files cannot provide),
+  ///   `LimitError`, or `EvaluationError.channelMismatch` / `.sampleRateMismatch`.
   public static func load(
     _ paths: [String], model: TrainedModel, options: LoadOptions,
     progress: ((Int, Int) -> Void)? = nil
@@ -40,15 +44,16 @@ public enum Evaluation {
     if let requested = options.sampleRateHz, !Self.sameRate(requested, spec.sampleRateHz) {
       throw EvaluationError.sampleRateMismatch(requestedHz: requested, modelHz: spec.sampleRateHz)
     }
-    options.channelPatterns = spec.recipes.map(\.name)
-    var result = try DatasetLoader.load(paths, options: options, progress: progress)
+    options.modelRecipes = spec.recipes
+    let inputs = try DatasetLoader.read(paths)
+    var result = try DatasetLoader.load(inputs: inputs, options: options, progress: progress)
     try checkChannels(result.recipes, model: model)
     var resampled = options.sampleRateHz != nil
     if !resampled,
       result.dataset.recordings.contains(where: { !sameRate($0.sampleRateHz, spec.sampleRateHz) })
     {
       options.sampleRateHz = spec.sampleRateHz
-      result = try DatasetLoader.load(paths, options: options, progress: progress)
+      result = try DatasetLoader.load(inputs: inputs, options: options, progress: progress)
       resampled = true
     }
     return (result, resampled)
@@ -165,6 +170,12 @@ public enum Evaluation {
     }
     let features = table.features.rows(rows)
     var probabilities = model.predictProbabilities(features)
+    // A NaN probability must not reach a metric: name the window instead.
+    if let bad = probabilities.values.firstIndex(where: { !$0.isFinite }) {
+      let row = rows[bad / probabilities.columnCount]
+      throw EvaluationError.nonFiniteProbabilities(
+        session: table.session(at: row), startSeconds: table.startTimes[row])
+    }
     let spec = model.featureSpec
     if smoothing != .none {
       smoothAlongRecordings(

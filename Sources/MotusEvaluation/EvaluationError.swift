@@ -18,6 +18,8 @@ public enum EvaluationError: Error, Equatable, CustomStringConvertible {
   case invalidFoldCount(folds: Int, groups: Int)
   /// Cross-validation: a test fold holds labels its training folds never saw.
   case foldLacksClasses(fold: Int, labels: [String])
+  /// The model gave NaN or infinite probabilities for a window (by session and start time).
+  case nonFiniteProbabilities(session: String, startSeconds: Double)
 
   /// A recipe in words, `name = operation(inputs) * scale`, for messages.
   public struct ChannelDescription: Equatable, Sendable, CustomStringConvertible {
@@ -29,10 +31,10 @@ public enum EvaluationError: Error, Equatable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .unknownLabels(let labels, let classes):
-      return "the data has label(s) the model does not know: \(labels.joined(separator: ", ")) "
-        + "(model classes: \(classes.joined(separator: ", "))). HINT: rename them with --map "
-        + "(e.g. --map \(labels[0])=\(classes.first ?? "class")) or keep only known labels "
-        + "with --labels \(classes.joined(separator: ","))."
+      return "the data has label(s) the model does not know: \(Excerpt.list(labels)) "
+        + "(model classes: \(Excerpt.list(classes))). HINT: rename them with --map "
+        + "(e.g. --map \(Excerpt.text(labels[0]))=\(classes.first ?? "class")) or keep only "
+        + "known labels with --labels \(classes.joined(separator: ","))."
     case .channelMismatch(let data, let model):
       let missing = model.filter { !data.contains($0) }
       let extra = data.filter { !model.contains($0) }
@@ -63,13 +65,17 @@ public enum EvaluationError: Error, Equatable, CustomStringConvertible {
         + "\(seconds)-second window, \(impure) window(s) below the purity limit). "
         + "HINT: evaluate longer recordings, lower --min-purity, or check the filters."
     case .unknownSession(let name, let available):
-      let shown = available.prefix(8).joined(separator: ", ")
-        + (available.count > 8 ? ", ..." : "")
-      return "no evaluated session is named '\(name)' (sessions: \(shown)). "
+      let shown = Excerpt.list(available, limit: 8)
+      return "no evaluated session is named '\(Excerpt.text(name))' (sessions: \(shown)). "
         + "HINT: pass one of them to --timeline-session."
     case .invalidFoldCount(let folds, let groups):
       return "cannot make \(folds) folds from \(groups) group(s): need 2 <= folds <= groups. "
         + "HINT: lower --folds, or use --group session for more groups."
+    case .nonFiniteProbabilities(let session, let start):
+      return "the model gave NaN or infinite probabilities for the window at \(start) s in "
+        + "session '\(Excerpt.text(session))'. HINT: the window's features are beyond what "
+        + "the model was trained on; check that recording's values near that time, and the "
+        + "model file (`motus model-info`)."
     case .foldLacksClasses(let fold, let labels):
       return "fold \(fold + 1): its test part has label(s) \(labels.joined(separator: ", ")) "
         + "that no training group has. HINT: use fewer --folds, or drop rare labels with "

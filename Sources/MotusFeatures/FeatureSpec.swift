@@ -230,6 +230,7 @@ extension FeatureSpec {
   /// Checks every field; the error names the field and gives a hint.
   public func validate() throws {
     guard windowLength > 0 else { throw FeatureSpecError.windowNotPositive(windowLength) }
+    try validateLimits()
     guard (1...windowLength).contains(hopLength) else {
       throw FeatureSpecError.hopOutOfRange(hop: hopLength, window: windowLength)
     }

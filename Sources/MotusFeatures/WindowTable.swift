@@ -41,7 +41,8 @@ public struct WindowTable: Sendable, Equatable {
   ///   - extractor: Planned once; copied here, so the caller's stays untouched.
   ///   - minimumPurity: Windows whose majority label covers less than this fraction are
   ///     dropped (0, the default, keeps all).
-  /// - Throws: `FeatureSpecError.channelMismatch` or `.sampleRateMismatch`.
+  /// - Throws: `FeatureSpecError.channelMismatch`, `.sampleRateMismatch`, or
+  ///   `.nonFiniteFeature` naming the window; `LimitError.memory` when the table would not fit.
   /// - Complexity: O(windows * cost of one extraction).
   public static func make(
     dataset: Dataset, extractor: FeatureExtractor, minimumPurity: Float = 0
@@ -67,10 +68,15 @@ public struct WindowTable: Sendable, Equatable {
       labels: dataset.labels, recordingSessions: dataset.recordings.map(\.session),
       recordingSubjects: dataset.recordings.map(\.subject), skippedRecordingCount: 0,
       droppedImpureCount: 0)
+    let windowCount = dataset.recordings.reduce(0) {
+      $0 + window.count(sampleCount: $1.sampleCount)
+    }
+    try Limits.checkMemory(
+      Double(windowCount) * Double(featureCount) * 4,
+      for: "a table of \(windowCount) windows x \(featureCount) features",
+      hint: "use a longer --hop, fewer features, or less data at once.")
     var values: [Float] = []
-    values.reserveCapacity(
-      dataset.recordings.reduce(0) { $0 + window.count(sampleCount: $1.sampleCount) } * featureCount
-    )
+    values.reserveCapacity(windowCount * featureCount)
     var row = [Float](repeating: 0, count: featureCount)
     for (r, recording) in dataset.recordings.enumerated() {
       let count = window.count(sampleCount: recording.sampleCount)
@@ -87,6 +93,12 @@ public struct WindowTable: Sendable, Equatable {
         }
         row.withUnsafeMutableBufferPointer {
           extractor.extract(columns: recording.columns, start: start, into: $0)
+        }
+        // A NaN feature would reach a model or a metric; name the window instead.
+        if let bad = row.firstIndex(where: { !$0.isFinite }) {
+          throw FeatureSpecError.nonFiniteFeature(
+            feature: extractor.featureNames[bad], session: recording.session,
+            source: recording.source, startSeconds: recording.timestamps[start])
         }
         values.append(contentsOf: row)
         table.labelIndices.append(majority.label)

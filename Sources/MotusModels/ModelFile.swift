@@ -1,12 +1,17 @@
-// The model file format, version 1, all integers and floats little-endian:
+// The model file format, version 2, all integers and floats little-endian:
 //
 //   "MOTUSMDL" (8 bytes) | version: UInt32 | headerLength: UInt32 | JSON header (UTF-8, sorted
-//   keys) | tensors: Float32, in the order and shapes the header's `tensors` lists
+//   keys) | tensors: Float32, in the order and shapes the header's `tensors` lists |
+//   checksum: UInt32, the CRC-32 of every byte before it
+//
+// Version 1 is the same without the checksum; it still loads. Every header value is checked
+// before anything is allocated from it (ModelFile+Validation.swift).
 //
 // Tensors are, per layer l (0-based): `layers.l.weight` [out, in], `layers.l.bias` [out].
 // The header holds kind, classes, featureSpec, standardiser, temperature, cut-offs and metadata.
 
 import Foundation
+import MotusData
 import MotusFeatures
 import MotusLinearAlgebra
 
@@ -16,8 +21,8 @@ import MotusLinearAlgebra
 ///     let model = try ModelFile.read(from: URL(fileURLWithPath: "walk.motus"))
 public enum ModelFile {
   public static let magic = Array("MOTUSMDL".utf8)
-  public static let currentVersion: UInt32 = 1
-  public static let supportedVersions: ClosedRange<UInt32> = 1...1
+  public static let currentVersion: UInt32 = 2
+  public static let supportedVersions: ClosedRange<UInt32> = 1...2
 
   struct TensorEntry: Codable, Equatable {
     var name: String
@@ -65,12 +70,14 @@ public enum ModelFile {
       appendFloats(&data, layer.weight.values)
       appendFloats(&data, layer.bias)
     }
+    appendUInt32(&data, CRC32.checksum([UInt8](data)[...]))
     return data
   }
 
-  /// Writes atomically: a temporary file in the same directory, then `rename`, so a failed write
-  /// leaves any previous file at `url` intact.
-  public static func write(_ model: TrainedModel, to url: URL) throws {
+  /// Writes by the output rule (`OutputFile`): a temporary file in the same folder, then a
+  /// rename, so a failed write leaves any previous file at `url` intact; a model file given as
+  /// `inputs` is refused.
+  public static func write(_ model: TrainedModel, to url: URL, inputs: [String] = []) throws {
     let file = url.path
     let data: Data
     do {
@@ -78,31 +85,27 @@ public enum ModelFile {
     } catch {
       throw ModelFileError.unwritable(file: file, reason: "cannot encode header: \(error)")
     }
-    let directory = url.deletingLastPathComponent()
-    let temporary = directory.appendingPathComponent(
-      ".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
     do {
-      try data.write(to: temporary)
-    } catch {
-      try? FileManager.default.removeItem(at: temporary)
-      throw ModelFileError.unwritable(file: file, reason: "\(error.localizedDescription)")
-    }
-    if rename(temporary.path, url.path) != 0 {
-      let reason = String(cString: strerror(errno))
-      try? FileManager.default.removeItem(at: temporary)
-      throw ModelFileError.unwritable(file: file, reason: reason)
+      try OutputFile.write([UInt8](data), to: file, flag: "model file", inputs: inputs)
+    } catch let error as OutputFileError {
+      throw ModelFileError.unwritable(file: file, reason: error.reason)
     }
   }
 
-  /// Reads and checks a model file.
+  /// Reads and checks a model file (a path, a pipe or `-`).
   public static func read(from url: URL) throws -> TrainedModel {
-    let data: Data
+    try read(path: url.path)
+  }
+
+  /// Reads and checks a model file at `path` (`-` reads standard input).
+  public static func read(path: String) throws -> TrainedModel {
+    let bytes: [UInt8]
     do {
-      data = try Data(contentsOf: url)
-    } catch {
-      throw ModelFileError.unreadable(file: url.path, reason: error.localizedDescription)
+      bytes = try InputFile.read(path, limit: maximumFileBytes)
+    } catch let error as InputFileError {
+      throw ModelFileError.unreadable(file: error.file, reason: error.reason)
     }
-    return try decode(data, file: url.path)
+    return try decode(Data(bytes), file: InputFile.displayName(path))
   }
 
   /// Parses file bytes; `file` names the source in errors.
@@ -122,15 +125,40 @@ public enum ModelFile {
         file: file, version: version, supported: supportedVersions)
     }
     let headerLength = Int(readUInt32(bytes, at: 12))
-    guard bytes.count >= 16 + headerLength else {
-      throw ModelFileError.truncated(file: file, expected: 16 + headerLength, actual: bytes.count)
+    let trailer = version >= 2 ? 4 : 0
+    guard bytes.count >= 16 + headerLength + trailer else {
+      throw ModelFileError.truncated(
+        file: file, expected: 16 + headerLength + trailer, actual: bytes.count)
     }
     let header: Header
     do {
-      header = try makeDecoder().decode(Header.self, from: Data(bytes[16..<(16 + headerLength)]))
+      // The JSON is checked by a walker with a depth limit before the decoder sees it.
+      let json = Array(bytes[16..<(16 + headerLength)])
+      if let syntax = JSONLocator.syntaxError(in: json) {
+        throw ModelFileError.malformedHeader(
+          file: file, reason: "header JSON at \(syntax.position): \(syntax.reason)")
+      }
+      header = try makeDecoder().decode(Header.self, from: Data(json))
     } catch {
-      throw ModelFileError.malformedHeader(file: file, reason: "\(error)")
+      if trailer > 0, !checksumMatches(bytes) { throw ModelFileError.checksumMismatch(file: file) }
+      if let error = error as? ModelFileError { throw error }
+      throw ModelFileError.malformedHeader(file: file, reason: Excerpt.text("\(error)", limit: 300))
     }
+    if trailer > 0, !checksumMatches(bytes) {
+      // Say what is wrong when the size shows it; otherwise a byte changed.
+      if let floats = checkedFloatCount(header.tensors),
+        let expected = expectedByteCount(
+          headerLength: headerLength, floatCount: floats, version: version),
+        expected != bytes.count
+      {
+        if bytes.count < expected {
+          throw ModelFileError.truncated(file: file, expected: expected, actual: bytes.count)
+        }
+        throw ModelFileError.trailingBytes(file: file, count: bytes.count - expected)
+      }
+      throw ModelFileError.checksumMismatch(file: file)
+    }
+    try validate(header, file: file)
     let structure = try expectedShapes(header, file: file)
     guard header.tensors.map(\.name) == structure.map(\.name) else {
       throw ModelFileError.malformedHeader(
@@ -142,8 +170,12 @@ public enum ModelFile {
       throw ModelFileError.shapeMismatch(
         file: file, tensor: declared.name, expected: expected.shape, actual: declared.shape)
     }
-    let floatCount = structure.reduce(0) { $0 + $1.shape.reduce(1, *) }
-    let end = 16 + headerLength + 4 * floatCount
+    guard let floatCount = checkedFloatCount(structure),
+      let end = expectedByteCount(
+        headerLength: headerLength, floatCount: floatCount, version: version)
+    else {
+      throw ModelFileError.malformedHeader(file: file, reason: "tensor sizes overflow")
+    }
     guard bytes.count >= end else {
       throw ModelFileError.truncated(file: file, expected: end, actual: bytes.count)
     }
@@ -156,6 +188,10 @@ public enum ModelFile {
       let shape = structure[2 * l].shape
       let weight = readFloats(bytes, at: &offset, count: shape[0] * shape[1])
       let bias = readFloats(bytes, at: &offset, count: shape[0])
+      guard weight.allSatisfy(\.isFinite), bias.allSatisfy(\.isFinite) else {
+        throw ModelFileError.malformedHeader(
+          file: file, reason: "layer \(l) holds NaN or infinite weights")
+      }
       layers.append(
         Linear(
           weight: Matrix(rowCount: shape[0], columnCount: shape[1], values: weight), bias: bias))
@@ -169,41 +205,12 @@ public enum ModelFile {
           classes: header.classes, hidden: Array(layers.dropLast()),
           output: layers[layers.count - 1]))
     }
-    guard header.temperature > 0, header.temperature.isFinite,
-      0 <= header.confidenceCutoffs.medium,
-      header.confidenceCutoffs.medium <= header.confidenceCutoffs.high
-    else {
-      throw ModelFileError.malformedHeader(
-        file: file, reason: "bad temperature or confidence cut-offs")
-    }
-    let negativeClasses = header.negativeClasses ?? []
-    guard negativeClasses.allSatisfy(header.classes.contains),
-      negativeClasses.count < header.classes.count
-    else {
-      throw ModelFileError.malformedHeader(
-        file: file, reason: "negativeClasses \(negativeClasses) are not some of the classes")
-    }
-    let negativeThreshold = header.negativeThreshold ?? 0.5
-    guard negativeThreshold > 0, negativeThreshold <= 1 else {
-      throw ModelFileError.malformedHeader(
-        file: file, reason: "negativeThreshold \(negativeThreshold) is not in (0, 1]")
-    }
-    if let novelty = header.novelty {
-      let f = header.standardizer.mean.count
-      guard novelty.mean.count == f, novelty.components.count == novelty.variances.count * f,
-        novelty.variances.allSatisfy({ $0 > 0 && $0.isFinite }),
-        novelty.residualVariance > 0, novelty.residualVariance.isFinite,
-        !novelty.threshold.isNaN
-      else {
-        throw ModelFileError.malformedHeader(
-          file: file, reason: "the novelty detector's shapes or variances are inconsistent")
-      }
-    }
     return TrainedModel(
       featureSpec: header.featureSpec, standardizer: header.standardizer, classifier: classifier,
       temperature: header.temperature, confidenceCutoffs: header.confidenceCutoffs,
-      unknownThreshold: header.unknownThreshold, negativeClasses: negativeClasses,
-      negativeThreshold: negativeThreshold, novelty: header.novelty, metadata: header.metadata)
+      unknownThreshold: header.unknownThreshold, negativeClasses: header.negativeClasses ?? [],
+      negativeThreshold: header.negativeThreshold ?? 0.5, novelty: header.novelty,
+      metadata: header.metadata)
   }
 
   /// The tensor list the header's kind, classes and standardiser imply, using the declared
@@ -281,6 +288,12 @@ public enum ModelFile {
       withUnsafeBytes(of: bits) { bytes.append(contentsOf: $0) }
     }
     data.append(contentsOf: bytes)
+  }
+
+  /// Whether the last 4 bytes are the CRC-32 of the rest (version 2 and later).
+  static func checksumMatches(_ bytes: [UInt8]) -> Bool {
+    guard bytes.count >= 4 else { return false }
+    return CRC32.checksum(bytes[0..<(bytes.count - 4)]) == readUInt32(bytes, at: bytes.count - 4)
   }
 
   private static func readUInt32(_ bytes: [UInt8], at offset: Int) -> UInt32 {

@@ -15,12 +15,15 @@ public enum ModelFileError: Error, CustomStringConvertible, Equatable {
   case shapeMismatch(file: String, tensor: String, expected: [Int], actual: [Int])
   /// Bytes after the last tensor.
   case trailingBytes(file: String, count: Int)
+  /// The CRC-32 at the end of a version 2 file does not match its contents.
+  case checksumMismatch(file: String)
 
   public var description: String {
     let retrain = "HINT: re-run `motus train` with this build to write a fresh model file."
     switch self {
     case .unreadable(let file, let reason):
-      return "\(file): cannot read model file (\(reason)). HINT: check the path and permissions."
+      return "\(file): cannot read model file (\(reason)). HINT: check the path; a model is a "
+        + ".motus file written by `motus train`."
     case .unwritable(let file, let reason):
       return "\(file): cannot write model file (\(reason)); any previous file is unchanged. "
         + "HINT: check that the directory exists and is writable."
@@ -42,6 +45,10 @@ public enum ModelFileError: Error, CustomStringConvertible, Equatable {
       return "\(file): tensor '\(tensor)' has shape \(actual), expected \(expected). " + retrain
     case .trailingBytes(let file, let count):
       return "\(file): \(count) unexpected bytes after the last tensor. " + retrain
+    case .checksumMismatch(let file):
+      return "\(file): model file is damaged: its checksum does not match its contents (a byte "
+        + "was changed or lost). HINT: copy the file again from where it came from, or re-run "
+        + "`motus train` to write a fresh one."
     }
   }
 }

@@ -76,6 +76,9 @@ public struct StreamStatistics: Sendable, Equatable {
   public var samplesSkippedOutOfOrder = 0
   public var gaps = 0
   public var predictions = 0
+  /// Windows whose features or probabilities came out NaN or infinite (values too large for
+  /// the model): no prediction is made for them.
+  public var predictionsSkippedNonFinite = 0
 
   public init() {}
 }
@@ -129,7 +132,8 @@ public final class StreamingClassifier {
   /// Binds `model` to a stream whose samples carry `inputChannels`, in that order.
   ///
   /// - Throws: `ChannelPlan.BindError` when a channel the model needs is missing: at
-  ///   start, not mid-stream.
+  ///   start, not mid-stream; `LimitError` for an input rate out of bounds or a model whose
+  ///   buffers would not fit in memory.
   public init(
     model: TrainedModel, inputChannels: [String], configuration: StreamConfiguration = .init()
   ) throws {
@@ -142,9 +146,13 @@ public final class StreamingClassifier {
     unknownRule = rule
     plan = try ChannelPlan(recipes: spec.recipes, rawChannels: inputChannels)
     let rate = configuration.inputRateHz ?? spec.sampleRateHz
-    precondition(rate > 0 && rate.isFinite, "input rate must be positive, got \(rate)")
+    try Limits.checkResampling(fromHz: rate, toHz: spec.sampleRateHz, what: "the stream's input")
     inputRateHz = rate
     let channelCount = spec.recipes.count
+    // Ring, window copy and sample times, plus the extractor's scratch (a few windows).
+    try Limits.checkMemory(
+      Double(spec.windowLength) * Double(channelCount + 2) * 4 * 4, for: "the stream's buffers",
+      hint: "use a model with shorter windows or fewer channels.")
     isResampling =
       configuration.alwaysResample || abs(rate - spec.sampleRateHz) > 0.01 * spec.sampleRateHz
     resampler =
@@ -268,6 +276,11 @@ public final class StreamingClassifier {
     features.withUnsafeMutableBufferPointer { extractor.extract(columns: window, start: 0, into: $0) }
     _ = features.withUnsafeBufferPointer { predictor.predict(features: $0) }
     let k = probabilities.count
+    // Never let NaN reach the smoother, a segment or an output line: skip and count.
+    for c in 0..<k where !predictor.probabilities[c].isFinite {
+      statistics.predictionsSkippedNonFinite += 1
+      return
+    }
     for c in 0..<k { probabilities[c] = predictor.probabilities[c] }
     probabilities.withUnsafeMutableBufferPointer { smoother.smooth($0) }
     let novelty = predictor.noveltyScore

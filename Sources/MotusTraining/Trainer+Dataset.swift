@@ -16,7 +16,9 @@ extension Trainer {
   ///
   /// Classes are the dataset's labels that have at least one window, in dataset order.
   ///
-  /// - Throws: `FeatureSpecError` when the spec does not fit the data,
+  /// - Throws: `FeatureSpecError` when the spec does not fit the data or a window's feature is
+  ///   not finite (naming the window), `LimitError.memory` when the copies or the table would
+  ///   not fit in memory,
   ///   `TrainingError.noWindows` when no window is long or pure enough, and whatever
   ///   `train(features:...)` throws.
   public static func train(
@@ -29,6 +31,12 @@ extension Trainer {
         throw TrainingError.invalidHyperparameter(
           name: "augmentation copies", value: "\(augmentation.copies)", expected: ">= 0")
       }
+      // The copies are made up front: refuse what would not fit rather than swap or trap.
+      let bytesPerSample = Double(4 * dataset.channels.count + 12)
+      try Limits.checkMemory(
+        Double(dataset.sampleCount) * bytesPerSample * Double(augmentation.copies + 1),
+        for: "\(augmentation.copies) perturbed copies of \(dataset.sampleCount) samples",
+        hint: "use fewer --augment copies, or less data at once.")
     }
     let augmented = options.augmentation?.apply(to: dataset, seed: options.seed) ?? dataset
     let table = try WindowTable.make(

@@ -22,7 +22,8 @@ public enum Trainer {
   ///   - options: Model family, hyperparameters, split and calibration targets.
   ///   - progress: Called per epoch (from the calling thread).
   /// - Returns: The calibrated model and what was measured on the validation part.
-  /// - Throws: `TrainingError` for inconsistent inputs or options.
+  /// - Throws: `TrainingError` for inconsistent inputs or options; `LimitError.memory` when
+  ///   the fit would not fit in memory.
   public static func train(
     features: Matrix, labels: [Int], groups: [String], classNames: [String], spec: FeatureSpec,
     negativeClasses: [String] = [], options: TrainingOptions = .init(),
@@ -64,6 +65,18 @@ public enum Trainer {
         name: "noveltyComponents", value: "\(options.noveltyComponents)",
         expected: "0 with fewer than 2 features")
     }
+
+    // Weights, gradients and Adam's two moments, plus standardised copies of the table.
+    let widths =
+      [features.columnCount] + (options.model == .mlp ? options.hiddenLayerSizes : [])
+      + [classNames.count]
+    let parameters = zip(widths, widths.dropFirst()).reduce(0.0) {
+      $0 + Double($1.0 + 1) * Double($1.1)
+    }
+    try Limits.checkMemory(
+      parameters * 16 + Double(features.values.count) * 8,
+      for: "fitting \(Int(parameters)) parameters to \(features.rowCount) windows",
+      hint: "use narrower --hidden layers, fewer features or fewer windows.")
 
     let split = try GroupSplit.split(
       groups: groups, labels: labels, validationFraction: options.validationFraction,

@@ -27,11 +27,11 @@ final class ModelFileTests: XCTestCase {
   func testEncode_LayoutStartsWithMagicVersionAndHeaderLength() throws {
     let bytes = [UInt8](try ModelFile.encode(Examples.logisticModel))
     XCTAssertEqual(Array(bytes[0..<8]), Array("MOTUSMDL".utf8))
-    XCTAssertEqual(Array(bytes[8..<12]), [1, 0, 0, 0])
+    XCTAssertEqual(Array(bytes[8..<12]), [2, 0, 0, 0])
     let headerLength =
       Int(bytes[12]) | Int(bytes[13]) << 8 | Int(bytes[14]) << 16 | Int(bytes[15]) << 24
-    // logistic with F = 3, K = 2: weight 6 + bias 2 floats after the header
-    XCTAssertEqual(bytes.count, 16 + headerLength + 4 * 8)
+    // logistic with F = 3, K = 2: weight 6 + bias 2 floats after the header, then the CRC-32
+    XCTAssertEqual(bytes.count, 16 + headerLength + 4 * 8 + 4)
     let header =
       try JSONSerialization.jsonObject(with: Data(bytes[16..<(16 + headerLength)]))
       as? [String: Any]
@@ -50,11 +50,11 @@ final class ModelFileTests: XCTestCase {
 
   func testRead_FutureVersionFails() throws {
     var bytes = [UInt8](try ModelFile.encode(Examples.logisticModel))
-    bytes[8] = 2
+    bytes[8] = 3
     XCTAssertThrowsError(try ModelFile.decode(Data(bytes), file: "future.motus")) { error in
       XCTAssertEqual(
         error as? ModelFileError,
-        .unsupportedVersion(file: "future.motus", version: 2, supported: 1...1))
+        .unsupportedVersion(file: "future.motus", version: 3, supported: 1...2))
       XCTAssertTrue("\(error)".contains("HINT"))
     }
   }
@@ -88,7 +88,8 @@ final class ModelFileTests: XCTestCase {
     let header = Array(edited.utf8)
     var out = Array(bytes[0..<12])
     withUnsafeBytes(of: UInt32(header.count).littleEndian) { out.append(contentsOf: $0) }
-    out += header + bytes[(16 + headerLength)...]
+    out += header + bytes[(16 + headerLength)..<(bytes.count - 4)]
+    Self.seal(&out)
     XCTAssertThrowsError(try ModelFile.decode(Data(out), file: "shape.motus")) { error in
       XCTAssertEqual(
         error as? ModelFileError,
@@ -109,7 +110,8 @@ final class ModelFileTests: XCTestCase {
     let header = Array(edited.utf8)
     var out = Array(bytes[0..<12])
     withUnsafeBytes(of: UInt32(header.count).littleEndian) { out.append(contentsOf: $0) }
-    out += header + bytes[(16 + headerLength)...]
+    out += header + bytes[(16 + headerLength)..<(bytes.count - 4)]
+    Self.seal(&out)
     XCTAssertThrowsError(try ModelFile.decode(Data(out), file: "spec.motus")) { error in
       XCTAssertEqual(
         error as? ModelFileError,
@@ -129,17 +131,18 @@ final class ModelFileTests: XCTestCase {
     let url = directory.appendingPathComponent("keep.motus")
     try ModelFile.write(Examples.logisticModel, to: url)
     let before = try Data(contentsOf: url)
-    // Block the temporary file by putting a directory where it would go.
-    let blocker = directory.appendingPathComponent(
-      ".keep.motus.\(ProcessInfo.processInfo.processIdentifier).tmp")
-    try FileManager.default.createDirectory(at: blocker, withIntermediateDirectories: false)
-    XCTAssertThrowsError(try ModelFile.write(Examples.mlpModel, to: url)) { error in
-      guard case .unwritable(let file, _) = error as? ModelFileError else {
+    // A model file that is also an input of the run is refused; the file stays as it was.
+    XCTAssertThrowsError(try ModelFile.write(Examples.mlpModel, to: url, inputs: [url.path])) {
+      error in
+      guard case .unwritable(let file, let reason) = error as? ModelFileError else {
         return XCTFail("\(error)")
       }
       XCTAssertEqual(file, url.path)
+      XCTAssertTrue(reason.contains("input"), reason)
     }
     XCTAssertEqual(try Data(contentsOf: url), before)
+    let left = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+    XCTAssertEqual(left, ["keep.motus"], "no temporary file is left behind")
   }
 
   func testWrite_MissingDirectoryFails() {
@@ -147,5 +150,15 @@ final class ModelFileTests: XCTestCase {
     XCTAssertThrowsError(try ModelFile.write(Examples.logisticModel, to: url)) { error in
       XCTAssertTrue("\(error)".contains(url.path) && "\(error)".contains("HINT"), "\(error)")
     }
+  }
+
+  /// Appends the CRC-32 of `bytes`, as the writer seals a file.
+  static func seal(_ bytes: inout [UInt8]) {
+    var crc: UInt32 = 0xFFFF_FFFF
+    for b in bytes {
+      crc ^= UInt32(b)
+      for _ in 0..<8 { crc = crc & 1 != 0 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
+    }
+    withUnsafeBytes(of: (crc ^ 0xFFFF_FFFF).littleEndian) { bytes.append(contentsOf: $0) }
   }
 }

@@ -17,7 +17,8 @@ final class ModelFileUnknownTests: XCTestCase {
     return try XCTUnwrap(try JSONSerialization.jsonObject(with: json) as? [String: Any])
   }
 
-  /// The file of `model` with its JSON header edited by `edit`.
+  /// The file of `model` with its JSON header edited by `edit`, checksum recomputed, so that
+  /// only the header checks can refuse it.
   private func edited(_ model: TrainedModel, _ edit: (inout [String: Any]) -> Void) throws -> Data {
     let bytes = [UInt8](try ModelFile.encode(model))
     let length = headerLength(bytes)
@@ -26,7 +27,8 @@ final class ModelFileUnknownTests: XCTestCase {
     let json = [UInt8](try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
     var out = Array(bytes[0..<12])
     withUnsafeBytes(of: UInt32(json.count).littleEndian) { out.append(contentsOf: $0) }
-    out += json + bytes[(16 + length)...]
+    out += json + bytes[(16 + length)..<(bytes.count - 4)]
+    withUnsafeBytes(of: ModelFile.checksum(out).littleEndian) { out.append(contentsOf: $0) }
     return Data(out)
   }
 

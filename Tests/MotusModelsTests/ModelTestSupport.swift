@@ -6,8 +6,9 @@ import MotusModels
 
 enum Examples {
   static let spec = FeatureSpec(
-    recipes: [], channels: ["userAcceleration.x"], sampleRateHz: 50, windowLength: 128,
-    hopLength: 64, statistics: [.mean, .std, .rms], spectral: [], bandEdgesHz: [])
+    recipes: [.copy("userAcceleration.x")], channels: ["userAcceleration.x"], sampleRateHz: 50,
+    windowLength: 128, hopLength: 64, statistics: [.mean, .std, .rms], spectral: [],
+    bandEdgesHz: [])
 
   static let metadata = TrainingMetadata(
     dataDigest: "0123456789abcdef", seed: 7, hyperparameters: ["l2Penalty": "0.0001"],

@@ -7,8 +7,8 @@ import MotusTraining
 
 enum Synthetic {
   static let spec = FeatureSpec(
-    recipes: [], channels: ["synthetic"], sampleRateHz: 50, windowLength: 64, hopLength: 32,
-    statistics: [.mean, .std, .min, .max], spectral: [], bandEdgesHz: [])
+    recipes: [.copy("synthetic")], channels: ["synthetic"], sampleRateHz: 50, windowLength: 64,
+    hopLength: 32, statistics: [.mean, .std, .min, .max], spectral: [], bandEdgesHz: [])
 
   /// `classCount` Gaussian blobs in `featureCount` dimensions, centres `separation` apart,
   /// `rowsPerGroup` rows per class in each of `groupCount` groups.

@@ -42,8 +42,16 @@ final class TrainerDatasetTests: XCTestCase {
     recipes: [.copy("a"), .copy("b")], channels: ["a", "b"], sampleRateHz: 50, windowLength: 64,
     hopLength: 32, statistics: [.mean, .std, .rms], spectral: [], bandEdgesHz: [])
 
+  /// Options without the default perturbed copies, so the table holds the recordings' windows.
+  private var asRecorded: TrainingOptions {
+    var options = TrainingOptions()
+    options.augmentation = nil
+    return options
+  }
+
   func testTrainDataset_KeepsOnlyLabelsWithWindowsAndHoldsOutSubjects() throws {
-    let (model, report, table) = try Trainer.train(dataset: dataset(), spec: spec)
+    let (model, report, table) = try Trainer.train(
+      dataset: dataset(), spec: spec, options: asRecorded)
     XCTAssertEqual(model.classes, ["walk", "sit"])
     // 320 samples, window 64, hop 32 -> (320 - 64) / 32 + 1 = 9 windows per recording, 8 recordings
     XCTAssertEqual(table.windowCount, 72)
@@ -62,7 +70,8 @@ final class TrainerDatasetTests: XCTestCase {
     var long = spec
     long.windowLength = 1000
     long.hopLength = 500
-    XCTAssertThrowsError(try Trainer.train(dataset: dataset(), spec: long)) { error in
+    XCTAssertThrowsError(try Trainer.train(dataset: dataset(), spec: long, options: asRecorded)) {
+      error in
       XCTAssertEqual(error as? TrainingError, .noWindows(skippedRecordings: 8, droppedImpure: 0))
     }
   }

@@ -28,6 +28,13 @@ struct DataOptions: ParsableArguments {
         + "relative to the manifest's folder).", valueName: "folder"))
   var dataRoot: String?
 
+  @Flag(
+    help: ArgumentHelp(
+      "Let a manifest read files outside its data root (absolute paths, '..', links).",
+      discussion: "Without it such paths are refused, so a manifest from elsewhere cannot "
+        + "make a command read arbitrary files."))
+  var allowOutsideDataRoot = false
+
   @Option(help: ArgumentHelp("Column holding the sample time in seconds.", valueName: "name"))
   var timeColumn = "timestamp"
 
@@ -85,12 +92,14 @@ struct DataOptions: ParsableArguments {
   var excludeSubjects: String?
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Resample every recording to this rate in Hz (anti-alias low-pass, then linear "
         + "interpolation).", valueName: "hz"))
   var sampleRate: Double?
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Split a session where the time step exceeds this many median sample periods.",
       valueName: "factor"))
@@ -116,10 +125,16 @@ struct DataOptions: ParsableArguments {
         throw ValidationError("Give at least one CSV file or folder, or --manifest FILE.")
       }
       if dataRoot != nil { throw ValidationError("'--data-root' needs --manifest.") }
+      if allowOutsideDataRoot {
+        throw ValidationError("'--allow-outside-data-root' needs --manifest.")
+      }
     }
     if timeColumn.isEmpty { throw ValidationError("'--time-column' must not be empty.") }
-    if let sampleRate, !(sampleRate > 0 && sampleRate.isFinite) {
-      throw ValidationError("'--sample-rate' must be a positive number of Hz, got \(sampleRate).")
+    if let sampleRate, !Limits.sampleRateHz.contains(sampleRate) {
+      throw ValidationError(
+        "'--sample-rate' must be within \(Limits.sampleRateHz.lowerBound)..."
+          + "\(Limits.sampleRateHz.upperBound) Hz, the rates inertial sensors record at "
+          + "(higher ones only multiply memory and time), got \(sampleRate).")
     }
     guard gapFactor > 1 && gapFactor.isFinite else {
       throw ValidationError("'--gap-factor' must be greater than 1, got \(gapFactor).")
@@ -165,12 +180,15 @@ struct DataOptions: ParsableArguments {
   /// - Parameters:
   ///   - requireLabels: `false` for commands that also read unlabelled data.
   ///   - progress: Forwarded to `DatasetLoader.load`.
+  ///   - checkValueRange: `LoadOptions.checkValueRange` (CSV paths only).
   func load(
-    requireLabels: Bool = true, progress: ((Int, Int) -> Void)? = nil
+    requireLabels: Bool = true, checkValueRange: Bool = true,
+    progress: ((Int, Int) -> Void)? = nil
   ) throws -> LoadResult {
     if manifest != nil { return try filterSubjects(loadManifest(progress: progress).result) }
     var options = try loadOptions()
     options.requireLabels = requireLabels
+    options.checkValueRange = checkValueRange
     return try DatasetLoader.load(paths, options: options, progress: progress)
   }
 
@@ -216,10 +234,27 @@ struct DataOptions: ParsableArguments {
       throw ToolError("no --manifest given.", hint: "add --manifest FILE.")
     }
     do {
-      return try DatasetLoader.load(manifest: manifest, dataRoot: dataRoot, progress: progress)
+      return try DatasetLoader.load(
+        manifest: manifest, dataRoot: dataRoot, allowOutsideDataRoot: allowOutsideDataRoot,
+        progress: progress)
     } catch let error as ManifestError {
       throw ToolError(error.description)
     }
+  }
+
+  /// Every file the command will read (CSV files, the manifest and its sources), so that an
+  /// output can be refused when it is one of them. Paths that do not resolve are left out:
+  /// loading reports them.
+  func inputFiles() -> [String] {
+    guard let manifest else { return (try? DatasetLoader.expand(paths)) ?? paths }
+    var files = [manifest]
+    guard let parsed = try? Manifest.read(manifest) else { return files }
+    let root = parsed.resolvedDataRoot(manifestFile: manifest, dataRoot: dataRoot)
+    for source in parsed.sources {
+      let paths = source.files.map { (root as NSString).appendingPathComponent($0) }
+      files += (try? DatasetLoader.expand(paths)) ?? paths
+    }
+    return files
   }
 
   /// Splits a comma-separated list, trimming spaces and dropping empty items.

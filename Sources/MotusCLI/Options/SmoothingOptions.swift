@@ -17,12 +17,14 @@ struct SmoothingOptions: ParsableArguments {
   var smoothing: Choice = .none
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Weight of the newest prediction for --smoothing ema, in (0, 1].",
       discussion: "Example: `--smoothing ema --alpha 0.3`.", valueName: "a"))
   var alpha: Float = 0.5
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Class-switch probability for --smoothing hmm, in (0, 1).",
       discussion: "Example: `--smoothing hmm --switch-probability 0.02` (fewer switches).",

@@ -41,19 +41,23 @@ struct TrainingFlags: ParsableArguments {
         + "\(defaults.solver.rawValue))."))
   var solver: LogisticRegression.Solver?
 
-  @Option(help: "Seed for the validation split, initialisation, shuffling and augmentation.")
+  @Option(
+    parsing: .unconditional, help: "Seed for the validation split, initialisation, shuffling and augmentation.")
   var seed: UInt64 = defaults.seed
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Maximum epochs (Adam) or iterations (L-BFGS).",
       discussion: "Default: 1000 for L-BFGS, 200 for Adam."))
   var epochs: Int?
 
-  @Option(help: "Adam step size (default: \(defaults.learningRate)).")
+  @Option(
+    parsing: .unconditional, help: "Adam step size (default: \(defaults.learningRate)).")
   var learningRate: Float?
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "L2 penalty (scikit-learn's alpha; logistic C = 1/alpha).",
       discussion: "Default: \(TrainingOptions.defaultL2Penalty(.logistic)) for logistic, "
@@ -62,12 +66,14 @@ struct TrainingFlags: ParsableArguments {
   var l2: Float?
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Stopping tolerance: L-BFGS max |gradient|; Adam minimum validation-loss improvement.",
       discussion: "Default: 1e-6 for L-BFGS, 1e-4 for Adam.", valueName: "tol"))
   var tolerance: Float?
 
-  @Option(help: "Adam mini-batch size in windows (default: \(defaults.batchSize)).")
+  @Option(
+    parsing: .unconditional, help: "Adam mini-batch size in windows (default: \(defaults.batchSize)).")
   var batchSize: Int?
 
   @Option(help: "Class weights in the loss: balanced (n / (k * count)) or none (default: balanced).")
@@ -77,12 +83,14 @@ struct TrainingFlags: ParsableArguments {
   var validationGroup: GroupChoice = .subject
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Share of windows held out for validation, in (0, 1) (default: "
         + "\(defaults.validationFraction)).", valueName: "fraction"))
   var validationFraction: Double?
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Epochs without validation improvement before stopping (Adam; default: "
         + "\(defaults.patience))."))
@@ -102,6 +110,7 @@ struct TrainingFlags: ParsableArguments {
   var calibration = defaults.calibrate
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Report 'unknown' when the calibrated top probability is below this, in [0, 1).",
       discussion: "Stored in the model (default: \(defaults.unknownThreshold); 0 always names a "
@@ -117,6 +126,7 @@ struct TrainingFlags: ParsableArguments {
   var negatives: TrainingOptions.NegativeUse?
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "With --negatives class: share of held-out people's class windows the negative class may "
         + "claim, in (0, 1).",
@@ -125,6 +135,7 @@ struct TrainingFlags: ParsableArguments {
   var negativeRate: Double?
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Principal directions of the novelty detector, which answers 'unknown' for windows far "
         + "from the training data; 0 for none.",
@@ -132,6 +143,7 @@ struct TrainingFlags: ParsableArguments {
   var noveltyComponents: Int?
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Share of held-out people's windows the novelty detector may call far, in (0, 1).",
       discussion: "It sets the detector's threshold (default: \(defaults.noveltyRate)).",
@@ -139,6 +151,7 @@ struct TrainingFlags: ParsableArguments {
   var noveltyRate: Double?
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Perturbed copies of each recording to train on beside the original.",
       discussion: "Each copy is the recording as another device and placement might give it "
@@ -158,11 +171,16 @@ struct TrainingFlags: ParsableArguments {
       valueName: "spec"))
   var perturbation: String?
 
+  /// Bounds on sizes that cost time and memory in proportion, with the reason in the message.
+  static let maximumHiddenWidth = 4096
+  static let maximumEpochs = 100_000
+  static let maximumBatchSize = 1 << 20
+
   func validate() throws {
     if let augment, !(0...Augmentation.maxCopies).contains(augment) {
       throw ValidationError(
-        "'--augment' must be in 0...\(Augmentation.maxCopies), got \(augment). Example: "
-          + "--augment 2")
+        "'--augment' must be in 0...\(Augmentation.maxCopies) (each copy adds the whole "
+          + "training set again, in time and memory), got \(augment). Example: --augment 2")
     }
     if let perturbation {
       do {
@@ -176,8 +194,10 @@ struct TrainingFlags: ParsableArguments {
       throw ValidationError(
         "'--hidden' takes one or two widths, got \(sizes.count). Example: --hidden 64,32")
     }
-    if let epochs, epochs < 1 {
-      throw ValidationError("'--epochs' must be >= 1, got \(epochs).")
+    if let epochs, !(1...Self.maximumEpochs).contains(epochs) {
+      throw ValidationError(
+        "'--epochs' must be in 1...\(Self.maximumEpochs) (early stopping ends far sooner), "
+          + "got \(epochs).")
     }
     if let learningRate, !(learningRate > 0 && learningRate.isFinite) {
       throw ValidationError("'--learning-rate' must be > 0, got \(learningRate).")
@@ -185,14 +205,16 @@ struct TrainingFlags: ParsableArguments {
     if let l2, !(l2 >= 0 && l2.isFinite) {
       throw ValidationError("'--l2' must be >= 0, got \(l2).")
     }
-    if let batchSize, batchSize < 1 {
-      throw ValidationError("'--batch-size' must be >= 1, got \(batchSize).")
+    if let batchSize, !(1...Self.maximumBatchSize).contains(batchSize) {
+      throw ValidationError(
+        "'--batch-size' must be in 1...\(Self.maximumBatchSize) windows, got \(batchSize).")
     }
     if let tolerance, !(tolerance >= 0 && tolerance.isFinite) {
       throw ValidationError("'--tolerance' must be >= 0, got \(tolerance).")
     }
-    if let patience, patience < 1 {
-      throw ValidationError("'--patience' must be >= 1, got \(patience).")
+    if let patience, !(1...Self.maximumEpochs).contains(patience) {
+      throw ValidationError(
+        "'--patience' must be in 1...\(Self.maximumEpochs) epochs, got \(patience).")
     }
     if let unknownThreshold, !(unknownThreshold >= 0 && unknownThreshold < 1) {
       throw ValidationError("'--unknown-threshold' must be in [0, 1), got \(unknownThreshold).")
@@ -215,9 +237,15 @@ struct TrainingFlags: ParsableArguments {
   func hiddenLayerSizes() throws -> [Int] {
     guard let hidden else { return Self.defaults.hiddenLayerSizes }
     return try DataOptions.list(hidden).map { item in
-      guard let n = Int(item), (1...4096).contains(n) else {
+      guard let n = Int(item), n >= 1 else {
         throw ValidationError(
-          "'--hidden' item '\(item)' is not a width in 1...4096. Example: --hidden 64,32")
+          "'--hidden' item '\(Excerpt.text(item))' is not a positive width. "
+            + "Example: --hidden 64,32")
+      }
+      guard n <= Self.maximumHiddenWidth else {
+        throw ValidationError(
+          "'--hidden' width \(n) is above \(Self.maximumHiddenWidth): time and memory grow with "
+            + "the width, and activity features need far fewer units. Example: --hidden 64,32")
       }
       return n
     }

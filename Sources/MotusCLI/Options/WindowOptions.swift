@@ -19,22 +19,46 @@ extension WindowSpan: ExpressibleByArgument {
   }
 
   public var defaultValueDescription: String { description }
+
+  /// Longest span typed in seconds: an hour, far beyond an activity window.
+  static let maximumSeconds = 3600.0
+
+  /// Why the span is out of bounds, or nil.
+  func problem(flag: String) -> String? {
+    switch self {
+    case .seconds(let s) where !(s > 0):
+      return "'\(flag)' must be positive, got \(self). Example: \(flag) 2.56s"
+    case .samples(let n) where n < 1:
+      return "'\(flag)' must be positive, got \(self). Example: \(flag) 2.56s"
+    case .seconds(let s) where s > Self.maximumSeconds:
+      return "'\(flag)' must be at most \(Int(Self.maximumSeconds))s (an hour; activity windows "
+        + "span seconds), got \(self)."
+    case .samples(let n) where n > FeatureSpec.maximumWindowLength:
+      return "'\(flag)' must be at most \(FeatureSpec.maximumWindowLength) samples (over 10 "
+        + "minutes at 100 Hz; activity windows span seconds), got \(self)."
+    default:
+      return nil
+    }
+  }
 }
 
 struct WindowOptions: ParsableArguments {
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Window length: seconds with an 's' suffix (2.56s) or samples (128).",
       valueName: "length"))
   var window: WindowSpan = FeatureChoice.defaultWindow
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Hop between window starts, as seconds (1.28s) or samples (64).",
       discussion: "Default: a third of the window.", valueName: "length"))
   var hop: WindowSpan?
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Drop windows whose majority label covers less than this fraction (0...1).",
       valueName: "fraction"))
@@ -68,6 +92,7 @@ struct WindowOptions: ParsableArguments {
   var spectral: String?
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Floor added to band powers before log_band takes log10, in (channel unit)^2.",
       discussion: "Default: \(FeatureSpec.defaultLogPowerFloor), above phone sensor noise so "
@@ -76,12 +101,8 @@ struct WindowOptions: ParsableArguments {
   var logPowerFloor: Double?
 
   func validate() throws {
-    guard window.isPositive else {
-      throw ValidationError("'--window' must be positive, got \(window). Example: --window 2.56s")
-    }
-    if let hop, !hop.isPositive {
-      throw ValidationError("'--hop' must be positive, got \(hop). Example: --hop 1.28s")
-    }
+    if let problem = window.problem(flag: "--window") { throw ValidationError(problem) }
+    if let problem = hop?.problem(flag: "--hop") { throw ValidationError(problem) }
     guard (0...1).contains(minPurity) else {
       throw ValidationError("'--min-purity' must be in 0...1, got \(minPurity).")
     }
@@ -119,30 +140,41 @@ struct WindowOptions: ParsableArguments {
     for item in items {
       guard let name = Name(rawValue: item) else {
         throw ValidationError(
-          "'\(flag)': unknown name '\(item)'. HINT: choose among \(valid) (comma-separated), "
-            + "or 'all' or 'none' alone.")
+          "'\(flag)': unknown name '\(Excerpt.text(item))'. HINT: choose among \(valid) "
+            + "(comma-separated), or 'all' or 'none' alone.")
       }
       guard !names.contains(name) else {
-        throw ValidationError("'\(flag)': '\(item)' is listed twice. HINT: list each name once.")
+        throw ValidationError(
+          "'\(flag)': '\(Excerpt.text(item))' is listed twice. HINT: list each name once.")
       }
       names.append(name)
     }
     return names
   }
 
+  /// Most `--bands` edges.
+  static let maximumBandEdges = 1000
+
   /// The `--bands` list, or nil for the default edges.
   func bandEdges() throws -> [Double]? {
     guard let bands else { return nil }
     let items = bands.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+    guard items.count <= Self.maximumBandEdges else {
+      throw ValidationError(
+        "'--bands' lists \(items.count) edges, more than \(Self.maximumBandEdges) (each band "
+          + "adds a feature per channel). Example: --bands 0,1,3,8")
+    }
     var edges: [Double] = []
     for item in items {
       guard let edge = Double(item), edge.isFinite else {
-        throw ValidationError("'--bands' item '\(item)' is not a number of Hz. Example: 0,1,3,8")
+        throw ValidationError(
+          "'--bands' item '\(Excerpt.text(item))' is not a number of Hz. Example: 0,1,3,8")
       }
       edges.append(edge)
     }
     return edges
   }
+
 
   /// The window and feature choices these flags make (defaults where a flag is absent).
   func featureChoice() throws -> FeatureChoice {

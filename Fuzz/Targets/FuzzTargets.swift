@@ -1,0 +1,182 @@
+// The inputs libFuzzer mutates, one function per parser a user's file reaches: the CSV reader
+// (through loading, resampling and feature extraction), the model-file loader (through a
+// stream that runs what loaded), the manifest loader (through path confinement) and the
+// stream's line parser (through the streaming engine). Each must return, with a result or a
+// thrown error, for every input: a trap, a hang or a huge allocation is a finding.
+//
+// Built with `-sanitize=fuzzer` by scripts/fuzz.sh; the tests replay Fuzz/Corpus and
+// Fuzz/Regressions through the same functions.
+
+import Foundation
+import MotusData
+import MotusFeatures
+import MotusLinearAlgebra
+import MotusModels
+import MotusStreaming
+
+public enum FuzzTargets {
+  /// The targets by the names scripts/fuzz.sh and the corpus folders use.
+  public static let all: [String: @Sendable ([UInt8]) -> Void] = [
+    "csv": csvReader, "model": modelFile, "manifest": manifest, "stream": streamLines,
+  ]
+
+  /// Loads the bytes as a CSV file under load options chosen by the first byte, then windows
+  /// whatever loaded.
+  public static func csvReader(_ bytes: [UInt8]) {
+    let selector = bytes.first ?? 0
+    var options = LoadOptions()
+    options.requireLabels = selector & 1 == 0
+    if selector & 2 != 0 { options.sampleRateHz = selector & 4 != 0 ? 15 : 50 }
+    if selector & 8 != 0 { options.channelPatterns = ["acceleration.*", "|acceleration|"] }
+    if selector & 16 != 0 { options.modelRecipes = streamModel.featureSpec.recipes }
+    options.negateAcceleration = selector & 32 != 0
+    options.checkValueRange = selector & 64 == 0
+    guard
+      let loaded = try? DatasetLoader.load(
+        inputs: [InputBytes(name: "fuzz.csv", bytes: bytes)], options: options),
+      let rate = loaded.dataset.recordings.first?.sampleRateHz
+    else { return }
+    let spec = FeatureSpec.standard(
+      recipes: loaded.recipes, channels: loaded.recipes.map(\.name),
+      sampleRateHz: FeatureSpec.nominalRate(rate), windowLength: 8, hopLength: 4)
+    guard let extractor = try? FeatureExtractor(spec: spec) else { return }
+    _ = try? WindowTable.make(dataset: loaded.dataset, extractor: extractor)
+  }
+
+  /// Decodes the bytes as a model file, then again with the checksum made to match (so that
+  /// mutations reach the header checks); a model that loads must stream and re-encode.
+  public static func modelFile(_ bytes: [UInt8]) {
+    loadAndRun(bytes)
+    guard bytes.count > 20 else { return }
+    var sealed = Array(bytes.dropLast(4))
+    withUnsafeBytes(of: ModelFile.checksum(sealed).littleEndian) { sealed += $0 }
+    loadAndRun(sealed)
+  }
+
+  private static func loadAndRun(_ bytes: [UInt8]) {
+    guard let model = try? ModelFile.decode(Data(bytes), file: "fuzz.motus") else { return }
+    // Bytes, not models, are compared: metadata may hold NaN metrics, which equal nothing.
+    guard let encoded = try? ModelFile.encode(model),
+      let again = try? ModelFile.decode(encoded, file: "again.motus"),
+      (try? ModelFile.encode(again)) == encoded
+    else { fatalError("a model that loads does not survive encoding again") }
+    let inputs = ChannelSelector.rawInputs(of: model.featureSpec.recipes)
+    guard let engine = try? StreamingClassifier(model: model, inputChannels: inputs) else {
+      return
+    }
+    let samples = min(2 * model.featureSpec.windowLength + 1, 4096)
+    var values = [Float](repeating: 0, count: inputs.count)
+    for t in 0..<samples {
+      for c in values.indices { values[c] = Float((t * 7 + c * 3) % 11) * 0.1 - 0.5 }
+      values.withUnsafeBufferPointer {
+        engine.append(timestamp: Double(t) / engine.inputRateHz, values: $0) { _ in }
+      }
+    }
+    engine.finish { _ in }
+  }
+
+  /// Decodes and checks the bytes as a manifest, then places every source file under a
+  /// data root (which must refuse paths that leave it).
+  public static func manifest(_ bytes: [UInt8]) {
+    guard let manifest = try? Manifest.decode(bytes, file: "fuzz.json") else { return }
+    let root = "/nonexistent-data-root"
+    for (i, source) in manifest.sources.enumerated() {
+      for (j, path) in source.files.enumerated() {
+        guard
+          let placed = try? Manifest.confinedPath(
+            path, root: root, allowOutside: false, file: "fuzz.json",
+            key: "sources[\(i)].files[\(j)]")
+        else { continue }
+        guard staysInside(placed, root: root) else {
+          fatalError("'\(path)' was placed outside the data root: \(placed)")
+        }
+      }
+    }
+  }
+
+  /// Whether resolving `path`'s `.` and `..` components, as the file system does (byte by
+  /// byte), never leaves `root`.
+  public static func staysInside(_ path: String, root: String) -> Bool {
+    let slash = UInt8(ascii: "/")
+    var parts: [ArraySlice<UInt8>] = []
+    for part in Array(path.utf8).split(separator: slash) {
+      if part.elementsEqual("..".utf8) {
+        if parts.popLast() == nil { return false }
+      } else if !part.elementsEqual(".".utf8) {
+        parts.append(part)
+      }
+    }
+    let rootParts = Array(root.utf8).split(separator: slash)
+    return parts.count >= rootParts.count && zip(parts, rootParts).allSatisfy { $0 == $1 }
+  }
+
+  /// Splits the bytes into lines: a header, then rows, through the stream's row reader into
+  /// a streaming engine, as `motus stream` runs them.
+  public static func streamLines(_ bytes: [UInt8]) {
+    var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+      .map { line -> [UInt8] in
+        var line = Array(line)
+        if line.last == UInt8(ascii: "\r") { line.removeLast() }
+        return line
+      }
+    guard !lines.isEmpty else { return }
+    let header = lines.removeFirst()
+    guard
+      var reader = try? StreamRowReader(
+        header: header, file: "fuzz.csv", model: streamModel,
+        negateAcceleration: header.first == UInt8(ascii: " "))
+    else { return }
+    var values = [Float](repeating: 0, count: reader.inputs.count)
+    var pending: [(time: Double, values: [Float])] = []
+    var engine: StreamingClassifier?
+    for line in lines {
+      let row = values.withUnsafeMutableBufferPointer { reader.read(line, into: $0) }
+      guard case .sample(let time, _) = row else { continue }
+      if let engine {
+        values.withUnsafeBufferPointer { engine.append(timestamp: time, values: $0) { _ in } }
+        continue
+      }
+      pending.append((time, values))
+      guard pending.count >= 8 else { continue }
+      var configuration = StreamConfiguration()
+      configuration.inputRateHz = estimateSampleRateHz(timestamps: pending.map(\.time))
+      guard
+        let started = try? StreamingClassifier(
+          model: streamModel, inputChannels: reader.inputs, configuration: configuration)
+      else { return }
+      for sample in pending {
+        sample.values.withUnsafeBufferPointer {
+          started.append(timestamp: sample.time, values: $0) { _ in }
+        }
+      }
+      engine = started
+    }
+    engine?.finish { _ in }
+  }
+
+  /// A small acceleration model at 15 Hz (the shipped model's recipes), built in code.
+  public static let streamModel: TrainedModel = {
+    let axes = ["acceleration.x", "acceleration.y", "acceleration.z"]
+    let recipes = axes.map { ChannelRecipe.copy($0) } + [
+      ChannelRecipe(name: "|acceleration|", operation: .magnitude, inputs: axes)
+    ]
+    let spec = FeatureSpec(
+      recipes: recipes, channels: ["|acceleration|"], sampleRateHz: 15, windowLength: 16,
+      hopLength: 8, statistics: [.mean, .std, .kurtosis], spectral: [.bandPowers],
+      bandEdgesHz: [0, 2, 7.5])
+    let featureCount = spec.featureNames.count
+    let classes = ["still", "moving", "push-up"]
+    let weights = (0..<(classes.count * featureCount)).map { Float($0 % 5) * 0.25 - 0.5 }
+    let linear = Linear(
+      weight: Matrix(rowCount: classes.count, columnCount: featureCount, values: weights),
+      bias: [0.1, 0, -0.1])
+    return TrainedModel(
+      featureSpec: spec,
+      standardizer: Standardizer(
+        mean: [Float](repeating: 0.5, count: featureCount),
+        scale: [Float](repeating: 2, count: featureCount)),
+      classifier: .logistic(LogisticRegression(classes: classes, linear: linear)),
+      confidenceCutoffs: ConfidenceCutoffs(medium: 0.5, high: 0.8),
+      metadata: TrainingMetadata(dataDigest: "0000000000000000", seed: 0, motusVersion: "fuzz"))
+  }()
+}

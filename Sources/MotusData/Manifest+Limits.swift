@@ -1,0 +1,161 @@
+// What a manifest may ask for: value bounds (rates, weights, list sizes), file paths kept
+// inside the data root, and the line and column of a bad key.
+
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+extension Manifest {
+  /// A manifest is a small JSON file; a larger one is not a manifest.
+  public static let maximumFileBytes = 16 << 20
+  /// Largest source weight: a relative weight, and a larger one would swamp the loss.
+  public static let maximumWeight = 1000.0
+  /// List sizes beyond any real composition of datasets.
+  public static let maximumSources = 1000
+  public static let maximumChannels = 256
+  public static let maximumLabels = 1024
+
+  /// Checks the values `check` does not bound, with the limit and its reason.
+  func checkBounds(file: String) throws {
+    func bad(_ key: String, _ reason: String, _ hint: String) -> ManifestError {
+      .invalidValue(file: file, key: key, reason: reason, hint: hint)
+    }
+    if !(Limits.sampleRateHz.contains(sampleRateHz)) {
+      throw bad(
+        "sampleRateHz",
+        "\(sampleRateHz) Hz is outside \(Limits.sampleRateHz.lowerBound)..."
+          + "\(Limits.sampleRateHz.upperBound) Hz, the rates inertial sensors record at",
+        "e.g. 15")
+    }
+    if sources.count > Self.maximumSources {
+      throw bad(
+        "sources", "lists \(sources.count) sources, more than \(Self.maximumSources)",
+        "split the composition into several manifests")
+    }
+    if channels.count > Self.maximumChannels {
+      throw bad(
+        "channels", "lists \(channels.count) channels, more than \(Self.maximumChannels)",
+        "list the channels a model needs")
+    }
+    if labels.count > Self.maximumLabels {
+      throw bad(
+        "labels", "lists \(labels.count) labels, more than \(Self.maximumLabels)",
+        "list the classes a model tells apart")
+    }
+    for (i, source) in sources.enumerated() {
+      if let weight = source.weight, weight > Self.maximumWeight {
+        throw bad(
+          "sources[\(i)].weight",
+          "\(weight) is above \(Self.maximumWeight), the largest relative weight of a source",
+          "weights are relative; default is 1")
+      }
+    }
+  }
+
+  /// The path of a source file: `path` under `root`, which it must not leave (by an absolute
+  /// path, `..` or a symbolic link) unless `allowOutside`.
+  ///
+  /// - Throws: `ManifestError.invalidValue` naming the key, the path and the root.
+  public static func confinedPath(
+    _ path: String, root: String, allowOutside: Bool, file: String, key: String
+  ) throws -> String {
+    // Bytes, not characters: a combining mark after "/" would otherwise hide the separator.
+    let slash = UInt8(ascii: "/")
+    if path.utf8.first == slash {
+      if allowOutside { return path }
+      throw outside(path, root: root, file: file, key: key, why: "is an absolute path")
+    }
+    let joined = (root as NSString).appendingPathComponent(path)
+    if allowOutside { return joined }
+    // Lexically first (the file may not exist), then through symbolic links when it does.
+    var depth = 0
+    for part in path.utf8.split(separator: slash) {
+      if part.elementsEqual("..".utf8) { depth -= 1 } else if !part.elementsEqual(".".utf8) {
+        depth += 1
+      }
+      if depth < 0 {
+        throw outside(path, root: root, file: file, key: key, why: "climbs out of the data root")
+      }
+    }
+    if let realRoot = InputFile.realPath(root), let realFile = InputFile.realPath(joined),
+      realFile != realRoot, !Self.isInside(realFile, folder: realRoot)
+    {
+      throw outside(
+        path, root: root, file: file, key: key,
+        why: "leads out of the data root through a symbolic link")
+    }
+    return joined
+  }
+
+  /// Whether `path` lies under `folder`, comparing bytes.
+  static func isInside(_ path: String, folder: String) -> Bool {
+    let prefix = folder.utf8.last == UInt8(ascii: "/") ? folder : folder + "/"
+    return path.utf8.starts(with: prefix.utf8)
+  }
+
+  private static func outside(
+    _ path: String, root: String, file: String, key: String, why: String
+  ) -> ManifestError {
+    .invalidValue(
+      file: file, key: key,
+      reason: "'\(Excerpt.text(path))' \(why) ('\(Excerpt.text(root))'); it is not read",
+      hint: "keep source files under the data root (paths relative to it), or pass "
+        + "--allow-outside-data-root to read them anyway")
+  }
+
+}
+
+extension ManifestError {
+  /// The error with the line and column of its key in `bytes`, when it names one.
+  func locating(in bytes: [UInt8]) -> ManifestError {
+    switch self {
+    case .invalidValue(let file, let key, let reason, let hint, nil):
+      guard let path = JSONKeyPath(key) else { return self }
+      let at = JSONLocator.position(of: path.keys, in: bytes)
+      return .invalidValue(file: file, key: key, reason: reason, hint: hint, at: at)
+    default:
+      return self
+    }
+  }
+}
+
+/// A key path as errors print it (`sources[2].labels.walk`), back as coding keys.
+struct JSONKeyPath {
+  struct Key: CodingKey {
+    var stringValue: String
+    var intValue: Int?
+    init(stringValue: String) { self.stringValue = stringValue }
+    init(intValue: Int) {
+      self.stringValue = "\(intValue)"
+      self.intValue = intValue
+    }
+  }
+
+  var keys: [CodingKey] = []
+
+  /// nil for `(top)`. Label names containing `.` or `[` are not split correctly; the position
+  /// then falls back to the nearest enclosing value.
+  init?(_ text: String) {
+    guard text != "(top)" else { return nil }
+    for part in text.split(separator: ".") {
+      var rest = Substring(part)
+      if let bracket = rest.firstIndex(of: "[") {
+        if bracket > rest.startIndex { keys.append(Key(stringValue: String(rest[..<bracket]))) }
+        rest = rest[bracket...]
+        while rest.hasPrefix("["), let close = rest.firstIndex(of: "]") {
+          guard let index = Int(rest[rest.index(after: rest.startIndex)..<close]) else { break }
+          keys.append(Key(intValue: index))
+          rest = rest[rest.index(after: close)...]
+        }
+      } else {
+        keys.append(Key(stringValue: String(rest)))
+      }
+    }
+  }
+}

@@ -1,0 +1,331 @@
+// The one rule every command writes its outputs by (model, features, report):
+//
+// - `-` is standard output.
+// - An output that is one of the inputs (the same file by device and inode, whatever the path
+//   says) is refused, before any work.
+// - A character device or FIFO (`/dev/null`, `>(…)`) is written in place; a folder, block
+//   device or socket is refused; a symbolic link is followed to the file it names.
+// - A regular file is written to a temporary file in the same folder, created exclusively
+//   (O_EXCL, a random name, no symbolic link followed), then renamed over the target, so a
+//   failed or interrupted run leaves the earlier file intact. The temporary file is removed
+//   on error, at exit and on SIGINT/SIGTERM (see `TemporaryFiles`).
+
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// An output being written.
+///
+///     let output = try OutputFile(path: "windows.csv", flag: "--output", inputs: ["data.csv"])
+///     try output.write(Array(text.utf8))
+///     try output.commit()   // or nothing: deinit discards an uncommitted output
+///
+/// Open outputs before reading inputs: a bad output then fails before minutes of work.
+public final class OutputFile {
+  /// The path as given.
+  public let path: String
+  /// Names the output in errors (`--output`, `--report`, `model file`).
+  public let flag: String
+
+  private enum Target {
+    case standardOutput
+    case inPlace(fd: Int32)
+    case replace(fd: Int32, temporary: String, final: String, slot: Int)
+    case done
+  }
+  private var target: Target
+
+  /// Checks the rule above and opens the temporary file (or the device).
+  ///
+  /// - Parameters:
+  ///   - inputs: Paths the command reads; an output that is one of them is refused.
+  ///   - otherOutputs: Outputs of the same run (one file cannot be two outputs).
+  /// - Throws: `OutputFileError`.
+  public init(path: String, flag: String, inputs: [String], otherOutputs: [String] = []) throws {
+    self.path = path
+    self.flag = flag
+    if path == InputFile.standardInputPath {
+      target = .standardOutput
+      return
+    }
+    var info = stat()
+    var linkInfo = stat()
+    let exists = stat(path, &info) == 0
+    if !exists, lstat(path, &linkInfo) == 0 {
+      throw OutputFileError.danglingLink(path: path, flag: flag)
+    }
+    if exists {
+      for input in inputs where OutputFile.sameFile(info, input) {
+        throw OutputFileError.sameAsInput(path: path, flag: flag, input: input)
+      }
+      for other in otherOutputs where OutputFile.sameFile(info, other) {
+        throw OutputFileError.sameAsOtherOutput(path: path, flag: flag, other: other)
+      }
+      switch info.st_mode & S_IFMT {
+      case S_IFREG: break
+      case S_IFCHR, S_IFIFO:
+        let fd = open(path, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+          throw OutputFileError.cannotCreate(path: path, flag: flag, reason: InputFile.lastError())
+        }
+        target = .inPlace(fd: fd)
+        return
+      case S_IFDIR: throw OutputFileError.notAFile(path: path, flag: flag, kind: "a folder")
+      case S_IFBLK: throw OutputFileError.notAFile(path: path, flag: flag, kind: "a block device")
+      default: throw OutputFileError.notAFile(path: path, flag: flag, kind: "a socket")
+      }
+    } else {
+      for other in otherOutputs where other == path {
+        throw OutputFileError.sameAsOtherOutput(path: path, flag: flag, other: other)
+      }
+    }
+    // A symbolic link is replaced at the file it names, not by a regular file of its own.
+    let final = exists ? (InputFile.realPath(path) ?? path) : path
+    let folder = (final as NSString).deletingLastPathComponent
+    let directory = folder.isEmpty ? "." : folder
+    var folderInfo = stat()
+    guard stat(directory, &folderInfo) == 0, folderInfo.st_mode & S_IFMT == S_IFDIR else {
+      throw OutputFileError.noFolder(path: path, flag: flag, folder: directory)
+    }
+    let name = (final as NSString).lastPathComponent
+    var fd: Int32 = -1
+    var temporary = ""
+    var failure: Int32 = EEXIST
+    for _ in 0..<16 where failure == EEXIST {
+      let random = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+      temporary = (directory as NSString).appendingPathComponent(".\(name).\(random).tmp")
+      fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
+      failure = fd >= 0 ? 0 : errno
+    }
+    guard fd >= 0 else {
+      throw OutputFileError.cannotCreate(
+        path: path, flag: flag, reason: InputFile.describe(failure))
+    }
+    // The replacement keeps the permissions of the file it replaces.
+    if exists { _ = fchmod(fd, info.st_mode & 0o7777) }
+    let slot = TemporaryFiles.register(temporary)
+    target = .replace(fd: fd, temporary: temporary, final: final, slot: slot)
+  }
+
+  deinit { discard() }
+
+  /// Whether the output is a regular file written by temporary file and rename.
+  public var isReplacedAtomically: Bool {
+    if case .replace = target { return true }
+    return false
+  }
+
+  /// Appends `bytes`.
+  ///
+  /// - Throws: `OutputFileError.writeFailed` (the temporary file is removed).
+  public func write(_ bytes: [UInt8]) throws {
+    let fd: Int32
+    switch target {
+    case .standardOutput: fd = 1
+    case .inPlace(let f), .replace(let f, _, _, _): fd = f
+    case .done: return
+    }
+    var offset = 0
+    while offset < bytes.count {
+      let n = bytes.withUnsafeBytes { buffer -> Int in
+        guard let base = buffer.baseAddress else { return 0 }
+        return systemWrite(fd, base + offset, buffer.count - offset)
+      }
+      if n < 0 && errno == EINTR { continue }
+      guard n > 0 else {
+        let reason = InputFile.lastError()
+        discard()
+        throw OutputFileError.writeFailed(path: path, flag: flag, reason: reason)
+      }
+      offset += n
+    }
+  }
+
+  /// Appends UTF-8 text.
+  public func write(_ text: String) throws { try write(Array(text.utf8)) }
+
+  /// Makes the output final: flushes a regular file and renames it over the target.
+  ///
+  /// - Throws: `OutputFileError.writeFailed` (the earlier file stays as it was).
+  public func commit() throws {
+    switch target {
+    case .standardOutput, .done:
+      target = .done
+    case .inPlace(let fd):
+      close(fd)
+      target = .done
+    case .replace(let fd, let temporary, let final, let slot):
+      let synced = fsync(fd) == 0 || errno == EINVAL
+      let reason = synced ? "" : InputFile.lastError()
+      close(fd)
+      target = .done
+      guard synced, rename(temporary, final) == 0 else {
+        let why = synced ? InputFile.lastError() : reason
+        unlink(temporary)
+        TemporaryFiles.unregister(slot)
+        throw OutputFileError.writeFailed(path: path, flag: flag, reason: why)
+      }
+      TemporaryFiles.unregister(slot)
+    }
+  }
+
+  /// Drops an uncommitted output: the temporary file is removed, the target untouched.
+  public func discard() {
+    switch target {
+    case .replace(let fd, let temporary, _, let slot):
+      close(fd)
+      unlink(temporary)
+      TemporaryFiles.unregister(slot)
+    case .inPlace(let fd):
+      close(fd)
+    case .standardOutput, .done:
+      break
+    }
+    target = .done
+  }
+
+  /// Writes `bytes` to `path` by the rule, in one step.
+  public static func write(
+    _ bytes: [UInt8], to path: String, flag: String, inputs: [String] = []
+  ) throws {
+    let output = try OutputFile(path: path, flag: flag, inputs: inputs)
+    try output.write(bytes)
+    try output.commit()
+  }
+
+  /// Whether `path` is the file `info` describes (same device and inode).
+  static func sameFile(_ info: stat, _ path: String) -> Bool {
+    var other = stat()
+    let found =
+      path == InputFile.standardInputPath ? fstat(0, &other) == 0 : stat(path, &other) == 0
+    return found && other.st_mode & S_IFMT == S_IFREG && other.st_dev == info.st_dev
+      && other.st_ino == info.st_ino
+  }
+}
+
+/// `write(2)` under a name that `OutputFile.write` does not shadow.
+@inline(__always)
+func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+  write(fd, buffer, count)
+}
+
+/// An output the rule refuses, or that could not be written. Every message says that any
+/// earlier file at the path is unchanged.
+public enum OutputFileError: Error, Equatable, CustomStringConvertible {
+  case sameAsInput(path: String, flag: String, input: String)
+  case sameAsOtherOutput(path: String, flag: String, other: String)
+  case notAFile(path: String, flag: String, kind: String)
+  case danglingLink(path: String, flag: String)
+  case noFolder(path: String, flag: String, folder: String)
+  case cannotCreate(path: String, flag: String, reason: String)
+  case writeFailed(path: String, flag: String, reason: String)
+
+  public var path: String {
+    switch self {
+    case .sameAsInput(let p, _, _), .sameAsOtherOutput(let p, _, _), .notAFile(let p, _, _),
+      .danglingLink(let p, _), .noFolder(let p, _, _), .cannotCreate(let p, _, _),
+      .writeFailed(let p, _, _):
+      return p
+    }
+  }
+
+  /// Why, without the path.
+  public var reason: String {
+    switch self {
+    case .sameAsInput(_, _, let input):
+      return "it is the input \(input); writing it would destroy the data"
+    case .sameAsOtherOutput(_, _, let other):
+      return "it is also the output \(other)"
+    case .notAFile(_, _, let kind): return "it is \(kind), not a file"
+    case .danglingLink: return "it is a symbolic link to nothing"
+    case .noFolder(_, _, let folder): return "the folder \(folder) does not exist"
+    case .cannotCreate(_, _, let reason), .writeFailed(_, _, let reason): return reason
+    }
+  }
+
+  public var hint: String {
+    switch self {
+    case .sameAsInput, .sameAsOtherOutput: return "choose another output file name."
+    case .notAFile: return "give a file path (or - for standard output)."
+    case .danglingLink: return "remove the link, or point it at a file."
+    case .noFolder: return "create the folder first, or choose another path."
+    case .cannotCreate, .writeFailed:
+      return "check that the folder is writable and the disk has space."
+    }
+  }
+
+  public var description: String {
+    let flag: String
+    switch self {
+    case .sameAsInput(_, let f, _), .sameAsOtherOutput(_, let f, _), .notAFile(_, let f, _),
+      .danglingLink(_, let f), .noFolder(_, let f, _), .cannotCreate(_, let f, _),
+      .writeFailed(_, let f, _):
+      flag = f
+    }
+    return "\(flag) \(path): cannot write (\(reason)); any earlier file there is unchanged. "
+      + "HINT: \(hint)"
+  }
+}
+
+/// Temporary files that must not outlive the process: removed at exit and, through
+/// `removeAllForSignal()`, from a SIGINT or SIGTERM handler.
+public enum TemporaryFiles {
+  static let capacity = 64
+  // C strings in fixed slots: a signal handler may read them without allocating or locking.
+  nonisolated(unsafe) static let slots: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
+    let slots = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: capacity)
+    slots.initialize(repeating: nil, count: capacity)
+    return slots
+  }()
+  static let lock = NSLock()
+  nonisolated(unsafe) static var atExitInstalled = false
+
+  /// Remembers `path` for removal; returns its slot (-1 when all slots are taken, in which
+  /// case it is still removed on error and at deinit, only not by a signal).
+  static func register(_ path: String) -> Int {
+    lock.lock()
+    defer { lock.unlock() }
+    if !atExitInstalled {
+      atExitInstalled = true
+      _ = slots
+      atexit { TemporaryFiles.removeAllForSignal() }
+    }
+    for i in 0..<capacity where slots[i] == nil {
+      slots[i] = strdup(path)
+      return i
+    }
+    return -1
+  }
+
+  static func unregister(_ slot: Int) {
+    guard slot >= 0 else { return }
+    lock.lock()
+    defer { lock.unlock() }
+    let p = slots[slot]
+    slots[slot] = nil
+    free(p)
+  }
+
+  /// Unlinks every registered temporary file. Async-signal-safe: no allocation, no lock.
+  public static func removeAllForSignal() {
+    for i in 0..<capacity {
+      if let p = slots[i] { unlink(p) }
+    }
+  }
+
+  /// Sets up the slots, so that a signal handler never has to.
+  public static func prepare() { _ = slots }
+
+  /// Paths currently registered (for tests).
+  public static var registered: [String] {
+    lock.lock()
+    defer { lock.unlock() }
+    return (0..<capacity).compactMap { slots[$0].map { String(cString: $0) } }
+  }
+}

@@ -1,0 +1,116 @@
+// The line parser of `motus stream`: a header line fixes the columns (time, session, the
+// model's inputs adapted by `InputAdapter`), then each line becomes one sample or a counted
+// skip whose error names the file, line and column. Values are held to the bounds batch
+// loading applies (`Limits`), so a cell of 1e30 or NaN never reaches the engine's features.
+
+import MotusData
+import MotusModels
+
+/// Reads CSV lines into samples for a model.
+///
+///     var reader = try StreamRowReader(header: Array(line.utf8), file: "<stdin>", model: m)
+///     var values = [Float](repeating: 0, count: reader.inputs.count)
+///     switch values.withUnsafeMutableBufferPointer({ reader.read(Array(next.utf8), into: $0) })
+///     { case .sample(let time, let session): ...; case .blank: break; case .skipped(let e): ... }
+public struct StreamRowReader: Sendable {
+  /// What one line gave.
+  public enum Row: Sendable, Equatable {
+    /// `values` was filled (NaN for an empty cell); `session` is the session column's value.
+    case sample(time: Double, session: String?)
+    case blank
+    /// The line was left out; the error names where and why.
+    case skipped(CSVError)
+  }
+
+  public let file: String
+  /// Raw inputs of the model, in the order `read` writes them (`ChannelSelector.rawInputs`).
+  public let inputs: [String]
+  /// How each input is made from the file's columns.
+  public let adapter: InputAdapter
+  private var parser: CSVRowParser
+  private let timeIndex: Int
+  private let sessionIndex: Int?
+
+  /// Parses the header and resolves every model input against it.
+  ///
+  /// - Parameters:
+  ///   - header: The first line's bytes (without its line end).
+  ///   - timeColumn: Name of the time column (seconds).
+  ///   - negateAcceleration: The file's raw acceleration is in Android sign.
+  /// - Throws: `CSVError` (not text, empty, duplicate or missing column),
+  ///   `InputAdapterError` (a model input the file cannot provide).
+  public init(
+    header: [UInt8], file: String, model: TrainedModel, timeColumn: String = "timestamp",
+    negateAcceleration: Bool = false
+  ) throws {
+    if let encoding = TextEncoding.problem(header) {
+      throw CSVError.notText(file: file, encoding: encoding)
+    }
+    let parser = try CSVRowParser(
+      headerLine: String(decoding: header, as: UTF8.self), file: file)
+    let recipes = model.featureSpec.recipes
+    let inputs = ChannelSelector.rawInputs(of: recipes)
+    self.file = file
+    self.inputs = inputs
+    self.parser = parser
+    timeIndex = try parser.requireColumn(timeColumn, option: "--time-column")
+    sessionIndex = parser.column("session")
+    adapter = try InputAdapter(
+      modelInputs: inputs, header: parser.header, file: file,
+      negateAcceleration: negateAcceleration,
+      modelNegatesAcceleration: InputAdapter.modelNegatesAcceleration(recipes))
+  }
+
+  /// The 1-based line number the next `read` is given.
+  public var nextLine: Int { parser.nextLine }
+
+  /// Parses one line (without its line end) into `values` (`inputs.count` of them).
+  /// - Complexity: O(line length).
+  public mutating func read(_ line: [UInt8], into values: UnsafeMutableBufferPointer<Float>)
+    -> Row
+  {
+    let row: CSVRow
+    do {
+      guard let parsed = try parser.parse(String(decoding: line, as: UTF8.self)) else {
+        return .blank
+      }
+      row = parsed
+    } catch let error as CSVError {
+      return .skipped(error)
+    } catch {
+      return .skipped(.unreadable(file: file, reason: "\(error)"))
+    }
+    do {
+      guard let time = try checked(row, timeIndex, limit: Limits.timeMagnitude, isTime: true)
+      else {
+        return .skipped(
+          .emptyCell(
+            at: CSVLocation(
+              file: file, line: row.line, column: timeIndex + 1,
+              columnName: row.header[timeIndex])))
+      }
+      try adapter.apply(
+        { try checked(row, $0, limit: Limits.channelMagnitude, isTime: false) }, into: values)
+      return .sample(time: time, session: sessionIndex.map { row.fields[$0] })
+    } catch let error as CSVError {
+      return .skipped(error)
+    } catch {
+      return .skipped(.unreadable(file: file, reason: "\(error)"))
+    }
+  }
+
+  /// The number in `column` (nil when empty), within `limit`.
+  private func checked(_ row: CSVRow, _ column: Int, limit: Double, isTime: Bool) throws
+    -> Double?
+  {
+    guard let value = try row.number(at: column) else { return nil }
+    guard abs(value) <= limit else {
+      throw CSVError.outOfRange(
+        text: row.fields[column],
+        at: CSVLocation(
+          file: file, line: row.line, column: column + 1, columnName: row.header[column]),
+        limit: limit, isTime: isTime)
+    }
+    return value
+  }
+}

@@ -1,0 +1,71 @@
+// What fuzzing found, each pinned: the input (under Fuzz/Corpus or Fuzz/Regressions) and the
+// result it must give.
+
+import Foundation
+import MotusData
+import MotusFuzzTargets
+import MotusModels
+import MotusStreaming
+import XCTest
+
+final class FuzzFindingsTests: XCTestCase {
+  private func bytes(_ path: String) throws -> [UInt8] {
+    [UInt8](try Data(contentsOf: FuzzCorpusTests.fuzzFolder.appendingPathComponent(path)))
+  }
+
+  /// The seeds are worth mutating only if they load: each reaches the deepest checks.
+  func testModelSeeds_LoadAndStream() throws {
+    for name in ["logistic.motus", "logistic-version1.motus", "mlp-decomposed.motus"] {
+      let model = try ModelFile.decode(Data(try bytes("Corpus/model/\(name)")), file: name)
+      let inputs = ChannelSelector.rawInputs(of: model.featureSpec.recipes)
+      let engine = try StreamingClassifier(model: model, inputChannels: inputs)
+      for t in 0..<(2 * model.featureSpec.windowLength) {
+        let values = inputs.indices.map { Float(($0 + t) % 5) * 0.1 }
+        values.withUnsafeBufferPointer {
+          engine.append(timestamp: Double(t) / engine.inputRateHz, values: $0) { _ in }
+        }
+      }
+      XCTAssertGreaterThan(engine.statistics.predictions, 0, name)
+    }
+    XCTAssertNoThrow(try Manifest.decode(try bytes("Corpus/manifest/six-class.json"), file: "m"))
+  }
+
+  /// Found by the model target: a model trained with an empty validation part stores NaN
+  /// metrics. It loads, and re-encodes to the same bytes; the model only compares unequal to
+  /// itself because NaN equals nothing.
+  func testModelWithNaNMetrics_ReencodesToTheSameBytes() throws {
+    let file = try bytes("Corpus/model/logistic-version1.motus")
+    let model = try ModelFile.decode(Data(file), file: "v1")
+    XCTAssertTrue(model.metadata.validationMetrics.values.contains { $0.isNaN })
+    let encoded = try ModelFile.encode(model)
+    XCTAssertEqual(try ModelFile.encode(try ModelFile.decode(encoded, file: "v2")), encoded)
+    XCTAssertEqual([UInt8](encoded.dropLast(4)).count, file.count, "version 1 plus a checksum")
+  }
+
+  /// Found by the manifest target: "/" followed by a combining mark (U+059D) is one Swift
+  /// Character, so splitting a path by Character "/" missed that separator, and a ".."
+  /// before it went uncounted. Paths are now split and compared as bytes.
+  func testCombiningMarkAfterASlash_StillSeparatesPathComponents() throws {
+    let sneaky = "../\u{59D}etc/passwd"
+    XCTAssertThrowsError(
+      try Manifest.confinedPath(
+        sneaky, root: "/data", allowOutside: false, file: "m.json", key: "sources[0].files[0]")
+    ) { error in
+      XCTAssertTrue("\(error)".contains("climbs out of the data root"), "\(error)")
+    }
+    XCTAssertEqual(
+      try Manifest.confinedPath(
+        "\u{59D}/a.csv", root: "/data", allowOutside: false, file: "m.json", key: "k"),
+      "/data/\u{59D}/a.csv")
+    XCTAssertTrue(FuzzTargets.staysInside("/data/\u{59D}/a.csv", root: "/data"))
+    XCTAssertFalse(FuzzTargets.staysInside("/data/../\u{59D}etc", root: "/data"))
+    FuzzTargets.manifest(try bytes("Regressions/manifest/combining-mark-after-slash.json"))
+  }
+
+  /// Found with the seeds: training writes a confidence cut-off of 1.0000001 for a level it
+  /// never gives; a check requiring <= 1 rejected every such model.
+  func testTrainedCutoffAboveOne_Loads() throws {
+    let model = try ModelFile.decode(Data(try bytes("Corpus/model/logistic.motus")), file: "m")
+    XCTAssertGreaterThan(model.confidenceCutoffs.high, 1)
+  }
+}

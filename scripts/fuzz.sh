@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Fuzzes the parsers a user's file reaches: the CSV reader, the model-file loader, the manifest
+# loader and the stream's line parser (Fuzz/Targets/FuzzTargets.swift). Builds MotusFuzz with
+# libFuzzer and AddressSanitizer (-sanitize=fuzzer,address, Linux), then runs each target for
+# SECONDS from its committed seeds in Fuzz/Corpus/<target>; inputs it finds go to
+# .build/fuzz/corpus/<target>, never into the repository. A crash, a hang (over 10 s on one
+# input) or an allocation over 2 GB stops that target with the input saved as
+# .build/fuzz/artifacts/<target>-crash-*; copy it to Fuzz/Regressions/<target>/ and pin the
+# error it should give in Tests/MotusFuzzTests.
+#
+#   bash scripts/fuzz.sh              # 60 s per target (what .ci/run does)
+#   bash scripts/fuzz.sh 600 model    # one target for ten minutes
+#
+# Prints one line per target and exits non-zero when any target found something.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-60}
+shift || true
+targets=("$@")
+((${#targets[@]})) || targets=(csv model manifest stream)
+
+if [ "$(uname -s)" != Linux ]; then
+  echo "fuzz: libFuzzer (-sanitize=fuzzer) needs Linux; skipped" >&2
+  exit 0
+fi
+scratch=.build/fuzz
+swift build -c release --scratch-path "$scratch" --product MotusFuzz \
+  -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING >&2
+binary="$scratch/release/MotusFuzz"
+mkdir -p "$scratch/artifacts"
+
+failed=0
+for target in "${targets[@]}"; do
+  mkdir -p "$scratch/corpus/$target"
+  log="$scratch/$target.log"
+  # Swift's own crash reporter would take the signal libFuzzer needs to save the input.
+  if MOTUS_FUZZ_TARGET="$target" SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 \
+    "$binary" "$scratch/corpus/$target" "Fuzz/Corpus/$target" \
+    -max_total_time="$seconds" -max_len=16384 -timeout=10 -rss_limit_mb=2048 \
+    -artifact_prefix="$scratch/artifacts/$target-" -print_final_stats=1 >"$log" 2>&1; then
+    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
+    cover=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*' || echo "?")
+    echo "fuzz $target: ${seconds} s, $runs inputs, coverage $cover, no crash"
+  else
+    failed=$((failed + 1))
+    echo "fuzz $target: FOUND A CRASH, HANG OR HUGE ALLOCATION (log: $log)"
+    grep -E "ERROR|Fatal error|SUMMARY|Test unit written" "$log" | head -5 || true
+  fi
+done
+exit $((failed > 0))
