@@ -278,7 +278,7 @@ public enum AccuracyBenchmark {
         uniqueKeysWithValues: ActivityCutoffs.parameters.map { ($0.name, c[keyPath: $0.keyPath]) })
     }
     return AccuracyReport(
-      classes: classes, sampleRateHz: rate, trainingSubjects: trainingSubjects,
+      classes: classes, negativeLabels: dataset.negativeLabels, sampleRateHz: rate, trainingSubjects: trainingSubjects,
       testSubjects: testSubjects, testSamples: testSamples,
       truthChangesPerMinute: Double(truthChanges) / (Double(testSamples) / rate / 60),
       stableSeconds: configuration.stableSeconds, methods: methods, shakesPerMinute: shakes,

@@ -45,7 +45,10 @@ public struct MethodScore: Codable, Sendable, Equatable {
 
 /// The whole comparison.
 public struct AccuracyReport: Codable, Sendable, Equatable {
+  /// Every label of the data, negatives included (per-class arrays follow this order).
   public var classes: [String]
+  /// Labels that are none of the classes: scored only as the share answered unknown.
+  public var negativeLabels: [String] = []
   public var sampleRateHz: Double
   public var trainingSubjects: [String]
   public var testSubjects: [String]

@@ -113,9 +113,9 @@ struct BenchAccuracy: ParsableCommand {
         + "\(f(r.stableSeconds, 1)) s",
       "",
     ]
-    let short = r.classes.map { String($0.prefix(6)) }
+    let shown = r.classes.indices.filter { !r.negativeLabels.contains(r.classes[$0]) }
     var header = pad("method", 30)
-    for s in short { header += pad(s, 8) }
+    for c in shown { header += pad(String(r.classes[c].prefix(6)), 8) }
     header +=
       pad("macroF1", 9) + pad("acc", 7) + pad("cover", 7) + pad("lat s", 7)
       + pad("missed", 8) + pad("flick/m", 9) + pad("reps", 9) + pad("MAE", 6) + pad("err%", 7)
@@ -123,7 +123,7 @@ struct BenchAccuracy: ParsableCommand {
     lines.append(header)
     for m in r.methods {
       var line = pad(m.method, 30)
-      for c in r.classes.indices { line += pad(f(m.f1?[c], 2), 8) }
+      for c in shown { line += pad(f(m.f1?[c], 2), 8) }
       line += pad(f(m.macroF1), 9) + pad(f(m.accuracy), 7) + pad(f(m.coverage, 2), 7)
       line += pad(f(m.medianLatencySeconds, 1), 7)
       line += pad(m.changes.map { "\(m.missedChanges ?? 0)/\($0)" } ?? "-", 8)
@@ -135,6 +135,13 @@ struct BenchAccuracy: ParsableCommand {
       lines.append(line)
     }
     lines.append("")
+    if !r.negativeLabels.isEmpty {
+      lines.append(
+        "negative labels (\(r.negativeLabels.joined(separator: ", "))) are scored only as the "
+          + "share answered unknown: "
+          + r.methods.compactMap { m in m.negativesUnknown.map { "\(m.method) \(f($0, 2))" } }
+          .joined(separator: "; "))
+    }
     lines.append(
       "shake detections per minute by true class: "
         + r.classes.compactMap { c in r.shakesPerMinute[c].map { "\(c) \(f($0, 2))" } }

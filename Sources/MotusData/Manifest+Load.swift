@@ -241,7 +241,9 @@ extension DatasetLoader {
         return r
       }
       if let join = source.joinClips {
-        let joined = Self.join(pieces, by: join, vocabulary: vocabulary)
+        let joined = Self.join(
+          pieces, by: join, vocabulary: vocabulary,
+          uncounted: Set(manifest.negativeLabels ?? []))
         pieces = joined.recordings
         if join.oneRepetitionPerClip ?? true {
           knownRepetitions.merge(joined.clipCounts) { a, _ in a }
@@ -327,9 +329,11 @@ extension DatasetLoader {
   }
 
   /// Joins clips per (subject, first label, run) in natural session order at the clips'
-  /// median rate. Returns the joined recordings and each one's clip count.
+  /// median rate. Returns the joined recordings and each one's clip count, except for
+  /// recordings of an `uncounted` label (a negative label's clips are not repetitions).
   static func join(
-    _ clips: [Recording], by rule: Manifest.ClipJoin, vocabulary: [String]
+    _ clips: [Recording], by rule: Manifest.ClipJoin, vocabulary: [String],
+    uncounted: Set<String> = []
   ) -> (recordings: [Recording], clipCounts: [String: Int]) {
     struct Key: Hashable {
       var subject: String
@@ -372,7 +376,7 @@ extension DatasetLoader {
         Recording(
           session: name, subject: key.subject, source: first.source, timestamps: times,
           columns: columns, labelIndices: labels, sampleRateHz: rate))
-      counts[name] = members.count
+      if !uncounted.contains(label) { counts[name] = members.count }
     }
     return (out, counts)
   }

@@ -69,6 +69,22 @@ final class ManifestTests: XCTestCase {
       ] }
     """
 
+  func testJoinedClipsOfANegativeLabel_AreNotRepetitionSets() throws {
+    let json = valid
+      .replacingOccurrences(
+        of: "\"labels\": [\"stationary\", \"walking\", \"push-up\"],",
+        with: "\"labels\": [\"stationary\", \"walking\", \"push-up\"], "
+          + "\"negativeLabels\": [\"rest\"],")
+      .replacingOccurrences(
+        of: "\"pushup_b\": \"push-up\"}", with: "\"pushup_b\": \"push-up\", \"other\": \"rest\"}")
+    let loaded = try DatasetLoader.load(manifest: manifest(json))
+    let clips = loaded.result.dataset.recordings.filter { $0.subject == "clips:Eric" }
+    XCTAssertEqual(clips.count, 2, "the push-up set and the joined negative clip")
+    let counted = clips.filter { loaded.knownRepetitions[$0.session] != nil }
+    XCTAssertEqual(counted.map { loaded.knownRepetitions[$0.session] }, [3])
+    XCTAssertTrue(counted.allSatisfy { $0.session.contains("/push-up[") }, "\(counted)")
+  }
+
   func testLoad_ComposesSourcesAtOneRate() throws {
     let loaded = try DatasetLoader.load(manifest: manifest(valid))
     let dataset = loaded.result.dataset
