@@ -169,7 +169,7 @@ final class InspectAndModelInfoTests: XCTestCase {
     XCTAssertTrue(out.contains("classes (6): stationary, walking, running, cycling"), out)
     XCTAssertTrue(
       out.contains("|acceleration|  |acceleration.x, acceleration.y, acceleration.z|"), out)
-    XCTAssertTrue(out.contains("classifier: mlp"), out)
+    XCTAssertTrue(out.contains("classifier: logistic"), out)
     XCTAssertTrue(out.contains("training:"), out)
   }
 
