@@ -82,114 +82,162 @@ extension TransferBenchmark {
     return (source, runs, result)
   }
 
-  /// Runs the push-up section.
+  /// One held-out set as recorded and through a random rotation of the sensor.
+  struct HeldOutSet: Sendable {
+    var plain: BenchmarkStream
+    var rotated: BenchmarkStream
+    var known: Int
+  }
+
+  /// What one method shows on a fold's sets, summed.
+  struct Tally: Sendable {
+    var samples = 0
+    var pushUp = 0
+    var known = 0
+    var counted = 0
+    var absoluteError = 0
+    var sets = 0
+
+    mutating func add(labels: [Int32], pushUp index: Int32, known: Int, counted: Int) {
+      samples += labels.count
+      pushUp += labels.reduce(0) { $0 + ($1 == index ? 1 : 0) }
+      self.known += known
+      self.counted += counted
+      absoluteError += abs(counted - known)
+      sets += 1
+    }
+
+    mutating func merge(_ other: Tally) {
+      samples += other.samples
+      pushUp += other.pushUp
+      known += other.known
+      counted += other.counted
+      absoluteError += other.absoluteError
+      sets += other.sets
+    }
+
+    var score: PushUpScore {
+      PushUpScore(
+        recall: samples > 0 ? Double(pushUp) / Double(samples) : nil, repetitionsKnown: known,
+        repetitionsCounted: counted,
+        meanAbsoluteError: sets > 0 ? Double(absoluteError) / Double(sets) : 0, sets: sets)
+    }
+  }
+
+  /// Runs the push-up section: nil when no source has known repetition counts.
   static func pushUps(
     data: ManifestLoadResult, spec: FeatureSpec, configuration: Configuration, axes: [Int],
     progress: (@Sendable (String) -> Void)?
   ) throws -> PushUpReport? {
     guard let split = pushUpFolds(data: data, folds: configuration.pushUpFolds) else { return nil }
     let dataset = data.result.dataset
-    let rate = dataset.recordings.first?.sampleRateHz ?? 1
-    let pushUp = ThresholdActivity.pushUp.rawValue
-    guard let pushUpIndex = dataset.labels.firstIndex(of: pushUp) else { return nil }
-    // Each held-out set as one stream, as recorded and rotated.
+    guard let pushUpIndex = dataset.labels.firstIndex(of: ThresholdActivity.pushUp.rawValue)
+    else { return nil }
+    let sets = heldOutSets(data: data, folds: split.folds, seed: configuration.rotationSeed)
+    let learned = try learnedPushUps(
+      data: data, spec: spec, configuration: configuration, folds: split.folds, sets: sets,
+      pushUp: Int32(pushUpIndex), progress: progress)
+    let baselines = baselinePushUps(
+      data: data, configuration: configuration, folds: split.folds, sets: sets, axes: axes,
+      pushUp: Int32(pushUpIndex))
+    var results: [PushUpResult] = []
+    for (k, rotated) in [false, true].enumerated() {
+      results.append(
+        PushUpResult(
+          method: "learned, streamed", rotated: rotated, seeds: learned.map { $0[k].score }))
+      results.append(
+        PushUpResult(
+          method: "thresholds, tuned, vote of \(configuration.voteLength)", rotated: rotated,
+          seeds: [baselines.rules[k].score]))
+      results.append(
+        PushUpResult(
+          method: "earbud counter on chest axes, -0.7/+0.4 g", rotated: rotated,
+          seeds: [baselines.counter[k].score]))
+    }
+    return PushUpReport(
+      source: split.source, runs: split.runs.count, folds: split.folds.count,
+      sets: sets.reduce(0) { $0 + $1.count }, results: results)
+  }
+
+  /// `[fold]`: each held-out set as one stream, as recorded and under one random rotation
+  /// per set.
+  static func heldOutSets(
+    data: ManifestLoadResult, folds: [(training: [Int], test: [Int])], seed: UInt64
+  ) -> [[HeldOutSet]] {
+    let dataset = data.result.dataset
     let rotation = DevicePerturbation(maxRotationDegrees: 180)
-    let sets: [[(plain: BenchmarkStream, rotated: BenchmarkStream, known: Int)]] = split.folds
-      .map { fold in
-        fold.test.map { index in
-          let r = dataset.recordings[index]
-          let turned = rotation.apply(
-            to: r, channels: dataset.channels,
-            seed: configuration.rotationSeed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
-          func stream(_ recording: Recording) -> BenchmarkStream {
-            BenchmarkStream.make(
-              name: r.session, recordings: [recording], channelCount: dataset.channels.count,
-              knownRepetitions: data.knownRepetitions)
-          }
-          return (stream(r), stream(turned), data.knownRepetitions[r.session] ?? 0)
-        }
-      }
-    let settings = {
-      var settings = StreamConfiguration()
-      settings.inputRateHz = rate
-      settings.smoothing = configuration.streamed
-      return settings
-    }()
-
-    struct Tally {
-      var samples = 0
-      var pushUp = 0
-      var known = 0
-      var counted = 0
-      var absoluteError = 0
-      var sets = 0
-
-      mutating func add(labels: [Int32], pushUp index: Int, known: Int, counted: Int) {
-        samples += labels.count
-        pushUp += labels.filter { $0 == Int32(index) }.count
-        self.known += known
-        self.counted += counted
-        absoluteError += abs(counted - known)
-        sets += 1
-      }
-
-      var score: PushUpScore {
-        PushUpScore(
-          recall: samples > 0 ? Double(pushUp) / Double(samples) : nil, repetitionsKnown: known,
-          repetitionsCounted: counted,
-          meanAbsoluteError: sets > 0 ? Double(absoluteError) / Double(sets) : 0, sets: sets)
+    func stream(_ recording: Recording) -> BenchmarkStream {
+      BenchmarkStream.make(
+        name: recording.session, recordings: [recording], channelCount: dataset.channels.count,
+        knownRepetitions: data.knownRepetitions)
+    }
+    return folds.map { fold in
+      fold.test.map { index in
+        let recording = dataset.recordings[index]
+        let turned = rotation.apply(
+          to: recording, channels: dataset.channels,
+          seed: seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
+        return HeldOutSet(
+          plain: stream(recording), rotated: stream(turned),
+          known: data.knownRepetitions[recording.session] ?? 0)
       }
     }
+  }
 
-    // Learned engine: one model per (fold, seed).
+  /// `[seed][as recorded, rotated]`: the learned engine on every held-out set, each fold's
+  /// model trained without the fold's runs; every set from a fresh engine.
+  static func learnedPushUps(
+    data: ManifestLoadResult, spec: FeatureSpec, configuration: Configuration,
+    folds: [(training: [Int], test: [Int])], sets: [[HeldOutSet]], pushUp: Int32,
+    progress: (@Sendable (String) -> Void)?
+  ) throws -> [[Tally]] {
+    let dataset = data.result.dataset
     let seeds = configuration.seeds
-    let learned = ResultBox<[Tally]>(count: split.folds.count * seeds.count)
-    let errors = ResultBox<Error>(count: split.folds.count * seeds.count)
+    var settings = StreamConfiguration()
+    settings.inputRateHz = dataset.recordings.first?.sampleRateHz ?? 1
+    settings.smoothing = configuration.streamed
+    let engine = settings
     let done = Counter()
-    let total = split.folds.count * seeds.count
-    let queue = DispatchQueue(label: "push-ups", attributes: .concurrent)
-    let slots = DispatchSemaphore(value: max(1, configuration.parallelism))
-    let group = DispatchGroup()
-    for f in split.folds.indices {
-      for (s, seed) in seeds.enumerated() {
-        slots.wait()
-        queue.async(group: group) {
-          defer { slots.signal() }
-          do {
-            var training = dataset
-            training.recordings = split.folds[f].training.map { dataset.recordings[$0] }
-            var options = configuration.training
-            options.seed = seed
-            let model = try Trainer.train(
-              dataset: training, spec: spec, validationGroup: .subject, options: options
-            ).model
-            var tallies = [Tally(), Tally()]
-            for set in sets[f] {
-              for (k, stream) in [set.plain, set.rotated].enumerated() {
-                let run = try StreamReplay.engine(
-                  model: model, configuration: settings, stream: stream,
-                  channels: dataset.channels, labels: dataset.labels)
-                tallies[k].add(
-                  labels: run.labels, pushUp: pushUpIndex, known: set.known,
-                  counted: run.repetitions)
-              }
-            }
-            learned.set(f * seeds.count + s, tallies)
-          } catch {
-            errors.set(f * seeds.count + s, error)
-          }
-          let finished = done.increment()
-          progress?("push-up runs: trained and streamed \(finished) of \(total) models")
+    let jobs = folds.count * seeds.count
+    let results = try parallelMap(count: jobs, parallelism: configuration.parallelism) { job in
+      let (f, s) = (job / seeds.count, job % seeds.count)
+      var training = dataset
+      training.recordings = folds[f].training.map { dataset.recordings[$0] }
+      var options = configuration.training
+      options.seed = seeds[s]
+      let model = try Trainer.train(
+        dataset: training, spec: spec, validationGroup: .subject, options: options
+      ).model
+      var tallies = [Tally(), Tally()]
+      for set in sets[f] {
+        for (k, stream) in [set.plain, set.rotated].enumerated() {
+          let run = try StreamReplay.engine(
+            model: model, configuration: engine, stream: stream, channels: dataset.channels,
+            labels: dataset.labels)
+          tallies[k].add(
+            labels: run.labels, pushUp: pushUp, known: set.known, counted: run.repetitions)
         }
       }
+      progress?("push-up runs: trained and streamed \(done.increment()) of \(jobs) models")
+      return tallies
     }
-    group.wait()
-    if let error = errors.values.compactMap({ $0 }).first { throw error }
+    var merged = seeds.map { _ in [Tally(), Tally()] }
+    for (job, tallies) in results.enumerated() {
+      for k in 0..<2 { merged[job % seeds.count][k].merge(tallies[k]) }
+    }
+    return merged
+  }
 
-    // Baselines: threshold rules tuned per fold; the chest counter needs no tuning.
+  /// `[as recorded, rotated]` for the threshold rules (tuned per fold on its training
+  /// recordings) and the earbud counter on chest axes (no tuning).
+  static func baselinePushUps(
+    data: ManifestLoadResult, configuration: Configuration,
+    folds: [(training: [Int], test: [Int])], sets: [[HeldOutSet]], axes: [Int], pushUp: Int32
+  ) -> (rules: [Tally], counter: [Tally]) {
+    let dataset = data.result.dataset
     var rules = [Tally(), Tally()]
-    var chest = [Tally(), Tally()]
-    for (f, fold) in split.folds.enumerated() {
+    var counter = [Tally(), Tally()]
+    for (f, fold) in folds.enumerated() {
       let tuned = StreamReplay.tuneThresholds(
         recordings: fold.training.map { dataset.recordings[$0] }, axes: axes,
         labels: dataset.labels, windowSeconds: configuration.thresholdWindowSeconds)
@@ -199,46 +247,17 @@ extension TransferBenchmark {
             cutoffs: tuned.cutoffs, voteLength: configuration.voteLength,
             windowSeconds: configuration.thresholdWindowSeconds, stream: stream, axes: axes,
             labels: dataset.labels)
-          rules[k].add(labels: run.labels, pushUp: pushUpIndex, known: set.known, counted: 0)
-          var counter = ChestPushUpCounter(thresholds: .tuned, sampleRateHz: rate)
+          rules[k].add(labels: run.labels, pushUp: pushUp, known: set.known, counted: 0)
+          var chest = ChestPushUpCounter(thresholds: .tuned, sampleRateHz: stream.sampleRateHz)
           for t in 0..<stream.sampleCount {
-            _ = counter.push(
+            _ = chest.push(
               x: stream.columns[axes[0]][t], y: stream.columns[axes[1]][t],
               z: stream.columns[axes[2]][t])
           }
-          chest[k].add(labels: [], pushUp: pushUpIndex, known: set.known, counted: counter.count)
+          counter[k].add(labels: [], pushUp: pushUp, known: set.known, counted: chest.count)
         }
       }
     }
-    var results: [PushUpResult] = []
-    for k in 0..<2 {
-      var perSeed: [PushUpScore] = []
-      for s in seeds.indices {
-        var merged = Tally()
-        for f in split.folds.indices {
-          guard let tally = learned.values[f * seeds.count + s]?[k] else { continue }
-          merged.samples += tally.samples
-          merged.pushUp += tally.pushUp
-          merged.known += tally.known
-          merged.counted += tally.counted
-          merged.absoluteError += tally.absoluteError
-          merged.sets += tally.sets
-        }
-        perSeed.append(merged.score)
-      }
-      let rotated = k == 1
-      results.append(PushUpResult(method: "learned, streamed", rotated: rotated, seeds: perSeed))
-      results.append(
-        PushUpResult(
-          method: "thresholds, tuned, vote of \(configuration.voteLength)", rotated: rotated,
-          seeds: [rules[k].score]))
-      results.append(
-        PushUpResult(
-          method: "earbud counter on chest axes, -0.7/+0.4 g", rotated: rotated,
-          seeds: [chest[k].score]))
-    }
-    return PushUpReport(
-      source: split.source, runs: split.runs.count, folds: split.folds.count,
-      sets: sets.reduce(0) { $0 + $1.count }, results: results)
+    return (rules, counter)
   }
 }

@@ -104,7 +104,7 @@ public enum TransferBenchmark {
     return groups
   }
 
-  /// Runs every group.
+  /// Runs every group (and the push-up section when `pushUpFolds > 0`).
   ///
   /// - Parameters:
   ///   - data: A loaded manifest with raw acceleration axes (for the threshold rules).
@@ -114,168 +114,173 @@ public enum TransferBenchmark {
     data: ManifestLoadResult, configuration: Configuration = .init(),
     progress: (@Sendable (String) -> Void)? = nil
   ) throws -> TransferReport {
-    let dataset = data.result.dataset
-    let axes = AccuracyBenchmark.acceleration.compactMap { dataset.channels.firstIndex(of: $0) }
-    guard axes.count == 3 else {
-      throw BenchmarkError.missingChannels(
-        needed: AccuracyBenchmark.acceleration, available: dataset.channels)
-    }
-    let rate = dataset.recordings.first?.sampleRateHz ?? 1
-    let spec = try configuration.features.spec(for: data.result)
-    let groups = groups(data: data, configuration: configuration)
-    guard !groups.isEmpty else { throw BenchmarkError.noTransferGroups }
-
-    // One task per (group, fold, seed) trains a model and streams the fold's test subjects.
-    struct Task {
-      var group: Int
-      var fold: Int
-      var seed: UInt64
-    }
-    var tasks: [Task] = []
-    for (g, group) in groups.enumerated() {
-      for f in group.folds.indices {
-        for seed in configuration.seeds { tasks.append(Task(group: g, fold: f, seed: seed)) }
-      }
-    }
-    let streamsOf: [[[BenchmarkStream]]] = groups.map { group in
-      group.folds.map { fold in
-        testStreams(recordings: fold.test, data: data)
-      }
-    }
-    let streamConfiguration = {
-      var settings = StreamConfiguration()
-      settings.inputRateHz = rate
-      return settings
-    }()
-
-    let results = ResultBox<[ScoreCounter]>(count: tasks.count)
-    let thresholdResults = ResultBox<[ScoreCounter]>(count: groups.count)
-    let errors = ResultBox<Error>(count: tasks.count)
-    let done = Counter()
-    let total = tasks.count
-    let classCount = dataset.labels.count
-    let negative = dataset.labels.indices.map { dataset.isNegative(labelIndex: $0) }
-    @Sendable func counter() -> ScoreCounter {
-      ScoreCounter(classCount: classCount, sampleRateHz: rate, stableSeconds: 3)
-    }
-
-    // Threshold rules: tuned per fold on its training recordings, no seed.
-    DispatchQueue.concurrentPerform(iterations: groups.count) { g in
-      var raw = counter()
-      var voted = counter()
-      for (f, fold) in groups[g].folds.enumerated() {
-        let tuned = StreamReplay.tuneThresholds(
-          recordings: fold.training.map { dataset.recordings[$0] }, axes: axes,
-          labels: dataset.labels, windowSeconds: configuration.thresholdWindowSeconds)
-        for stream in streamsOf[g][f] {
-          for (length, target) in [(1, 0), (configuration.voteLength, 1)] {
-            let run = StreamReplay.thresholds(
-              cutoffs: tuned.cutoffs, voteLength: length,
-              windowSeconds: configuration.thresholdWindowSeconds, stream: stream, axes: axes,
-              labels: dataset.labels)
-            if target == 0 {
-              raw.add(truth: stream.truth, predicted: run.labels)
-            } else {
-              voted.add(truth: stream.truth, predicted: run.labels)
-            }
-          }
-        }
-      }
-      thresholdResults.set(g, [raw, voted])
-    }
-    progress?("tuned the threshold rules for \(groups.count) groups")
-
-    let queue = DispatchQueue(label: "transfer", attributes: .concurrent)
-    let slots = DispatchSemaphore(value: max(1, configuration.parallelism))
-    let group = DispatchGroup()
-    for (index, task) in tasks.enumerated() {
-      slots.wait()
-      queue.async(group: group) {
-        defer { slots.signal() }
-        do {
-          let fold = groups[task.group].folds[task.fold]
-          var training = dataset
-          training.recordings = fold.training.map { dataset.recordings[$0] }
-          var options = configuration.training
-          options.seed = task.seed
-          let model = try Trainer.train(
-            dataset: training, spec: spec, validationGroup: .subject, options: options
-          ).model
-          var single = counter()
-          var streamed = counter()
-          for stream in streamsOf[task.group][task.fold] {
-            for smoothing in [Smoothing.none, configuration.streamed] {
-              var settings = streamConfiguration
-              settings.smoothing = smoothing
-              let run = try StreamReplay.engine(
-                model: model, configuration: settings, stream: stream,
-                channels: dataset.channels, labels: dataset.labels)
-              if smoothing == .none {
-                single.add(truth: stream.truth, predicted: run.labels)
-              } else {
-                streamed.add(truth: stream.truth, predicted: run.labels)
-              }
-            }
-          }
-          results.set(index, [single, streamed])
-        } catch {
-          errors.set(index, error)
-        }
-        let finished = done.increment()
-        progress?(
-          "trained and streamed \(finished) of \(total) models (\(groups[task.group].name), "
-            + "seed \(task.seed))")
-      }
-    }
-    group.wait()
-    if let error = errors.values.compactMap({ $0 }).first { throw error }
-
-    // Sum folds per (group, seed), then summarise over seeds.
-    var reports: [TransferReport.GroupResult] = []
-    for (g, group) in groups.enumerated() {
-      var perSeed: [[ScoreCounter]] = []
-      for seed in configuration.seeds {
-        var merged = [counter(), counter()]
-        for (index, task) in tasks.enumerated() where task.group == g && task.seed == seed {
-          guard let counters = results.values[index] else { continue }
-          for m in 0..<2 { merged[m].merge(counters[m]) }
-        }
-        perSeed.append(merged)
-      }
-      let thresholds = thresholdResults.values[g] ?? [counter(), counter()]
-      let present = (0..<classCount).filter { c in
-        !negative[c] && thresholds[0].counts[c].reduce(0, +) > 0
-      }
-      func summary(_ name: String, _ counters: [ScoreCounter]) -> TransferReport.MethodResult {
-        TransferReport.MethodResult(
-          method: name,
-          seeds: counters.map { TransferScore(counter: $0, present: present, negative: negative) })
-      }
-      let testSubjects = Set(
-        group.folds.flatMap { $0.test.map { dataset.recordings[$0].subject } })
-      reports.append(
-        TransferReport.GroupResult(
-          name: group.name, kind: group.kind, classes: present.map { dataset.labels[$0] },
-          testSubjects: testSubjects.sorted(by: naturalOrder),
-          testSamples: thresholds[0].samples, folds: group.folds.count,
-          methods: [
-            summary("learned, single windows", perSeed.map { $0[0] }),
-            summary("learned, streamed", perSeed.map { $0[1] }),
-            summary("thresholds, tuned", [thresholds[0]]),
-            summary("thresholds, tuned, vote of \(configuration.voteLength)", [thresholds[1]]),
-          ]))
+    let setup = try Setup(data: data, configuration: configuration)
+    let thresholds = try thresholdScores(setup)
+    progress?("tuned and ran the threshold rules for \(setup.groups.count) groups")
+    let learned = try learnedScores(setup, progress: progress)
+    let groups = setup.groups.indices.map { g in
+      summary(setup, group: g, thresholds: thresholds[g], learned: learned[g])
     }
     let pushUps =
       configuration.pushUpFolds > 0
       ? try pushUps(
-        data: data, spec: spec, configuration: configuration, axes: axes, progress: progress)
+        data: data, spec: setup.spec, configuration: configuration, axes: setup.axes,
+        progress: progress)
       : nil
+    let dataset = data.result.dataset
     return TransferReport(
       manifest: data.manifest.name ?? data.manifestFile, classes: dataset.classLabels,
-      negativeLabels: dataset.negativeLabels, sampleRateHz: rate,
-      seeds: configuration.seeds, featureSpec: describe(spec),
+      negativeLabels: dataset.negativeLabels, sampleRateHz: setup.rate,
+      seeds: configuration.seeds, featureSpec: describe(setup.spec),
       training: describe(configuration.training), streamed: configuration.streamed.description,
-      groups: reports, pushUps: pushUps)
+      groups: groups, pushUps: pushUps)
+  }
+
+  /// What every step shares: the data, the groups and their test streams, the learned
+  /// model's feature spec.
+  struct Setup: Sendable {
+    let data: ManifestLoadResult
+    let configuration: Configuration
+    let axes: [Int]
+    let rate: Double
+    let spec: FeatureSpec
+    let groups: [Group]
+    /// `[group][fold]`: one stream per test subject and placement.
+    let streams: [[[BenchmarkStream]]]
+    let negative: [Bool]
+
+    init(data: ManifestLoadResult, configuration: Configuration) throws {
+      let dataset = data.result.dataset
+      let acceleration = AccuracyBenchmark.acceleration
+      axes = acceleration.compactMap { dataset.channels.firstIndex(of: $0) }
+      guard axes.count == 3 else {
+        throw BenchmarkError.missingChannels(needed: acceleration, available: dataset.channels)
+      }
+      self.data = data
+      self.configuration = configuration
+      rate = dataset.recordings.first?.sampleRateHz ?? 1
+      spec = try configuration.features.spec(for: data.result)
+      groups = TransferBenchmark.groups(data: data, configuration: configuration)
+      guard !groups.isEmpty else { throw BenchmarkError.noTransferGroups }
+      streams = groups.map { group in
+        group.folds.map { TransferBenchmark.testStreams(recordings: $0.test, data: data) }
+      }
+      negative = dataset.labels.indices.map { dataset.isNegative(labelIndex: $0) }
+    }
+
+    var dataset: Dataset { data.result.dataset }
+
+    func counter() -> ScoreCounter {
+      ScoreCounter(classCount: dataset.labels.count, sampleRateHz: rate, stableSeconds: 3)
+    }
+
+    /// The dataset restricted to a fold's training recordings.
+    func training(group: Int, fold: Int) -> Dataset {
+      var training = dataset
+      training.recordings = groups[group].folds[fold].training.map { dataset.recordings[$0] }
+      return training
+    }
+  }
+
+  /// Per group, the threshold rules tuned on each fold's training recordings (no seed):
+  /// `[raw, vote of voteLength]`, summed over folds.
+  static func thresholdScores(_ setup: Setup) throws -> [[ScoreCounter]] {
+    let configuration = setup.configuration
+    return try parallelMap(count: setup.groups.count, parallelism: configuration.parallelism) {
+      g in
+      var counters = [setup.counter(), setup.counter()]
+      for f in setup.groups[g].folds.indices {
+        let tuned = StreamReplay.tuneThresholds(
+          recordings: setup.training(group: g, fold: f).recordings, axes: setup.axes,
+          labels: setup.dataset.labels, windowSeconds: configuration.thresholdWindowSeconds)
+        for stream in setup.streams[g][f] {
+          for (k, voteLength) in [1, configuration.voteLength].enumerated() {
+            let run = StreamReplay.thresholds(
+              cutoffs: tuned.cutoffs, voteLength: voteLength,
+              windowSeconds: configuration.thresholdWindowSeconds, stream: stream,
+              axes: setup.axes, labels: setup.dataset.labels)
+            counters[k].add(truth: stream.truth, predicted: run.labels)
+          }
+        }
+      }
+      return counters
+    }
+  }
+
+  /// Per group and seed, the learned engine `[single windows, streamed]`, each fold's model
+  /// trained without the fold's test recordings, summed over folds.
+  static func learnedScores(_ setup: Setup, progress: (@Sendable (String) -> Void)?) throws
+    -> [[[ScoreCounter]]]
+  {
+    let configuration = setup.configuration
+    let jobs = setup.groups.indices.flatMap { g in
+      setup.groups[g].folds.indices.flatMap { f in
+        configuration.seeds.indices.map { s in (group: g, fold: f, seed: s) }
+      }
+    }
+    let done = Counter()
+    let results = try parallelMap(count: jobs.count, parallelism: configuration.parallelism) {
+      index in
+      let job = jobs[index]
+      var options = configuration.training
+      options.seed = configuration.seeds[job.seed]
+      let model = try Trainer.train(
+        dataset: setup.training(group: job.group, fold: job.fold), spec: setup.spec,
+        validationGroup: .subject, options: options
+      ).model
+      var counters = [setup.counter(), setup.counter()]
+      for stream in setup.streams[job.group][job.fold] {
+        for (k, smoothing) in [Smoothing.none, configuration.streamed].enumerated() {
+          var settings = StreamConfiguration()
+          settings.inputRateHz = setup.rate
+          settings.smoothing = smoothing
+          let run = try StreamReplay.engine(
+            model: model, configuration: settings, stream: stream,
+            channels: setup.dataset.channels, labels: setup.dataset.labels)
+          counters[k].add(truth: stream.truth, predicted: run.labels)
+        }
+      }
+      progress?(
+        "trained and streamed \(done.increment()) of \(jobs.count) models "
+          + "(\(setup.groups[job.group].name), seed \(options.seed))")
+      return counters
+    }
+    var merged = setup.groups.map { _ in
+      configuration.seeds.map { _ in [setup.counter(), setup.counter()] }
+    }
+    for (job, counters) in zip(jobs, results) {
+      for k in 0..<2 { merged[job.group][job.seed][k].merge(counters[k]) }
+    }
+    return merged
+  }
+
+  /// One group's report: its classes (those with samples), and every method's scores.
+  static func summary(
+    _ setup: Setup, group g: Int, thresholds: [ScoreCounter], learned: [[ScoreCounter]]
+  ) -> TransferReport.GroupResult {
+    let dataset = setup.dataset
+    let group = setup.groups[g]
+    let present = dataset.labels.indices.filter { c in
+      !setup.negative[c] && thresholds[0].counts[c].reduce(0, +) > 0
+    }
+    func result(_ name: String, _ counters: [ScoreCounter]) -> TransferReport.MethodResult {
+      TransferReport.MethodResult(
+        method: name,
+        seeds: counters.map {
+          TransferScore(counter: $0, present: present, negative: setup.negative)
+        })
+    }
+    let testSubjects = Set(group.folds.flatMap { $0.test.map { dataset.recordings[$0].subject } })
+    return TransferReport.GroupResult(
+      name: group.name, kind: group.kind, classes: present.map { dataset.labels[$0] },
+      testSubjects: testSubjects.sorted(by: naturalOrder), testSamples: thresholds[0].samples,
+      folds: group.folds.count,
+      methods: [
+        result("learned, single windows", learned.map { $0[0] }),
+        result("learned, streamed", learned.map { $0[1] }),
+        result("thresholds, tuned", [thresholds[0]]),
+        result("thresholds, tuned, vote of \(setup.configuration.voteLength)", [thresholds[1]]),
+      ])
   }
 
   /// One stream per test subject and placement, recordings joined in natural session order.
@@ -321,32 +326,5 @@ public enum TransferBenchmark {
       parts.append("novelty \(options.noveltyComponents) components, rate \(options.noveltyRate)")
     }
     return parts.joined(separator: ", ")
-  }
-}
-
-/// Thread-safe slots for results computed concurrently.
-final class ResultBox<Value>: @unchecked Sendable {
-  private let lock = NSLock()
-  private(set) var values: [Value?]
-
-  init(count: Int) { values = [Value?](repeating: nil, count: count) }
-
-  func set(_ index: Int, _ value: Value) {
-    lock.lock()
-    values[index] = value
-    lock.unlock()
-  }
-}
-
-/// A thread-safe count.
-final class Counter: @unchecked Sendable {
-  private let lock = NSLock()
-  private var value = 0
-
-  func increment() -> Int {
-    lock.lock()
-    defer { lock.unlock() }
-    value += 1
-    return value
   }
 }

@@ -53,14 +53,7 @@ struct BenchAccuracy: ParsableCommand {
 
   func run() throws {
     let progress = StageProgress()
-    let data: ManifestLoadResult
-    do {
-      progress.show("reading \(manifest)")
-      data = try DatasetLoader.load(manifest: manifest, dataRoot: dataRoot)
-    } catch let error as ManifestError {
-      progress.clear()
-      throw ToolError(error.description)
-    }
+    let data = try progress.loadManifest(manifest, dataRoot: dataRoot)
     var loadedModel: TrainedModel?
     if let model {
       do {
@@ -157,21 +150,38 @@ struct BenchAccuracy: ParsableCommand {
   }
 }
 
-/// One line naming the current stage on stderr, only when stderr is a terminal.
+/// One line naming the current stage on stderr, only when stderr is a terminal. Safe to call
+/// from the benchmarks' worker threads.
 final class StageProgress: @unchecked Sendable {
   private let enabled = isatty(2) != 0  // 2 = standard error
+  private let lock = NSLock()
   private var shown = false
 
   func show(_ stage: String) {
     guard enabled else { return }
     let text = String(stage.prefix(78))
+    lock.lock()
+    defer { lock.unlock() }
     FileHandle.standardError.write(Data(("\r\u{1B}[K" + text).utf8))
     shown = true
   }
 
   func clear() {
+    lock.lock()
+    defer { lock.unlock() }
     guard shown else { return }
     FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
     shown = false
+  }
+
+  /// Loads a manifest, showing the stage; a manifest error becomes a `ToolError`.
+  func loadManifest(_ file: String, dataRoot: String?) throws -> ManifestLoadResult {
+    show("reading \(file)")
+    do {
+      return try DatasetLoader.load(manifest: file, dataRoot: dataRoot)
+    } catch let error as ManifestError {
+      clear()
+      throw ToolError(error.description)
+    }
   }
 }

@@ -104,14 +104,7 @@ struct BenchTransfer: ParsableCommand {
 
   func run() throws {
     let progress = StageProgress()
-    let data: ManifestLoadResult
-    do {
-      progress.show("reading \(manifest)")
-      data = try DatasetLoader.load(manifest: manifest, dataRoot: dataRoot)
-    } catch let error as ManifestError {
-      progress.clear()
-      throw ToolError(error.description)
-    }
+    let data = try progress.loadManifest(manifest, dataRoot: dataRoot)
     var configuration = TransferBenchmark.Configuration()
     configuration.seeds = try seedList()
     configuration.features = featureChannels.apply(to: try windows.featureChoice())
