@@ -62,7 +62,8 @@ struct Evaluate: ParsableCommand {
     help: ArgumentHelp(
       "Evaluate on the data as another device might record it: rotation=DEG,gain=S,noise=STD.",
       discussion: "Each recording gets one random rotation of its x/y/z vectors, a gain in "
-        + "1 +- S, white noise (g) and, with sway=DEG, a slow tilt wobble; a robustness check "
+        + "1 +- S, white noise (g) and, with sway=DEG, a slow tilt wobble (intensity=S and "
+        + "tempo=S as in motus train --perturbation); a robustness check "
         + "of how much the model leans on one phone's orientation, gain and noise floor. The "
         + "data stays real, the change is simulated.",
       valueName: "spec"))

@@ -76,7 +76,9 @@ struct TrainingFlags: ParsableArguments {
     parsing: .unconditional, help: "Adam mini-batch size in windows (default: \(defaults.batchSize)).")
   var batchSize: Int?
 
-  @Option(help: "Class weights in the loss: balanced (n / (k * count)) or none (default: balanced).")
+  @Option(
+    help: "Class weights in the loss: balanced (n / (k * count)) or none (default: "
+      + "\(defaults.classWeighting == .balanced ? "balanced" : "none")).")
   var classWeights: ClassWeightChoice?
 
   @Option(help: "Hold out whole subjects or whole sessions for validation.")
@@ -162,11 +164,13 @@ struct TrainingFlags: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
-      "How augmented copies differ: rotation=DEGREES,gain=SPREAD,noise=STD[,sway=DEGREES].",
+      "How augmented copies differ: rotation=DEG,gain=S,noise=STD[,sway=DEG,intensity=S,tempo=S].",
       discussion: "One random device per copy of a recording: every x/y/z vector rotated "
         + "(180 = any orientation), scaled by 1 +- gain, plus white noise of a standard "
         + "deviation up to STD (channel units, g for acceleration), plus a slow tilt wobble "
-        + "of up to sway degrees RMS (0.05-0.5 Hz, a body-worn phone); magnitudes are "
+        + "of up to sway degrees RMS (0.05-0.5 Hz, a body-worn phone); intensity scales the "
+        + "motion about gravity by 1 +- S (another placement or build moves more or less), "
+        + "tempo plays the recording 1 +- S times as fast (other cadences); magnitudes are "
         + "recomputed. Default: \(Augmentation.defaultPerturbation).",
       valueName: "spec"))
   var perturbation: String?
