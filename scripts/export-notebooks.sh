@@ -18,9 +18,10 @@ repo=$(pwd)
 started=$SECONDS
 
 data_root=${MOTUS_DATA_ROOT:-$repo/../shared/datasets}
-if [ ! -d "$data_root" ] || [ ! -f "$data_root/motionsense/motionsense.csv" ]; then
+if [ ! -d "$data_root" ] || [ ! -f "$data_root/motionsense/motionsense.csv" ] ||
+  [ ! -f "$data_root/dsads/dsads.csv" ]; then
   echo "export-notebooks: no data at $data_root (expected motionsense/, qrowd_tr/," \
-    "gains_pushup/)." >&2
+    "gains_pushup/, dsads/)." >&2
   echo "HINT: the notebooks need the shared datasets beside the clone (../shared/datasets," \
     "as CI has them), or MOTUS_DATA_ROOT=/path/to/datasets." >&2
   exit 1
@@ -101,8 +102,10 @@ for nb in "${notebooks[@]}"; do
   echo "export-notebooks: executing $name" >&2
   # Execute to a notebook, then convert it with consecutive prints merged: how the kernel
   # splits a cell's output into messages depends on timing, the merged text does not.
+  # The per-cell timeout is generous: 07's `motus bench transfer` trains 42 models (about
+  # 7 minutes on two free cores, much longer on a machine shared with other work).
   if ! "$venv/bin/jupyter" nbconvert --execute --to notebook --output-dir "$stage/executed" \
-    --ExecutePreprocessor.timeout=600 --log-level=WARN "$nb" >&2 ||
+    --ExecutePreprocessor.timeout=3600 --log-level=WARN "$nb" >&2 ||
     ! "$venv/bin/jupyter" nbconvert --to markdown --output-dir "$stage/export" \
       --CoalesceStreamsPreprocessor.enabled=True --log-level=WARN \
       "$stage/executed/$name.ipynb" >&2; then

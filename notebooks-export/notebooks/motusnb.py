@@ -35,15 +35,29 @@ if not MOTUS.is_file():
     raise SystemExit(f"motus binary {MOTUS} is missing. HINT: run scripts/export-notebooks.sh "
                      "or set MOTUS_BIN.")
 
-# The held-out subjects of the shipped models, as their model cards list them.
+MANIFEST = "datasets/six-class.json"
+# The held-out people of the six-class split: models/six-class.motus has seen them (it is
+# trained on every subject of the manifest), so the notebooks score a model trained by the
+# same recipe without them (heldout_model() below). MotionSense 17-20 are also the held-out
+# subjects of models/motionsense-device-motion.motus, as its card lists them.
 SIX_CLASS_TEST = "motionsense:17-20,qrowd:3,gains_pushup:Eric"
 MOTIONSENSE_TEST = "17-20"
 SIX_CLASSES = ["stationary", "walking", "running", "cycling", "automotive", "push-up"]
+# The manifest's negative labels: activities that are none of the six classes. Never a class
+# column: shown apart, or as the share of their windows a model answers `unknown` for.
+NEGATIVE_LABELS = ["other"]
+SOURCES = ["motionsense", "qrowd", "gains_pushup", "dsads"]
+# dsads: the body placement is the session name's text after its last `_` (a01_p1_LL).
+DSADS_PLACEMENTS = {"T": "chest (T)", "RA": "right wrist (RA)", "LL": "left knee (LL)"}
 
-# One colour per six-class label, used by every notebook.
+# One colour per six-class label, used by every notebook; the negative label is olive.
 CLASS_COLORS = dict(zip(SIX_CLASSES, ["#7f7f7f", "#1f77b4", "#d62728", "#2ca02c",
                                       "#9467bd", "#ff7f0e"]))
-SOURCE_COLORS = {"motionsense": "#1f77b4", "qrowd": "#2ca02c", "gains_pushup": "#ff7f0e"}
+NEGATIVE_COLOR = "#bcbd22"
+LABEL_COLORS = {**CLASS_COLORS, **{label: NEGATIVE_COLOR for label in NEGATIVE_LABELS}}
+SOURCE_COLORS = {"motionsense": "#1f77b4", "qrowd": "#2ca02c", "gains_pushup": "#ff7f0e",
+                 "dsads": "#8c564b"}
+PLACEMENT_COLORS = {"T": "#8c564b", "RA": "#e377c2", "LL": "#17becf"}
 
 matplotlib.rcParams.update({
     "figure.dpi": 90, "savefig.dpi": 90, "figure.figsize": (9, 4.5),
@@ -143,8 +157,8 @@ def md_table(frame, floatfmt="{:.3f}", index=False):
     def cell(v):
         if isinstance(v, (float, np.floating)):
             return floatfmt.format(v)
-        return str(v)
-    head = "| " + " | ".join(str(c) for c in frame.columns) + " |"
+        return str(v).replace("|", "\\|")  # `|acceleration|` must not split a cell
+    head = "| " + " | ".join(cell(c) for c in frame.columns) + " |"
     rule = "|" + "|".join("---" for _ in frame.columns) + "|"
     body = ["| " + " | ".join(cell(v) for v in row) + " |" for row in frame.itertuples(index=False)]
     return "\n".join([head, rule, *body])
@@ -158,3 +172,44 @@ def show_table(frame, **kwargs):
 def source_of(name):
     """`qrowd:3` -> `qrowd` (manifest names are source-prefixed)."""
     return str(name).split(":", 1)[0]
+
+
+def placement_of(session):
+    """`dsads:a01_p1_LL` -> `LL` (dsads's placementSeparator `_`); None for other sources."""
+    if source_of(session) != "dsads":
+        return None
+    return str(session).rsplit("_", 1)[-1]
+
+
+# The shipped recipe (motus train's defaults, seed 1, as models/six-class.motus was trained)
+# without the held-out people: the model notebooks 03-06 score on those people.
+HELDOUT_MODEL_ARGS = ["train", "--manifest", MANIFEST, "--exclude-subjects", SIX_CLASS_TEST,
+                      "--seed", "1"]
+
+
+def run_once(args, log, products=(), note=""):
+    """Runs motus once per export run and prints its command and output either way.
+
+    The scratch folder is new for every run of scripts/export-notebooks.sh, so within one run
+    a step several notebooks need (the held-out model, the transfer benchmark) runs in the
+    first notebook that asks and is reused by the others. `log` keeps motus's standard output
+    (paths shortened); `products` are files it writes. Returns that output.
+    """
+    print("$ " + command_line(args) + (f"   # {note}" if note else ""))
+    if not (log.is_file() and all(Path(p).is_file() for p in products)):
+        log.write_text(shorten(run(args, echo=False)))
+    text = log.read_text()
+    print(text.rstrip())
+    return text
+
+
+def heldout_model():
+    """Trains the held-out model into the scratch folder once per run and returns its path.
+
+    Notebooks 03-06 all call this; the first one trains (the same flags and seed give a
+    byte-identical file), the others reuse the file.
+    """
+    path = TMP / "six-class-heldout.motus"
+    run_once([*HELDOUT_MODEL_ARGS, "-o", path], TMP / "six-class-heldout.train.txt", [path],
+             note="once per export run, shared by notebooks 03-06")
+    return path
