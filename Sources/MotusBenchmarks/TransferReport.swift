@@ -125,10 +125,12 @@ public struct TransferReport: Codable, Sendable, Equatable {
   /// Push-up runs held out, as recorded and rotated; nil when not run.
   public var pushUps: TransferBenchmark.PushUpReport?
 
-  /// Median over groups of the learned engine's streamed median accuracy.
+  /// Median, over groups with two or more classes, of the learned engine's streamed median
+  /// accuracy. A one-class group held out with its source has no class left to learn (the
+  /// push-up source), so its zero says nothing about transfer; the margins skip it too.
   public var medianStreamedAccuracy: Double? {
     SeedSummary(
-      groups.compactMap { group in
+      groups.filter { $0.classes.count >= 2 }.compactMap { group in
         group.methods.first { $0.method == "learned, streamed" }?.accuracy?.median
       })?.median
   }

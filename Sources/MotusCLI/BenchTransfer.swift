@@ -202,7 +202,7 @@ struct BenchTransfer: ParsableCommand {
     lines.append(
       "margin = learned streamed macro-F1 minus the better threshold variant, median over "
         + "seeds; smallest over the \(twoOrMore.count) groups with two or more classes: "
-        + f(margins.min()) + "; median streamed accuracy over groups: "
+        + f(margins.min()) + "; median streamed accuracy over them: "
         + f(r.medianStreamedAccuracy))
     return lines.joined(separator: "\n")
   }

@@ -120,4 +120,24 @@ final class ScoreCounterTests: XCTestCase {
     XCTAssertEqual([learned.median, learned.min, learned.max], [0.7, 0.6, 0.8])
     XCTAssertEqual(group.methods[0].recall, [0.5, 0.5])
   }
+
+  func testMedianStreamedAccuracy_SkipsGroupsWithOneClass() {
+    func group(_ name: String, classes: [String], accuracy: Double) -> TransferReport.GroupResult {
+      var score = TransferScore(counter: counter(), present: [0, 1], negative: negative)
+      score.accuracy = accuracy
+      return .init(
+        name: name, kind: .source, classes: classes, testSubjects: ["1"], testSamples: 12,
+        folds: 1, methods: [.init(method: "learned, streamed", seeds: [score])])
+    }
+    let report = TransferReport(
+      manifest: "m", classes: ["walk", "sit", "push-up"], negativeLabels: [], sampleRateHz: 15,
+      seeds: [1], featureSpec: "", training: "", streamed: "",
+      groups: [
+        group("a", classes: ["walk", "sit"], accuracy: 0.9),
+        group("b", classes: ["walk", "sit"], accuracy: 0.7),
+        group("pushups", classes: ["push-up"], accuracy: 0),
+      ],
+      pushUps: nil)
+    XCTAssertEqual(report.medianStreamedAccuracy ?? -1, 0.8, accuracy: 1e-12)
+  }
 }

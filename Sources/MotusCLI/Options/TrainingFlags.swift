@@ -77,8 +77,9 @@ struct TrainingFlags: ParsableArguments {
   var batchSize: Int?
 
   @Option(
-    help: "Class weights in the loss: balanced (n / (k * count)) or none (default: "
-      + "\(defaults.classWeighting == .balanced ? "balanced" : "none")).")
+    help: ArgumentHelp(
+      "Class weights in the loss: balanced (n / (k * count)) or none (default: "
+        + "\(defaults.classWeighting == .balanced ? "balanced" : "none"))."))
   var classWeights: ClassWeightChoice?
 
   @Option(help: "Hold out whole subjects or whole sessions for validation.")
