@@ -117,7 +117,7 @@ public enum AccuracyBenchmark {
         recipes: data.result.recipes, sampleRateHz: rate)
       let trained = try Trainer.train(
         dataset: training, spec: spec, validationGroup: .subject,
-        options: configuration.training)
+        options: configuration.training, sourceWeights: data.sourceWeights)
       model = trained.model
       learnedSummary = String(
         format: "trained here (motus train's defaults unless flags say otherwise): %@; "

@@ -206,7 +206,8 @@ extension TransferBenchmark {
       var options = configuration.training
       options.seed = seeds[s]
       let model = try Trainer.train(
-        dataset: training, spec: spec, validationGroup: .subject, options: options
+        dataset: training, spec: spec, validationGroup: .subject, options: options,
+        sourceWeights: data.sourceWeights
       ).model
       var tallies = [Tally(), Tally()]
       for set in sets[f] {

@@ -226,7 +226,7 @@ public enum TransferBenchmark {
       options.seed = configuration.seeds[job.seed]
       let model = try Trainer.train(
         dataset: setup.training(group: job.group, fold: job.fold), spec: setup.spec,
-        validationGroup: .subject, options: options
+        validationGroup: .subject, options: options, sourceWeights: setup.data.sourceWeights
       ).model
       var counters = [setup.counter(), setup.counter()]
       for stream in setup.streams[job.group][job.fold] {

@@ -43,7 +43,7 @@ struct CrossValidate: ParsableCommand {
   }
 
   func run() throws {
-    let result = try data.loadWithProgress()
+    let (result, sourceWeights) = try data.loadWithProgress()
     let spec = try featureChannels.apply(to: windows.featureChoice()).cliSpec(for: result)
     let table = try windows.windowTable(for: result, spec: spec)
     guard table.windowCount > 0 else {
@@ -58,7 +58,7 @@ struct CrossValidate: ParsableCommand {
       results = try CrossValidation.run(
         table: table, spec: spec, group: group.trainerGroup, foldCount: folds,
         seed: training.seed, options: training.trainingOptions(),
-        validationGroup: training.validationGroup.trainerGroup
+        validationGroup: training.validationGroup.trainerGroup, sourceWeights: sourceWeights
       ) { k, count in
         if interactive {
           FileHandle.standardError.write(Data("\rfold \(k + 1)/\(count)   ".utf8))

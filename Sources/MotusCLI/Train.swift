@@ -28,7 +28,7 @@ struct Train: ParsableCommand {
     let started = clock.now
     // Fail before minutes of training, not after; an input is never overwritten.
     let file = try OutputFile(path: output, flag: "--output", inputs: data.inputFiles())
-    let result = try data.loadWithProgress()
+    let (result, sourceWeights) = try data.loadWithProgress()
     let spec = try featureChannels.apply(to: windows.featureChoice()).cliSpec(for: result)
 
     let options = try training.trainingOptions()
@@ -39,7 +39,7 @@ struct Train: ParsableCommand {
       trained = try Trainer.train(
         dataset: result.dataset, spec: spec, minimumPurity: windows.minPurity,
         validationGroup: training.validationGroup.trainerGroup, options: options,
-        progress: progress.update)
+        sourceWeights: sourceWeights, progress: progress.update)
     } catch let error as TrainingError {
       progress.clear()
       throw ToolError(error.description)

@@ -299,7 +299,8 @@ extension DatasetLoader {
         hint: "check each source's labels and subjects")
     }
     report.notes.append(
-      "manifest \(file): \(manifest.sources.count) sources resampled to \(target) Hz; weights "
+      "manifest \(file): \(manifest.sources.count) sources resampled to \(target) Hz; training "
+        + "weights (multiply each window's loss term, with class weights) "
         + manifest.sources.map { "\($0.name)=\($0.weight ?? 1)" }.joined(separator: ", "))
     let recipes = Self.canonicalRecipes(channels: manifest.channels)
     let negatives = Set(manifest.negativeLabels ?? [])

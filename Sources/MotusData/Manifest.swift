@@ -28,7 +28,9 @@ public struct Manifest: Codable, Sendable, Equatable {
     public var excludeSubjects: String?
     /// Joins short clips into continuous recordings (see `ClipJoin`).
     public var joinClips: ClipJoin?
-    /// Sample weight for training; default 1. Carried in `ManifestLoadResult.sourceWeights`.
+    /// Training weight of the source's windows (> 0, default 1): it multiplies each window's
+    /// term in the training loss, together with the class weights, so weight 2 counts every
+    /// window twice. Carried in `ManifestLoadResult.sourceWeights` to `Trainer.train`.
     public var weight: Double?
     /// When set, a session name's text after its last occurrence of this separator names the
     /// sensor's placement (`a01_p1_LL` -> `LL` with `"_"`): sources that record one activity
@@ -120,7 +122,7 @@ public struct ManifestLoadResult: Sendable {
   /// Subjects and sessions are prefixed `source:`; recipes are the canonical channel list
   /// (copies of the manifest channels, magnitudes recomputed from them).
   public var result: LoadResult
-  /// Source name -> training sample weight (default 1).
+  /// Source name -> training weight of its windows (default 1); see `Manifest.Source.weight`.
   public var sourceWeights: [String: Double]
   /// Joined recording session name -> known repetition count (clips joined).
   public var knownRepetitions: [String: Int]

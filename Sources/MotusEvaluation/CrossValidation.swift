@@ -111,13 +111,14 @@ public enum CrossValidation {
   ///   - foldCount: In `2...distinct groups`.
   ///   - seed: Fold assignment; `options.seed` drives each fold's training.
   ///   - validationGroup: What each fold's inner calibration split holds out.
+  ///   - sourceWeights: A manifest's source weights, as `Trainer.train(dataset:)` takes them.
   ///   - progress: Called before each fold is trained, with (fold index, fold count).
   /// - Throws: `EvaluationError` (folds, or a test fold with labels its training lacks) and
   ///   whatever `Trainer.train` throws.
   public static func run(
     table: WindowTable, spec: FeatureSpec, group: Trainer.ValidationGroup, foldCount: Int,
     seed: UInt64, options: TrainingOptions, validationGroup: Trainer.ValidationGroup = .subject,
-    progress: ((Int, Int) -> Void)? = nil
+    sourceWeights: [String: Double] = [:], progress: ((Int, Int) -> Void)? = nil
   ) throws -> [FoldResult] {
     let groupOf = { (row: Int) -> String in
       group == .subject ? table.subject(at: row) : table.session(at: row)
@@ -143,7 +144,10 @@ public enum CrossValidation {
       }
       let trained = try Trainer.train(
         features: table.features.rows(fold.trainingRows), labels: labels, groups: innerGroups,
-        classNames: classNames, spec: spec, options: options)
+        classNames: classNames, spec: spec,
+        sampleWeights: Trainer.rowWeights(
+          table: table, rows: fold.trainingRows, sourceWeights: sourceWeights),
+        options: options)
       let evaluation = try Evaluation.evaluate(
         model: trained.model, table: table, rows: fold.testRows)
       results.append(FoldResult(fold: fold, evaluation: evaluation))

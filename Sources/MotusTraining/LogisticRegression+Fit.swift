@@ -44,7 +44,9 @@ extension LogisticRegression {
   ///   - labels: `N` indices into `classes`.
   ///   - classes: Class names, `K >= 2`.
   ///   - hyperparameters: See `Hyperparameters`; validated here.
-  ///   - validation: Held-out rows for early stopping (Adam) and progress reports.
+  ///   - sampleWeights: `N` per-row loss weights (finite, `>= 0`), multiplied with the class
+  ///     weights: a row of weight 2 counts as two copies of it. `nil` weighs every row 1.
+  ///   - validation: Held-out rows for early stopping (Adam) and progress reports; unweighted.
   ///   - initial: L-BFGS starts from this model instead of zero (a warm start: the objective is
   ///     convex, so the optimum is the same, reached in fewer iterations). Weights `[K, F]`.
   ///     Adam ignores it.
@@ -54,7 +56,8 @@ extension LogisticRegression {
   ///   hyperparameters out of range.
   public static func fit(
     _ x: Matrix, labels: [Int], classes: [String], hyperparameters: Hyperparameters = .init(),
-    validation: (x: Matrix, labels: [Int])? = nil, initial: LogisticRegression? = nil,
+    sampleWeights rowWeights: [Float]? = nil, validation: (x: Matrix, labels: [Int])? = nil,
+    initial: LogisticRegression? = nil,
     progress: ((EpochReport) -> Void)? = nil
   ) throws -> LogisticRegression {
     let h = hyperparameters
@@ -63,7 +66,7 @@ extension LogisticRegression {
       batchSize: h.batchSize, tolerance: h.tolerance, patience: h.patience, seed: h.seed)
     try NetworkFitting.validate(x: x, labels: labels, classCount: classes.count, settings: settings)
     let weights = try NetworkFitting.sampleWeights(
-      h.classWeighting, labels: labels, classCount: classes.count)
+      h.classWeighting, labels: labels, classCount: classes.count, rowWeights: rowWeights)
     let widths = [x.columnCount, classes.count]
     let network: FeedForwardNetwork
     switch h.solver {

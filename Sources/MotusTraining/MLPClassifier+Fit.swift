@@ -30,7 +30,8 @@ extension MLPClassifier {
   /// Fits to standardised features; see `LogisticRegression.fit` for the parameters.
   public static func fit(
     _ x: Matrix, labels: [Int], classes: [String], hyperparameters: Hyperparameters = .init(),
-    validation: (x: Matrix, labels: [Int])? = nil, progress: ((EpochReport) -> Void)? = nil
+    sampleWeights rowWeights: [Float]? = nil, validation: (x: Matrix, labels: [Int])? = nil,
+    progress: ((EpochReport) -> Void)? = nil
   ) throws -> MLPClassifier {
     let h = hyperparameters
     guard (1...2).contains(h.hiddenLayerSizes.count), h.hiddenLayerSizes.allSatisfy({ $0 >= 1 })
@@ -43,7 +44,7 @@ extension MLPClassifier {
       batchSize: h.batchSize, tolerance: h.tolerance, patience: h.patience, seed: h.seed)
     try NetworkFitting.validate(x: x, labels: labels, classCount: classes.count, settings: settings)
     let weights = try NetworkFitting.sampleWeights(
-      h.classWeighting, labels: labels, classCount: classes.count)
+      h.classWeighting, labels: labels, classCount: classes.count, rowWeights: rowWeights)
     var generator = SplitMix64(seed: h.seed)
     let widths = [x.columnCount] + h.hiddenLayerSizes + [classes.count]
     let network = NetworkFitting.adam(

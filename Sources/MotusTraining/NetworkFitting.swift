@@ -214,10 +214,19 @@ enum NetworkFitting {
     guard settings.patience >= 1 else { throw bad("patience", settings.patience, ">= 1") }
   }
 
-  static func sampleWeights(_ weighting: ClassWeighting, labels: [Int], classCount: Int) throws
-    -> [Float]
-  {
+  /// Each row's loss weight: its class's weight, times its own weight when `rowWeights` is
+  /// given (`nil` leaves the class weights untouched, so unweighted fits round as before).
+  static func sampleWeights(
+    _ weighting: ClassWeighting, labels: [Int], classCount: Int, rowWeights: [Float]? = nil
+  ) throws -> [Float] {
     let perClass = try weighting.classWeights(labels: labels, classCount: classCount)
-    return labels.map { perClass[$0] }
+    guard let rowWeights else { return labels.map { perClass[$0] } }
+    guard rowWeights.count == labels.count else {
+      throw TrainingError.sampleWeightCount(given: rowWeights.count, rows: labels.count)
+    }
+    if let row = rowWeights.firstIndex(where: { !($0 >= 0) || !$0.isFinite }) {
+      throw TrainingError.invalidSampleWeight(row: row, value: rowWeights[row])
+    }
+    return zip(labels, rowWeights).map { perClass[$0] * $1 }
   }
 }

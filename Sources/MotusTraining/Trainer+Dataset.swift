@@ -16,6 +16,10 @@ extension Trainer {
   ///
   /// Classes are the dataset's labels that have at least one window, in dataset order.
   ///
+  /// `sourceWeights` (a manifest's, `ManifestLoadResult.sourceWeights`) gives every window the
+  /// weight of the source its recording came from, perturbed copies included; sources not named
+  /// weigh 1. The model's metadata records them when they change any window's weight.
+  ///
   /// - Throws: `FeatureSpecError` when the spec does not fit the data or a window's feature is
   ///   not finite (naming the window), `LimitError.memory` when the copies or the table would
   ///   not fit in memory,
@@ -24,7 +28,7 @@ extension Trainer {
   public static func train(
     dataset: Dataset, spec: FeatureSpec, minimumPurity: Float = 0,
     validationGroup: ValidationGroup = .subject, options: TrainingOptions = .init(),
-    progress: ((EpochReport) -> Void)? = nil
+    sourceWeights: [String: Double] = [:], progress: ((EpochReport) -> Void)? = nil
   ) throws -> (model: TrainedModel, report: TrainingReport, table: WindowTable) {
     if let augmentation = options.augmentation {
       guard augmentation.copies >= 0 else {
@@ -66,10 +70,30 @@ extension Trainer {
       validationGroup == .subject ? table.subject(at: $0) : table.session(at: $0)
     }
     let features = rows.count == table.windowCount ? table.features : table.features.rows(rows)
-    let trained = try train(
+    let weights = rowWeights(table: table, rows: rows, sourceWeights: sourceWeights)
+    var trained = try train(
       features: features, labels: labels, groups: groups, classNames: classNames,
-      spec: spec, negativeClasses: classNames.filter(negative.contains), options: options,
-      progress: progress)
+      spec: spec, sampleWeights: weights, negativeClasses: classNames.filter(negative.contains),
+      options: options, progress: progress)
+    if weights != nil {
+      trained.model.metadata.hyperparameters["sourceWeights"] = sourceWeights.sorted {
+        $0.key < $1.key
+      }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
+    }
     return (trained.model, trained.report, table)
+  }
+
+  /// The weight of each of `rows` of `table`: its recording's source's (the `source:` prefix of
+  /// the subject, as a manifest names subjects; copies keep their subject). `nil` when every
+  /// row weighs 1, so that an unweighted manifest trains exactly as before, bit for bit.
+  public static func rowWeights(
+    table: WindowTable, rows: [Int], sourceWeights: [String: Double]
+  ) -> [Float]? {
+    guard sourceWeights.values.contains(where: { $0 != 1 }) else { return nil }
+    let perRecording = table.recordingSubjects.map { subject in
+      Float(sourceWeights[Manifest.source(ofSubject: subject) ?? subject] ?? 1)
+    }
+    let weights = rows.map { perRecording[table.recordingIndices[$0]] }
+    return weights.contains(where: { $0 != 1 }) ? weights : nil
   }
 }

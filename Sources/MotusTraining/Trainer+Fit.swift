@@ -15,12 +15,14 @@ extension Trainer {
     /// Fits a classifier.
     ///
     /// - Parameters:
+    ///   - sampleWeights: Per-row loss weights of `x`, or `nil` for all 1.
     ///   - maxEpochs: Adam epochs or L-BFGS iterations at most.
     ///   - earlyStopping: `false` runs Adam for exactly `maxEpochs` epochs (a refit);
     ///     L-BFGS always stops at `tolerance`.
     ///   - initial: A logistic model to warm-start L-BFGS from (same standardisation as `x`).
     func run(
-      _ x: Matrix, labels: [Int], validation: (x: Matrix, labels: [Int])?, maxEpochs: Int,
+      _ x: Matrix, labels: [Int], sampleWeights: [Float]?,
+      validation: (x: Matrix, labels: [Int])?, maxEpochs: Int,
       earlyStopping: Bool, initial: LogisticRegression? = nil,
       progress: ((EpochReport) -> Void)?
     ) throws -> ModelClassifier {
@@ -40,8 +42,9 @@ extension Trainer {
         h.seed = options.seed
         return .logistic(
           try LogisticRegression.fit(
-            x, labels: labels, classes: classNames, hyperparameters: h, validation: validation,
-            initial: initial, progress: progress))
+            x, labels: labels, classes: classNames, hyperparameters: h,
+            sampleWeights: sampleWeights, validation: validation, initial: initial,
+            progress: progress))
       case .mlp:
         var h = MLPClassifier.Hyperparameters()
         h.hiddenLayerSizes = options.hiddenLayerSizes
@@ -55,8 +58,8 @@ extension Trainer {
         h.seed = options.seed
         return .mlp(
           try MLPClassifier.fit(
-            x, labels: labels, classes: classNames, hyperparameters: h, validation: validation,
-            progress: progress))
+            x, labels: labels, classes: classNames, hyperparameters: h,
+            sampleWeights: sampleWeights, validation: validation, progress: progress))
       }
     }
   }

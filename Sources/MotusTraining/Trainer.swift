@@ -17,6 +17,8 @@ public enum Trainer {
   ///   - groups: `N` subject or session names; validation holds out whole groups.
   ///   - classNames: `K >= 2` names, the model's classes in order.
   ///   - spec: The features' description, stored in the model; names exactly `F` features.
+  ///   - sampleWeights: `N` per-row loss weights (finite, `>= 0`), multiplied with the class
+  ///     weights; `nil` weighs every row 1.
   ///   - negativeClasses: Classes among `classNames` that are none of the real classes (the
   ///     model answers unknown for them); they are left out of the novelty detector's fit.
   ///   - options: Model family, hyperparameters, split and calibration targets.
@@ -26,7 +28,8 @@ public enum Trainer {
   ///   the fit would not fit in memory.
   public static func train(
     features: Matrix, labels: [Int], groups: [String], classNames: [String], spec: FeatureSpec,
-    negativeClasses: [String] = [], options: TrainingOptions = .init(),
+    sampleWeights: [Float]? = nil, negativeClasses: [String] = [],
+    options: TrainingOptions = .init(),
     progress: ((EpochReport) -> Void)? = nil
   ) throws -> (model: TrainedModel, report: TrainingReport) {
     guard features.rowCount == labels.count else {
@@ -36,6 +39,9 @@ public enum Trainer {
       throw TrainingError.groupCountMismatch(rows: features.rowCount, groups: groups.count)
     }
     guard features.rowCount > 0 else { throw TrainingError.emptyTrainingSet }
+    if let sampleWeights, sampleWeights.count != features.rowCount {
+      throw TrainingError.sampleWeightCount(given: sampleWeights.count, rows: features.rowCount)
+    }
     guard spec.featureNames.count == features.columnCount else {
       throw TrainingError.featureCountMismatch(
         spec: spec.featureNames.count, table: features.columnCount)
@@ -84,6 +90,9 @@ public enum Trainer {
     let rawTraining = features.rows(split.training)
     let rawValidation = features.rows(split.validation)
     let trainingLabels = split.training.map { labels[$0] }
+    let trainingWeights = sampleWeights.map { w in split.training.map { w[$0] } }
+    // Validation stays unweighted, as with class weights: the weights shape the fit, while
+    // early stopping and calibration measure the held-out groups as they were recorded.
     let validationLabels = split.validation.map { labels[$0] }
     var standardizer = Standardizer.fit(rawTraining)
     let xTrain = standardizer.transform(rawTraining)
@@ -137,7 +146,8 @@ public enum Trainer {
     // L-BFGS does not stop early: a validation pass per iteration (a third of its cost) would
     // only feed progress reports.
     var classifier = try fit.run(
-      xTrain, labels: trainingLabels, validation: usesLBFGS ? nil : validation,
+      xTrain, labels: trainingLabels, sampleWeights: trainingWeights,
+      validation: usesLBFGS ? nil : validation,
       maxEpochs: maxEpochs,
       earlyStopping: true, progress: record)
     var fitTime = clock.now - fitStart
@@ -198,7 +208,8 @@ public enum Trainer {
       let epochCount = usesLBFGS ? maxEpochs : bestEpoch(epochs) ?? maxEpochs
       var done = 0
       classifier = try fit.run(
-        xAll, labels: labels, validation: nil, maxEpochs: epochCount, earlyStopping: usesLBFGS,
+        xAll, labels: labels, sampleWeights: sampleWeights, validation: nil,
+        maxEpochs: epochCount, earlyStopping: usesLBFGS,
         initial: initial,
         progress: { report in
           done = report.epoch

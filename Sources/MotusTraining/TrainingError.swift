@@ -13,6 +13,8 @@ public enum TrainingError: Error, CustomStringConvertible, Equatable {
   case tooFewGroups(count: Int)
   case emptyTrainingSet
   case classWeightCount(given: Int, classCount: Int)
+  case sampleWeightCount(given: Int, rows: Int)
+  case invalidSampleWeight(row: Int, value: Float)
   /// No recording was long enough for one window, or every window was too impure.
   case noWindows(skippedRecordings: Int, droppedImpure: Int)
 
@@ -47,6 +49,12 @@ public enum TrainingError: Error, CustomStringConvertible, Equatable {
     case .classWeightCount(let given, let classCount):
       return "\(given) class weights given for \(classCount) classes. "
         + "HINT: give one weight per class, or use 'balanced'."
+    case .sampleWeightCount(let given, let rows):
+      return "\(given) sample weights given for \(rows) rows. "
+        + "HINT: give one weight per row of the feature table."
+    case .invalidSampleWeight(let row, let value):
+      return "row \(row): sample weight \(value) is negative or not finite. "
+        + "HINT: weights are finite and >= 0 (a manifest source's 'weight' is > 0)."
     case .noWindows(let skipped, let impure):
       return "no windows to train on (\(skipped) recordings shorter than one window, "
         + "\(impure) windows below the purity limit). "

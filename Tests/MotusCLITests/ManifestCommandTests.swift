@@ -26,6 +26,61 @@ final class ManifestCommandTests: XCTestCase {
     return path
   }
 
+  /// Labelled synthetic data of two sources that record walking differently (a phone swinging
+  /// at 2 Hz, a watch at 1 Hz), two subjects each; `watchWeight` nil leaves `weight` out.
+  private func writeWeightedManifest(in folder: URL, watchWeight: String?) throws -> String {
+    for (source, hz, amplitude) in [("phone", 2.0, 0.5), ("watch", 1.0, 0.3)] {
+      var csv = "timestamp,session,subject,label,acceleration.x,acceleration.y,acceleration.z\n"
+      for subject in 1...2 {
+        for t in 0..<600 {
+          let time = Double(t) / 15
+          let walking = t >= 300
+          let wave = walking ? amplitude * sin(2 * Double.pi * hz * time) : 0
+          let noise = 0.02 * sin(Double(t * t + 7 * subject))
+          csv += "\(time),s\(subject),\(subject),\(walking ? "walk" : "still"),"
+          csv += "\(noise),\(0.1 * wave),\(1 + wave + noise)\n"
+        }
+      }
+      try csv.write(
+        to: folder.appendingPathComponent("\(source).csv"), atomically: true, encoding: .utf8)
+    }
+    let weight = watchWeight.map { ", \"weight\": \($0)" } ?? ""
+    let json = """
+      { "sampleRateHz": 15, "dataRoot": ".",
+        "channels": ["acceleration.x", "acceleration.y", "acceleration.z", "|acceleration|"],
+        "labels": ["stationary", "walking"],
+        "sources": [
+          { "name": "phone", "files": ["phone.csv"],
+            "channels": ["acceleration.*", "|acceleration|"],
+            "labels": {"still": "stationary", "walk": "walking"} },
+          { "name": "watch", "files": ["watch.csv"],
+            "channels": ["acceleration.*", "|acceleration|"],
+            "labels": {"still": "stationary", "walk": "walking"}\(weight) } ]
+      }
+      """
+    let path = folder.appendingPathComponent("m-\(watchWeight ?? "none").json").path
+    try json.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+  }
+
+  func testTrain_SyntheticSourceWeightChangesTheModelAndWeightOneIsTheDefault() throws {
+    let folder = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    func train(_ watchWeight: String?) throws -> Data {
+      let manifest = try writeWeightedManifest(in: folder, watchWeight: watchWeight)
+      let model = folder.appendingPathComponent("\(watchWeight ?? "none").motus")
+      let run = try MotusRunner.run(
+        ["train", "--manifest", manifest, "--seed", "1", "-o", model.path])
+      XCTAssertEqual(run.exitCode, 0, run.standardError)
+      return try Data(contentsOf: model)
+    }
+    let omitted = try train(nil)
+    XCTAssertEqual(try train("1"), omitted, "weight 1 must train exactly as no weight")
+    let weighted = try train("4")
+    XCTAssertNotEqual(weighted, omitted, "weight 4 on one source must change the model")
+    XCTAssertTrue(String(decoding: weighted, as: UTF8.self).contains("watch=4.0"))
+  }
+
   func testInspect_ReadsManifest() throws {
     let folder = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: folder) }

@@ -4,12 +4,13 @@ import Foundation
 import Motus
 
 extension DataOptions {
-  /// Loads the data with a progress line on a terminal's standard error.
-  func loadWithProgress() throws -> LoadResult {
+  /// Loads the data (and a manifest's source weights) with a progress line on a terminal's
+  /// standard error.
+  func loadWithProgress() throws -> (result: LoadResult, sourceWeights: [String: Double]) {
     let reading = ProgressLine()
     defer { reading.clear() }
     do {
-      return try load { done, total in reading.update(done: done, total: total) }
+      return try loadWeighted { done, total in reading.update(done: done, total: total) }
     } catch let error as CSVError {
       throw ToolError(error.description)
     }

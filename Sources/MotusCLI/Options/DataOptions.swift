@@ -185,11 +185,24 @@ struct DataOptions: ParsableArguments {
     requireLabels: Bool = true, checkValueRange: Bool = true,
     progress: ((Int, Int) -> Void)? = nil
   ) throws -> LoadResult {
-    if manifest != nil { return try filterSubjects(loadManifest(progress: progress).result) }
+    try loadWeighted(
+      requireLabels: requireLabels, checkValueRange: checkValueRange, progress: progress
+    ).result
+  }
+
+  /// `load`, plus each source's training weight from a manifest (empty for CSV paths).
+  func loadWeighted(
+    requireLabels: Bool = true, checkValueRange: Bool = true,
+    progress: ((Int, Int) -> Void)? = nil
+  ) throws -> (result: LoadResult, sourceWeights: [String: Double]) {
+    if manifest != nil {
+      let loaded = try loadManifest(progress: progress)
+      return (try filterSubjects(loaded.result), loaded.sourceWeights)
+    }
     var options = try loadOptions()
     options.requireLabels = requireLabels
     options.checkValueRange = checkValueRange
-    return try DatasetLoader.load(paths, options: options, progress: progress)
+    return (try DatasetLoader.load(paths, options: options, progress: progress), [:])
   }
 
   /// Applies `--subjects` / `--exclude-subjects` to manifest data (subjects are
