@@ -21,12 +21,6 @@ let package = Package(
       name: "MotusModels", dependencies: ["MotusFeatures", "MotusLinearAlgebra", "MotusData"]),
     .target(name: "MotusStreaming", dependencies: ["MotusModels", "MotusFeatures", "MotusData"]),
     .target(name: "MotusBaselines", dependencies: ["MotusData"]),
-    .target(
-      name: "MotusBenchmarks",
-      dependencies: [
-        "MotusBaselines", "MotusStreaming", "MotusTraining", "MotusFeatures", "MotusModels",
-        "MotusData",
-      ]),
     // Synthetic recordings for the demo and tests (labelled synthetic wherever they appear).
     .target(name: "MotusSimulation", dependencies: ["MotusData"]),
 
@@ -39,6 +33,13 @@ let package = Package(
       name: "MotusEvaluation",
       dependencies: [
         "MotusTraining", "MotusStreaming", "MotusModels", "MotusFeatures", "MotusData",
+      ]),
+    // Learned engine against threshold rules; trains its models, so it needs OpenBLAS too.
+    .target(
+      name: "MotusBenchmarks",
+      dependencies: [
+        "MotusBaselines", "MotusStreaming", "MotusTraining", "MotusFeatures", "MotusModels",
+        "MotusData",
       ]),
     .target(
       name: "Motus",

@@ -60,10 +60,19 @@ final class TrainerDatasetTests: XCTestCase {
     XCTAssertGreaterThan(report.accuracy, 0.9)
   }
 
-  func testTrainDataset_SessionGroups() throws {
-    let (_, report, _) = try Trainer.train(
-      dataset: dataset(), spec: spec, validationGroup: .session)
-    XCTAssertTrue(report.validationGroups.allSatisfy { $0.hasPrefix("s") })
+  func testTrainDataset_SessionGroupsHoldOutWholeSessions() throws {
+    let (_, report, table) = try Trainer.train(
+      dataset: dataset(), spec: spec, validationGroup: .session, options: asRecorded)
+    let sessions = Set((1...4).flatMap { subject in (0..<2).map { "s\(subject)-\($0)" } })
+    XCTAssertFalse(report.validationGroups.isEmpty)
+    XCTAssertTrue(Set(report.validationGroups).isSubset(of: sessions))
+    // Every session has 9 windows; a session split across the two sides would break the count.
+    let windowsPerSession = Dictionary(
+      grouping: (0..<table.windowCount).map { table.session(at: $0) }, by: { $0 }
+    ).mapValues(\.count)
+    XCTAssertEqual(Set(windowsPerSession.values), [9])
+    XCTAssertEqual(report.validationRowCount, 9 * report.validationGroups.count)
+    XCTAssertEqual(report.trainingRowCount, 9 * (sessions.count - report.validationGroups.count))
   }
 
   func testTrainDataset_NoWindowsThrows() {
