@@ -14,40 +14,50 @@ let package = Package(
   ],
   targets: [
     // MARK: - Public API (pure Swift: embeddable in an iOS app)
-    .target(name: "MotusData"),
-    .target(name: "MotusLinearAlgebra"),
-    .target(name: "MotusFeatures", dependencies: ["MotusData", "MotusLinearAlgebra"]),
+    .target(name: "MotusData", exclude: ["README.md"]),
+    .target(name: "MotusLinearAlgebra", exclude: ["README.md"]),
     .target(
-      name: "MotusModels", dependencies: ["MotusFeatures", "MotusLinearAlgebra", "MotusData"]),
-    .target(name: "MotusStreaming", dependencies: ["MotusModels", "MotusFeatures", "MotusData"]),
-    .target(name: "MotusBaselines", dependencies: ["MotusData"]),
+      name: "MotusFeatures", dependencies: ["MotusData", "MotusLinearAlgebra"],
+      exclude: ["README.md"]),
+    .target(
+      name: "MotusModels", dependencies: ["MotusFeatures", "MotusLinearAlgebra", "MotusData"],
+      exclude: ["README.md"]),
+    .target(
+      name: "MotusStreaming",
+      dependencies: ["MotusModels", "MotusFeatures", "MotusData", "MotusLinearAlgebra"],
+      exclude: ["README.md"]),
+    .target(name: "MotusBaselines", dependencies: ["MotusData"], exclude: ["README.md"]),
     // Synthetic recordings for the demo and tests (labelled synthetic wherever they appear).
-    .target(name: "MotusSimulation", dependencies: ["MotusData"]),
+    .target(name: "MotusSimulation", dependencies: ["MotusData"], exclude: ["README.md"]),
 
     // MARK: - Public API (training and batch evaluation: needs OpenBLAS)
-    .target(name: "MotusBLAS", dependencies: ["COpenBLAS", "MotusLinearAlgebra"]),
+    .target(
+      name: "MotusBLAS", dependencies: ["COpenBLAS", "MotusLinearAlgebra"], exclude: ["README.md"]),
     .target(
       name: "MotusTraining",
-      dependencies: ["MotusModels", "MotusFeatures", "MotusData", "MotusBLAS"]),
+      dependencies: [
+        "MotusModels", "MotusFeatures", "MotusData", "MotusLinearAlgebra", "MotusBLAS",
+      ], exclude: ["README.md"]),
     .target(
       name: "MotusEvaluation",
       dependencies: [
         "MotusTraining", "MotusStreaming", "MotusModels", "MotusFeatures", "MotusData",
-      ]),
+        "MotusLinearAlgebra",
+      ], exclude: ["README.md"]),
     // Learned engine against threshold rules; trains its models, so it needs OpenBLAS too.
     .target(
       name: "MotusBenchmarks",
       dependencies: [
         "MotusBaselines", "MotusStreaming", "MotusTraining", "MotusFeatures", "MotusModels",
         "MotusData",
-      ]),
+      ], exclude: ["README.md"]),
     .target(
       name: "Motus",
       dependencies: [
         "MotusData", "MotusLinearAlgebra", "MotusFeatures", "MotusModels", "MotusStreaming",
         "MotusBaselines", "MotusTraining", "MotusSimulation", "MotusEvaluation",
         "MotusBenchmarks",
-      ]),
+      ], exclude: ["README.md"]),
 
     // MARK: - Implementation details
     .systemLibrary(
@@ -57,7 +67,7 @@ let package = Package(
       name: "MotusCLI",
       dependencies: [
         "Motus", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ]),
+      ], exclude: ["README.md"]),
 
     // MARK: - Fuzzing (scripts/fuzz.sh builds MotusFuzz with -sanitize=fuzzer)
     .target(
