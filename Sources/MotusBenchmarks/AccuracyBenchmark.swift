@@ -10,12 +10,6 @@ import MotusModels
 import MotusStreaming
 import MotusTraining
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Failures of the accuracy benchmark, with hints.
 public enum BenchmarkError: Error, Equatable, CustomStringConvertible {
   case missingChannels(needed: [String], available: [String])
@@ -193,14 +187,14 @@ public enum AccuracyBenchmark {
         for set in stream.sets {
           var counter = ChestPushUpCounter(thresholds: thresholds, sampleRateHz: rate)
           var first: Int?
-          let start = threadCPUSeconds()
+          let start = ThreadCPUTime.seconds()
           for t in set.range {
             let counted = counter.push(
               x: stream.columns[axes[0]][t], y: stream.columns[axes[1]][t],
               z: stream.columns[axes[2]][t])
             if counted && first == nil { first = t }
           }
-          cpu += threadCPUSeconds() - start
+          cpu += ThreadCPUTime.seconds() - start
           samples += set.range.count
           counted.append(counter.count)
           if let first { firstCounts.append(Double(first - set.range.lowerBound) / rate) }
@@ -225,7 +219,7 @@ public enum AccuracyBenchmark {
         for set in stream.sets {
           var counter = RepetitionCounter(sampleRateHz: rate)
           var first: Int?
-          let start = threadCPUSeconds()
+          let start = ThreadCPUTime.seconds()
           for t in set.range {
             let x = stream.columns[axes[0]][t]
             let y = stream.columns[axes[1]][t]
@@ -233,7 +227,7 @@ public enum AccuracyBenchmark {
             let completed = counter.append((x * x + y * y + z * z).squareRoot(), counting: true)
             if completed > 0 && first == nil { first = t }
           }
-          cpu += threadCPUSeconds() - start
+          cpu += ThreadCPUTime.seconds() - start
           samples += set.range.count
           counted.append(counter.count)
           if let first { firstCounts.append(Double(first - set.range.lowerBound) / rate) }
@@ -252,7 +246,7 @@ public enum AccuracyBenchmark {
     var shakeCPU = 0.0
     for stream in streams {
       var detector = ShakeDetector()
-      let start = threadCPUSeconds()
+      let start = ThreadCPUTime.seconds()
       for t in 0..<stream.sampleCount {
         let fired = detector.push(
           x: stream.columns[axes[0]][t], y: stream.columns[axes[1]][t],
@@ -262,7 +256,7 @@ public enum AccuracyBenchmark {
         classSamples[label] += 1
         if fired { shakeCounts[label] += 1 }
       }
-      shakeCPU += threadCPUSeconds() - start
+      shakeCPU += ThreadCPUTime.seconds() - start
     }
     methods.append(
       MethodScore(
@@ -338,6 +332,4 @@ public enum AccuracyBenchmark {
     let sorted = firstCounts.sorted()
     score.medianFirstRepetitionSeconds = sorted.isEmpty ? nil : sorted[sorted.count / 2]
   }
-
-  static func threadCPUSeconds() -> Double { StreamReplay.threadCPUSeconds() }
 }

@@ -8,12 +8,6 @@ import MotusData
 import MotusModels
 import MotusStreaming
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// What each method shows, sample by sample, on one stream.
 public enum StreamReplay {
   /// Before the first prediction.
@@ -67,7 +61,7 @@ public enum StreamReplay {
       default: break
       }
     }
-    let begin = threadCPUSeconds()
+    let begin = ThreadCPUTime.seconds()
     for t in range {
       for c in row.indices { row[c] = stream.columns[c][t] }
       row.withUnsafeBufferPointer { values in
@@ -77,7 +71,7 @@ public enum StreamReplay {
       run.unknownReasons[t - start] = reason
     }
     engine.finish(events: note)
-    run.cpuSeconds = threadCPUSeconds() - begin
+    run.cpuSeconds = ThreadCPUTime.seconds() - begin
     return run
   }
 
@@ -96,7 +90,7 @@ public enum StreamReplay {
     let x = stream.columns[axes[0]]
     let y = stream.columns[axes[1]]
     let z = stream.columns[axes[2]]
-    let begin = threadCPUSeconds()
+    let begin = ThreadCPUTime.seconds()
     for t in 0..<stream.sampleCount {
       if let label = classifier.push(x: x[t], y: y[t], z: z[t]) {
         let voted = vote.push(label)
@@ -104,7 +98,7 @@ public enum StreamReplay {
       }
       predicted[t] = current
     }
-    return (predicted, threadCPUSeconds() - begin)
+    return (predicted, ThreadCPUTime.seconds() - begin)
   }
 
   /// The threshold rules' cut-offs tuned by grid search on the windows of `recordings`
@@ -128,12 +122,5 @@ public enum StreamReplay {
       }
     }
     return CutoffSearch.tune(statistics: statistics, labels: windowLabels)
-  }
-
-  /// CPU seconds used by the calling thread.
-  public static func threadCPUSeconds() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
   }
 }

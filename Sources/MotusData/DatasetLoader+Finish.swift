@@ -44,7 +44,7 @@ extension LoadState {
       }
       let subject = subjectNames.names[Int(s.subject)]
       let rowCount = s.timestamps.count
-      let period = LoadState.medianStep(s.timestamps)
+      let period = typicalTimeStep(timestamps: s.timestamps) ?? 0
       var summary = LoadReport.Session(
         name: name, subject: subject, file: file, rowCount: rowCount,
         detectedRateHz: period > 0 ? 1 / period : 0, recordingCount: 0)
@@ -108,7 +108,7 @@ extension LoadState {
         var labels = rows[piece].map { mappedID[Int(s.labels[$0])] }
         // The whole session unsplit: its step is already known.
         let whole = pieces.count == 1 && rows.count == rowCount
-        let pieceStep = whole ? period : LoadState.medianStep(pieceTimes)
+        let pieceStep = whole ? period : typicalTimeStep(timestamps: pieceTimes) ?? 0
         var rate = 1 / pieceStep
         if let target = options.sampleRateHz, !columns.isEmpty {
           let what = "session '\(Excerpt.text(pieceName))' (\(file))"
@@ -216,27 +216,6 @@ extension LoadState {
       }
     }
     return plan.apply(columns: raw.map { Array($0[range]) })
-  }
-
-  /// Typical time step: the median step, refined to the mean of the steps within 50% of
-  /// it. The refinement matters when times are printed with few digits (`666.6`, `666.6667`
-  /// at 15 Hz): the plain median then snaps to one of the rounded steps. Steps outside the
-  /// band (gaps, dropped samples) do not bias it. Returns 0 for fewer than two times.
-  /// - Complexity: O(n log n).
-  static func medianStep(_ times: [Double]) -> Double {
-    guard times.count >= 2 else { return 0 }
-    var steps = [Double](repeating: 0, count: times.count - 1)
-    for i in 1..<times.count { steps[i - 1] = times[i] - times[i - 1] }
-    steps.sort()
-    let m = steps.count / 2
-    let median = steps.count % 2 == 1 ? steps[m] : (steps[m - 1] + steps[m]) / 2
-    var sum = 0.0
-    var count = 0
-    for s in steps where abs(s - median) <= 0.5 * median {
-      sum += s
-      count += 1
-    }
-    return count > 0 ? sum / Double(count) : median
   }
 
   /// Replaces NaN cells by linear interpolation in time between the nearest values (held

@@ -53,7 +53,7 @@ public enum FeatureBenchmark {
     for _ in 0..<repetitions {
       windowCount = 0
       checksum = 0
-      let cpuStart = threadCPUSeconds()
+      let cpuStart = ThreadCPUTime.seconds()
       let elapsed = clock.measure {
         row.withUnsafeMutableBufferPointer { output in
           for recording in usable {
@@ -65,7 +65,7 @@ public enum FeatureBenchmark {
           }
         }
       }
-      cpuSeconds.append(threadCPUSeconds() - cpuStart)
+      cpuSeconds.append(ThreadCPUTime.seconds() - cpuStart)
       seconds.append(
         Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
     }
@@ -80,13 +80,6 @@ public enum FeatureBenchmark {
     guard !sorted.isEmpty else { return 0 }
     let mid = sorted.count / 2
     return sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
-  }
-
-  /// CPU time consumed by the calling thread, in seconds.
-  public static func threadCPUSeconds() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
   }
 
   /// A deterministic stand-in for MotionSense when the real file is absent: one recording,

@@ -45,7 +45,7 @@ public enum StreamBenchmark {
     for _ in 0..<repetitions {
       let engine = try StreamingClassifier(model: model, inputChannels: inputChannels)
       predictions = 0
-      let start = FeatureBenchmark.threadCPUSeconds()
+      let start = ThreadCPUTime.seconds()
       for t in 0..<sampleCount {
         for c in 0..<columns.count { row[c] = columns[c][t] }
         row.withUnsafeBufferPointer { values in
@@ -54,9 +54,9 @@ public enum StreamBenchmark {
           }
         }
       }
-      streamSeconds.append(FeatureBenchmark.threadCPUSeconds() - start)
+      streamSeconds.append(ThreadCPUTime.seconds() - start)
 
-      let batchStart = FeatureBenchmark.threadCPUSeconds()
+      let batchStart = ThreadCPUTime.seconds()
       let plan = try ChannelPlan(recipes: model.featureSpec.recipes, rawChannels: inputChannels)
       let derived = plan.apply(columns: columns)
       var extractor = try FeatureExtractor(spec: model.featureSpec)
@@ -72,7 +72,7 @@ public enum StreamBenchmark {
         }
       }
       let probabilities = model.predictProbabilities(features)
-      batchSeconds.append(FeatureBenchmark.threadCPUSeconds() - batchStart)
+      batchSeconds.append(ThreadCPUTime.seconds() - batchStart)
       precondition(probabilities.rowCount == predictions, "batch and stream disagree on windows")
     }
     return Result(

@@ -208,14 +208,10 @@ public struct FeedForwardNetwork: Sendable, Equatable {
   /// Softmax of `count` values at `offset`, in place; returns `-log p[label]` from the
   /// log-sum-exp (exact even when p underflows).
   private func softmaxInPlace(_ v: inout [Float], offset: Int, count: Int, label: Int) -> Double {
-    var maxZ = v[offset]
-    for c in 1..<count where v[offset + c] > maxZ { maxZ = v[offset + c] }
-    var sum = 0.0
-    for c in 0..<count { sum += Foundation.exp(Double(v[offset + c] - maxZ)) }
-    let logSum = Foundation.log(sum)
-    let nll = logSum - Double(v[offset + label] - maxZ)
+    let lse = LogSumExp(count: count) { v[offset + $0] }
+    let nll = lse.crossEntropy(labelLogit: v[offset + label])
     for c in 0..<count {
-      v[offset + c] = Float(Foundation.exp(Double(v[offset + c] - maxZ) - logSum))
+      v[offset + c] = Float(Foundation.exp(Double(v[offset + c] - lse.maximum) - lse.logSum))
     }
     return nll
   }

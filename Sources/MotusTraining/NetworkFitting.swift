@@ -170,15 +170,10 @@ enum NetworkFitting {
     var loss = 0.0
     var correct = 0
     for i in 0..<x.rowCount {
-      var maxZ = logits.values[i * k]
+      let lse = LogSumExp(count: k) { logits.values[i * k + $0] }
+      loss += lse.crossEntropy(labelLogit: logits.values[i * k + labels[i]])
       var arg = 0
-      for c in 1..<k where logits.values[i * k + c] > maxZ {
-        maxZ = logits.values[i * k + c]
-        arg = c
-      }
-      var sum = 0.0
-      for c in 0..<k { sum += Foundation.exp(Double(logits.values[i * k + c] - maxZ)) }
-      loss += Foundation.log(sum) - Double(logits.values[i * k + labels[i]] - maxZ)
+      for c in 1..<k where logits.values[i * k + c] > logits.values[i * k + arg] { arg = c }
       if arg == labels[i] { correct += 1 }
     }
     return (loss / Double(x.rowCount), Double(correct) / Double(x.rowCount))

@@ -79,20 +79,12 @@ struct SoftmaxRegressionObjective {
               lda: f, b: xBlock, ldb: f, beta: 0, c: z.baseAddress, ldc: rows)
             for r in 0..<rows {
               let i = start + r
-              var maxZ = z[r] + bias[0]
-              for c in 0..<k {
-                z[c * rows + r] += bias[c]
-                maxZ = max(maxZ, z[c * rows + r])
-              }
-              var sum = 0.0
-              for c in 0..<k {
-                e[c] = Foundation.exp(Double(z[c * rows + r] - maxZ))
-                sum += e[c]
-              }
+              for c in 0..<k { z[c * rows + r] += bias[c] }
+              let lse = LogSumExp(count: k, exponentials: e.baseAddress) { z[$0 * rows + r] }
               let y = labels[i]
               let s = Double(sampleWeights[i])
-              loss += s * (Foundation.log(sum) - Double(z[y * rows + r] - maxZ))
-              let scale = s * inverseN / sum
+              loss += s * lse.crossEntropy(labelLogit: z[y * rows + r])
+              let scale = s * inverseN / lse.sum
               for c in 0..<k { z[c * rows + r] = Float(e[c] * scale) }
               // p_y - 1 = -(Σ_{c≠y} e_c) / sum: no cancellation when p_y is close to 1
               var others = 0.0

@@ -15,13 +15,9 @@ public enum TemperatureScaling {
     guard logits.rowCount > 0 else { return .nan }
     var total = 0.0
     for i in 0..<logits.rowCount {
-      var maxZ = -Double.infinity
-      for c in 0..<k { maxZ = max(maxZ, Double(logits.values[i * k + c]) / temperature) }
-      var sum = 0.0
-      for c in 0..<k {
-        sum += Foundation.exp(Double(logits.values[i * k + c]) / temperature - maxZ)
-      }
-      total += Foundation.log(sum) + maxZ - Double(logits.values[i * k + labels[i]]) / temperature
+      let lse = LogSumExp(count: k) { Double(logits.values[i * k + $0]) / temperature }
+      total += lse.crossEntropy(
+        labelLogit: Double(logits.values[i * k + labels[i]]) / temperature, .unshifted)
     }
     return total / Double(logits.rowCount)
   }

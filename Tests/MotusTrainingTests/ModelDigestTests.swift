@@ -1,0 +1,58 @@
+import Foundation
+import MotusModels
+import MotusTraining
+import XCTest
+
+/// Pins the exact bytes of small models trained on synthetic (generated) labelled data: any
+/// change to the arithmetic of training, calibration or encoding changes the file's trailing
+/// CRC-32. A deliberate change of results must re-record these literals.
+final class ModelDigestTests: XCTestCase {
+  /// Size and trailing CRC-32 of the model file written for `options`.
+  private func writtenFileDigest(_ options: TrainingOptions) throws -> (size: Int, crc: UInt32) {
+    let data = Synthetic.blobs(separation: 3, noise: 1.5, seed: 8)
+    var (model, _) = try Trainer.train(
+      features: data.x, labels: data.labels, groups: data.groups, classNames: ["a", "b", "c"],
+      spec: Synthetic.spec, options: options)
+    // The version string is in the header; pin it so a release does not move the digest.
+    model.metadata.motusVersion = "pinned"
+    // Calibration ran, so temperature fitting is pinned too.
+    XCTAssertNotEqual(model.temperature, 1)
+    let url = FileManager.default.temporaryDirectory
+      .appendingPathComponent("motus-digest-\(ProcessInfo.processInfo.processIdentifier).motus")
+    defer { try? FileManager.default.removeItem(at: url) }
+    try ModelFile.write(model, to: url)
+    let bytes = [UInt8](try Data(contentsOf: url))
+    let crc = bytes.suffix(4).reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+    return (bytes.count, crc)
+  }
+
+  private func options(_ kind: TrainingOptions.ModelKind, _ solver: LogisticRegression.Solver)
+    -> TrainingOptions
+  {
+    var options = TrainingOptions()
+    options.model = kind
+    options.solver = solver
+    options.hiddenLayerSizes = [8]
+    options.maxEpochs = 30
+    options.seed = 7
+    return options
+  }
+
+  func testSyntheticLogisticLBFGS_ModelFileDigestIsPinned() throws {
+    let digest = try writtenFileDigest(options(.logistic, .lbfgs))
+    XCTAssertEqual(digest.size, 1396)
+    XCTAssertEqual(String(digest.crc, radix: 16), "4e5a349a")
+  }
+
+  func testSyntheticLogisticAdam_ModelFileDigestIsPinned() throws {
+    let digest = try writtenFileDigest(options(.logistic, .adam))
+    XCTAssertEqual(digest.size, 1461)
+    XCTAssertEqual(String(digest.crc, radix: 16), "c454213c")
+  }
+
+  func testSyntheticMLP_ModelFileDigestIsPinned() throws {
+    let digest = try writtenFileDigest(options(.mlp, .adam))
+    XCTAssertEqual(digest.size, 1716)
+    XCTAssertEqual(String(digest.crc, radix: 16), "6647c4a3")
+  }
+}
