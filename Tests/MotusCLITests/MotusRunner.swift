@@ -32,8 +32,9 @@ enum MotusRunner {
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     let outURL = directory.appendingPathComponent("out"), errURL = directory.appendingPathComponent("err")
-    FileManager.default.createFile(atPath: outURL.path, contents: nil)
-    FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    // A failed creation surfaces as the FileHandle error below.
+    _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
     let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
     let process = Process()
     process.executableURL = executableURL
