@@ -10,7 +10,23 @@ extension Trainer {
     var options: TrainingOptions
     var l2Penalty: Float
     var tolerance: Float
+    /// Adam epochs or L-BFGS iterations of the held-out fit, at most.
+    var maxEpochs: Int
     var classNames: [String]
+
+    /// L-BFGS runs to a tolerance without early stopping; the refit warm-starts it.
+    var usesLBFGS: Bool { options.model == .logistic && options.solver == .lbfgs }
+
+    /// Fills in what `options` leaves to the model family: L-BFGS gets a tighter tolerance
+    /// and more iterations than Adam gets epochs.
+    init(options: TrainingOptions, classNames: [String]) {
+      let usesLBFGS = options.model == .logistic && options.solver == .lbfgs
+      self.options = options
+      self.l2Penalty = options.l2Penalty ?? TrainingOptions.defaultL2Penalty(options.model)
+      self.tolerance = options.tolerance ?? (usesLBFGS ? 1e-6 : 1e-4)
+      self.maxEpochs = options.maxEpochs ?? (usesLBFGS ? 1000 : 200)
+      self.classNames = classNames
+    }
 
     /// Fits a classifier.
     ///

@@ -1,6 +1,7 @@
 // The training pipeline on a feature table X [N, F] (raw features in FeatureSpec order), N labels
-// in 0..<K and N group names: group split -> standardise (training rows) -> fit -> temperature
-// scaling and confidence cut-offs on validation -> metrics -> TrainedModel.
+// in 0..<K and N group names: validate -> group split and standardise (training rows) -> fit on
+// the training part -> calibrate on the validation part (temperature, confidence cut-offs,
+// negative and novelty thresholds) -> refit on every row -> TrainedModel and TrainingReport.
 
 import MotusData
 import MotusFeatures
@@ -32,6 +33,47 @@ public enum Trainer {
     options: TrainingOptions = .init(),
     progress: ((EpochReport) -> Void)? = nil
   ) throws -> (model: TrainedModel, report: TrainingReport) {
+    try validate(
+      features: features, labels: labels, groups: groups, classNames: classNames, spec: spec,
+      sampleWeights: sampleWeights, options: options)
+    try checkFitMemory(features: features, classCount: classNames.count, options: options)
+    let split = try splitAndStandardize(
+      features: features, labels: labels, groups: groups, sampleWeights: sampleWeights,
+      options: options)
+    let recipe = FitRecipe(options: options, classNames: classNames)
+    let heldOut = try fitHeldOut(split, recipe: recipe, progress: progress)
+    let negatives = Set(negativeClasses.compactMap { classNames.firstIndex(of: $0) })
+    let calibration = try calibrate(
+      heldOut.classifier, on: split, classCount: classNames.count, negatives: negatives,
+      options: options)
+    let refit =
+      try options.refit
+      ? refitOnEveryRow(
+        features: features, labels: labels, sampleWeights: sampleWeights, recipe: recipe,
+        heldOut: heldOut, split: split, calibration: calibration, negatives: negatives,
+        progress: progress)
+      : nil
+    let digest = FNV1a64.digest(
+      features: features, labels: labels, groups: groups, classNames: classNames)
+    let report = makeReport(
+      split: split, heldOut: heldOut, calibration: calibration, refit: refit, dataDigest: digest)
+    var hyperparameters = recordedHyperparameters(recipe, hasNegatives: !negativeClasses.isEmpty)
+    if let refit { hyperparameters["refitEpochs"] = "\(refit.epochs)" }
+    let model = makeModel(
+      spec: spec, negativeClasses: negativeClasses, options: options,
+      hyperparameters: hyperparameters, split: split, heldOut: heldOut,
+      calibration: calibration, refit: refit, report: report)
+    return (model, report)
+  }
+
+  // MARK: Validate
+
+  /// Throws the first inconsistency between the table, its labels, groups, weights and spec, or
+  /// among the calibration options, so that no later step meets one halfway through a fit.
+  private static func validate(
+    features: Matrix, labels: [Int], groups: [String], classNames: [String], spec: FeatureSpec,
+    sampleWeights: [Float]?, options: TrainingOptions
+  ) throws {
     guard features.rowCount == labels.count else {
       throw TrainingError.sampleCountMismatch(features: features.rowCount, labels: labels.count)
     }
@@ -71,11 +113,17 @@ public enum Trainer {
         name: "noveltyComponents", value: "\(options.noveltyComponents)",
         expected: "0 with fewer than 2 features")
     }
+  }
 
-    // Weights, gradients and Adam's two moments, plus standardised copies of the table.
+  /// Throws `LimitError.memory` when the weights, gradients and Adam's two moments, plus the
+  /// standardised copies of the table, would not fit: refusing up front beats swapping or
+  /// trapping mid-fit.
+  private static func checkFitMemory(
+    features: Matrix, classCount: Int, options: TrainingOptions
+  ) throws {
     let widths =
       [features.columnCount] + (options.model == .mlp ? options.hiddenLayerSizes : [])
-      + [classNames.count]
+      + [classCount]
     let parameters = zip(widths, widths.dropFirst()).reduce(0.0) {
       $0 + Double($1.0 + 1) * Double($1.1)
     }
@@ -83,7 +131,26 @@ public enum Trainer {
       parameters * 16 + Double(features.values.count) * 8,
       for: "fitting \(Int(parameters)) parameters to \(features.rowCount) windows",
       hint: "use narrower --hidden layers, fewer features or fewer windows.")
+  }
 
+  // MARK: Split
+
+  /// The table split by whole groups, both parts standardised with the training part's
+  /// statistics, so that validation measures people the fit (and its scaling) never saw.
+  struct HeldOutSplit {
+    var partition: GroupSplit.Result
+    /// Fitted on the training rows only.
+    var standardizer: Standardizer
+    var training: (x: Matrix, labels: [Int], sampleWeights: [Float]?)
+    var validation: (x: Matrix, labels: [Int])
+  }
+
+  /// Splits the rows by group (`options.validationFraction`, `options.seed`) and standardises
+  /// both parts; returns them with the split and the standardiser.
+  private static func splitAndStandardize(
+    features: Matrix, labels: [Int], groups: [String], sampleWeights: [Float]?,
+    options: TrainingOptions
+  ) throws -> HeldOutSplit {
     let split = try GroupSplit.split(
       groups: groups, labels: labels, validationFraction: options.validationFraction,
       seed: options.seed)
@@ -94,29 +161,283 @@ public enum Trainer {
     // Validation stays unweighted, as with class weights: the weights shape the fit, while
     // early stopping and calibration measure the held-out groups as they were recorded.
     let validationLabels = split.validation.map { labels[$0] }
-    var standardizer = Standardizer.fit(rawTraining)
+    let standardizer = Standardizer.fit(rawTraining)
     let xTrain = standardizer.transform(rawTraining)
     let xValidation = standardizer.transform(rawValidation)
-    let validation = (x: xValidation, labels: validationLabels)
+    return HeldOutSplit(
+      partition: split, standardizer: standardizer,
+      training: (xTrain, trainingLabels, trainingWeights),
+      validation: (xValidation, validationLabels))
+  }
 
+  // MARK: Fit on the training part
+
+  /// The classifier fitted on the training part, with its per-epoch reports (the refit takes
+  /// its epoch count from them) and the time the fit took.
+  struct HeldOutFit {
+    var classifier: ModelClassifier
+    var epochs: [EpochReport]
+    var time: Duration
+    var cpuSeconds: Double
+  }
+
+  /// Fits `recipe` on the training part, stopping early on the validation part (Adam), and
+  /// forwards each epoch's report to `progress`.
+  private static func fitHeldOut(
+    _ split: HeldOutSplit, recipe: FitRecipe, progress: ((EpochReport) -> Void)?
+  ) throws -> HeldOutFit {
     var epochs: [EpochReport] = []
-    let record: (EpochReport) -> Void = { report in
-      epochs.append(report)
-      progress?(report)
+    let clock = ContinuousClock()
+    let start = clock.now
+    let cpuStart = ThreadCPUTime.seconds()
+    // L-BFGS does not stop early: a validation pass per iteration (a third of its cost) would
+    // only feed progress reports.
+    let classifier = try recipe.run(
+      split.training.x, labels: split.training.labels,
+      sampleWeights: split.training.sampleWeights,
+      validation: recipe.usesLBFGS ? nil : split.validation,
+      maxEpochs: recipe.maxEpochs,
+      earlyStopping: true,
+      progress: { report in
+        epochs.append(report)
+        progress?(report)
+      })
+    let time = clock.now - start
+    let cpuSeconds = ThreadCPUTime.seconds() - cpuStart
+    return HeldOutFit(classifier: classifier, epochs: epochs, time: time, cpuSeconds: cpuSeconds)
+  }
+
+  // MARK: Calibrate
+
+  /// What the validation part sets besides the weights: the model file stores the temperature,
+  /// cut-offs and thresholds, the report the probabilities' quality before and after.
+  struct Calibration {
+    var temperature: Float
+    /// Validation probabilities at temperature 1 and at `temperature`.
+    var before: Matrix
+    var after: Matrix
+    var cutoffs: ConfidenceCutoffs
+    var confusion: ConfusionMatrix
+    var negativeThreshold: Float
+    /// Fitted on the training part; `nil` when `options.noveltyComponents` is 0.
+    var novelty: NoveltyDetector?
+    var time: Duration
+  }
+
+  /// Calibrates `classifier` on the held-out groups: temperature (when `options.calibrate`),
+  /// confidence cut-offs for the accuracy targets, the negative classes' threshold and the
+  /// novelty detector's.
+  private static func calibrate(
+    _ classifier: ModelClassifier, on split: HeldOutSplit, classCount: Int,
+    negatives: Set<Int>, options: TrainingOptions
+  ) throws -> Calibration {
+    let labels = split.validation.labels
+    let logits = classifier.network.logits(split.validation.x)
+    let clock = ContinuousClock()
+    let start = clock.now
+    let temperature =
+      options.calibrate ? TemperatureScaling.fit(logits: logits, labels: labels) : 1
+    let before = Softmax.rows(logits)
+    let after = Softmax.rows(logits, temperature: temperature)
+    let cutoffs = ConfidenceCutoffs.fit(
+      probabilities: after, labels: labels,
+      mediumAccuracy: options.mediumConfidenceAccuracy, highAccuracy: options.highConfidenceAccuracy
+    )
+    let confusion = ConfusionMatrix(
+      truth: labels, predicted: Metrics.argmax(after), classCount: classCount)
+    let negativeThreshold =
+      negatives.isEmpty
+      ? 0.5
+      : negativeClassThreshold(
+        probabilities: after, labels: labels, negatives: negatives, rate: options.negativeRate)
+    let novelty =
+      try options.noveltyComponents > 0
+      ? heldOutNoveltyDetector(split, negatives: negatives, options: options) : nil
+    return Calibration(
+      temperature: temperature, before: before, after: after, cutoffs: cutoffs,
+      confusion: confusion, negativeThreshold: negativeThreshold, novelty: novelty,
+      time: clock.now - start)
+  }
+
+  /// The share of probability the negative classes may claim before the model answers unknown:
+  /// all but `rate` of the real validation windows stay below it.
+  private static func negativeClassThreshold(
+    probabilities: Matrix, labels: [Int], negatives: Set<Int>, rate: Double
+  ) -> Float {
+    let real = labels.indices.filter { !negatives.contains(labels[$0]) }
+    let claimed = real.map { i in negatives.reduce(Float(0)) { $0 + probabilities[i, $1] } }
+    let quantile = NoveltyDetector.quantile(claimed, 1 - rate)
+    // Above every real window's claim when none reached it; never 0 (that would answer
+    // unknown for everything).
+    return min(1, max(quantile.nextUp, Float.leastNormalMagnitude))
+  }
+
+  /// Novelty: the principal subspace of the real training rows; the threshold lets through all
+  /// but `options.noveltyRate` of the held-out people's real windows.
+  private static func heldOutNoveltyDetector(
+    _ split: HeldOutSplit, negatives: Set<Int>, options: TrainingOptions
+  ) throws -> NoveltyDetector {
+    var detector = try NoveltyDetector.fit(
+      realRows(split.training.x, labels: split.training.labels, negatives: negatives),
+      componentCount: options.noveltyComponents)
+    detector.threshold = NoveltyDetector.quantile(
+      detector.scores(
+        realRows(split.validation.x, labels: split.validation.labels, negatives: negatives)),
+      1 - options.noveltyRate)
+    return detector
+  }
+
+  /// The rows of `x` whose label is none of `negatives` (all of `x` when there are none).
+  private static func realRows(_ x: Matrix, labels: [Int], negatives: Set<Int>) -> Matrix {
+    negatives.isEmpty ? x : x.rows(labels.indices.filter { !negatives.contains(labels[$0]) })
+  }
+
+  // MARK: Refit on every row
+
+  /// The final model's parts when it is refitted on every row: no data is left for
+  /// validation, so it keeps the held-out fit's stopping point, temperature and thresholds.
+  struct Refit {
+    var classifier: ModelClassifier
+    /// Fitted on every row.
+    var standardizer: Standardizer
+    var novelty: NoveltyDetector?
+    /// Epochs (Adam) or iterations (L-BFGS) the refit ran.
+    var epochs: Int
+    var time: Duration
+    var cpuSeconds: Double
+  }
+
+  /// Re-standardises every row and fits `recipe` on them: Adam for the held-out fit's best
+  /// epoch count, L-BFGS to tolerance from the held-out optimum. Refits the novelty subspace
+  /// too, keeping the calibrated threshold.
+  private static func refitOnEveryRow(
+    features: Matrix, labels: [Int], sampleWeights: [Float]?, recipe: FitRecipe,
+    heldOut: HeldOutFit, split: HeldOutSplit, calibration: Calibration, negatives: Set<Int>,
+    progress: ((EpochReport) -> Void)?
+  ) throws -> Refit {
+    let clock = ContinuousClock()
+    let start = clock.now
+    let cpuStart = ThreadCPUTime.seconds()
+    let standardizer = Standardizer.fit(features)
+    let xAll = standardizer.transform(features)
+    // L-BFGS: start from the held-out optimum, carried over to the new standardisation.
+    var initial: LogisticRegression? = nil
+    if recipe.usesLBFGS, case .logistic(let heldOutModel) = heldOut.classifier {
+      initial = restandardized(heldOutModel, from: split.standardizer, to: standardizer)
     }
-    let l2Penalty = options.l2Penalty ?? TrainingOptions.defaultL2Penalty(options.model)
-    let usesLBFGS = options.model == .logistic && options.solver == .lbfgs
-    let tolerance = options.tolerance ?? (usesLBFGS ? 1e-6 : 1e-4)
-    let maxEpochs = options.maxEpochs ?? (usesLBFGS ? 1000 : 200)
+    // Adam: the best validation epoch (what early stopping returned); L-BFGS: to tolerance.
+    let epochCount =
+      recipe.usesLBFGS ? recipe.maxEpochs : bestEpoch(heldOut.epochs) ?? recipe.maxEpochs
+    var done = 0
+    let classifier = try recipe.run(
+      xAll, labels: labels, sampleWeights: sampleWeights, validation: nil,
+      maxEpochs: epochCount, earlyStopping: recipe.usesLBFGS,
+      initial: initial,
+      progress: { report in
+        done = report.epoch
+        progress?(report)
+      })
+    // The same subspace rule on every row; scores are per feature, so the threshold carries.
+    var novelty: NoveltyDetector? = nil
+    if let threshold = calibration.novelty?.threshold {
+      novelty = try NoveltyDetector.fit(
+        realRows(xAll, labels: labels, negatives: negatives),
+        componentCount: recipe.options.noveltyComponents, threshold: threshold)
+    }
+    let time = clock.now - start
+    let cpuSeconds = ThreadCPUTime.seconds() - cpuStart
+    return Refit(
+      classifier: classifier, standardizer: standardizer, novelty: novelty, epochs: done,
+      time: time, cpuSeconds: cpuSeconds)
+  }
+
+  /// The epoch with the lowest validation loss (first on ties), as `NetworkFitting.adam` keeps.
+  static func bestEpoch(_ epochs: [EpochReport]) -> Int? {
+    var bestEpoch: Int? = nil
+    var bestLoss = Double.infinity
+    for report in epochs {
+      guard let loss = report.validationLoss, loss < bestLoss else { continue }
+      (bestEpoch, bestLoss) = (report.epoch, loss)
+    }
+    return bestEpoch
+  }
+
+  // MARK: Assemble model and report
+
+  /// What the validation part measured, with the fit's and calibration's times (the refit's
+  /// added to the fit's).
+  private static func makeReport(
+    split: HeldOutSplit, heldOut: HeldOutFit, calibration: Calibration, refit: Refit?,
+    dataDigest: String
+  ) -> TrainingReport {
+    var fitTime = heldOut.time
+    var fitCPUSeconds = heldOut.cpuSeconds
+    if let refit {
+      fitTime += refit.time
+      fitCPUSeconds += refit.cpuSeconds
+    }
+    let labels = split.validation.labels
+    let (before, after) = (calibration.before, calibration.after)
+    return TrainingReport(
+      trainingRowCount: split.partition.training.count,
+      validationRowCount: split.partition.validation.count,
+      validationGroups: split.partition.validationGroups, epochs: heldOut.epochs,
+      temperature: calibration.temperature,
+      validationLogLossBefore: Metrics.logLoss(probabilities: before, labels: labels),
+      validationLogLossAfter: Metrics.logLoss(probabilities: after, labels: labels),
+      eceBefore: Metrics.expectedCalibrationError(probabilities: before, labels: labels),
+      eceAfter: Metrics.expectedCalibrationError(probabilities: after, labels: labels),
+      confusion: calibration.confusion, dataDigest: dataDigest, refitEpochs: refit?.epochs,
+      fitSeconds: seconds(fitTime), fitCPUSeconds: fitCPUSeconds,
+      calibrationSeconds: seconds(calibration.time))
+  }
+
+  /// The model file's contents: the refit's classifier, standardiser and novelty subspace
+  /// when there is one (else the held-out fit's), the calibration, and the metadata that
+  /// records how it was trained and what validation measured.
+  private static func makeModel(
+    spec: FeatureSpec, negativeClasses: [String], options: TrainingOptions,
+    hyperparameters: [String: String], split: HeldOutSplit, heldOut: HeldOutFit,
+    calibration: Calibration, refit: Refit?, report: TrainingReport
+  ) -> TrainedModel {
+    let metadata = TrainingMetadata(
+      dataDigest: report.dataDigest, seed: options.seed, hyperparameters: hyperparameters,
+      validationMetrics: [
+        "accuracy": report.accuracy, "macroF1": report.macroF1,
+        "balancedAccuracy": report.balancedAccuracy,
+        "logLossBefore": report.validationLogLossBefore,
+        "logLossAfter": report.validationLogLossAfter,
+        "eceBefore": report.eceBefore, "eceAfter": report.eceAfter,
+      ],
+      trainingRowCount: split.partition.training.count,
+      validationRowCount: split.partition.validation.count,
+      validationGroups: split.partition.validationGroups, motusVersion: MotusVersion.string)
+    let (standardizer, classifier, novelty) =
+      refit.map { ($0.standardizer, $0.classifier, $0.novelty) }
+      ?? (split.standardizer, heldOut.classifier, calibration.novelty)
+    return TrainedModel(
+      featureSpec: spec, standardizer: standardizer, classifier: classifier,
+      temperature: calibration.temperature, confidenceCutoffs: calibration.cutoffs,
+      unknownThreshold: options.unknownThreshold, negativeClasses: negativeClasses,
+      negativeThreshold: calibration.negativeThreshold,
+      novelty: novelty, metadata: metadata)
+  }
+
+  /// The settings `TrainingMetadata.hyperparameters` records: every default `recipe` resolved,
+  /// and the options of the parts that ran only (negatives, novelty, augmentation, Adam, MLP).
+  private static func recordedHyperparameters(_ recipe: FitRecipe, hasNegatives: Bool)
+    -> [String: String]
+  {
+    let options = recipe.options
     var hyperparameters: [String: String] = [
-      "model": options.model.rawValue, "l2Penalty": "\(l2Penalty)",
-      "maxEpochs": "\(maxEpochs)", "tolerance": "\(tolerance)",
+      "model": options.model.rawValue, "l2Penalty": "\(recipe.l2Penalty)",
+      "maxEpochs": "\(recipe.maxEpochs)", "tolerance": "\(recipe.tolerance)",
       "classWeighting": describe(options.classWeighting),
       "validationFraction": "\(options.validationFraction)",
       "refit": "\(options.refit)", "calibrate": "\(options.calibrate)",
     ]
     if options.model == .logistic { hyperparameters["solver"] = options.solver.rawValue }
-    if !negativeClasses.isEmpty {
+    if hasNegatives {
       hyperparameters["negatives"] = options.negatives.rawValue
       hyperparameters["negativeRate"] = "\(options.negativeRate)"
     }
@@ -137,135 +458,7 @@ public enum Trainer {
       hyperparameters["hiddenLayerSizes"] = options.hiddenLayerSizes.map(String.init).joined(
         separator: ",")
     }
-    let fit = FitRecipe(
-      options: options, l2Penalty: l2Penalty, tolerance: tolerance, classNames: classNames)
-
-    let clock = ContinuousClock()
-    let fitStart = clock.now
-    let fitCPUStart = ThreadCPUTime.seconds()
-    // L-BFGS does not stop early: a validation pass per iteration (a third of its cost) would
-    // only feed progress reports.
-    var classifier = try fit.run(
-      xTrain, labels: trainingLabels, sampleWeights: trainingWeights,
-      validation: usesLBFGS ? nil : validation,
-      maxEpochs: maxEpochs,
-      earlyStopping: true, progress: record)
-    var fitTime = clock.now - fitStart
-    var fitCPUSeconds = ThreadCPUTime.seconds() - fitCPUStart
-    // Calibration on the held-out groups.
-    let network = classifier.network
-    let logits = network.logits(xValidation)
-    let calibrationStart = clock.now
-    let temperature =
-      options.calibrate ? TemperatureScaling.fit(logits: logits, labels: validationLabels) : 1
-    let before = Softmax.rows(logits)
-    let after = Softmax.rows(logits, temperature: temperature)
-    let cutoffs = ConfidenceCutoffs.fit(
-      probabilities: after, labels: validationLabels,
-      mediumAccuracy: options.mediumConfidenceAccuracy, highAccuracy: options.highConfidenceAccuracy
-    )
-    let confusion = ConfusionMatrix(
-      truth: validationLabels, predicted: Metrics.argmax(after), classCount: classNames.count)
-    // Novelty: the principal subspace of the training rows; the threshold lets through all
-    // but `noveltyRate` of the held-out people's windows.
-    let negativeIndices = Set(negativeClasses.compactMap { classNames.firstIndex(of: $0) })
-    func realRows(_ x: Matrix, _ y: [Int]) -> Matrix {
-      negativeIndices.isEmpty ? x : x.rows(y.indices.filter { !negativeIndices.contains(y[$0]) })
-    }
-    var negativeThreshold: Float = 0.5
-    if !negativeIndices.isEmpty {
-      let real = validationLabels.indices.filter { !negativeIndices.contains(validationLabels[$0]) }
-      let claimed = real.map { i in negativeIndices.reduce(Float(0)) { $0 + after[i, $1] } }
-      let quantile = NoveltyDetector.quantile(claimed, 1 - options.negativeRate)
-      // Above every real window's claim when none reached it; never 0 (that would answer
-      // unknown for everything).
-      negativeThreshold = min(1, max(quantile.nextUp, Float.leastNormalMagnitude))
-    }
-    var novelty: NoveltyDetector? = nil
-    if options.noveltyComponents > 0 {
-      var detector = try NoveltyDetector.fit(
-        realRows(xTrain, trainingLabels), componentCount: options.noveltyComponents)
-      detector.threshold = NoveltyDetector.quantile(
-        detector.scores(realRows(xValidation, validationLabels)), 1 - options.noveltyRate)
-      novelty = detector
-    }
-    let calibrationTime = clock.now - calibrationStart
-
-    // The final model: every row, the held-out fit's stopping point and temperature.
-    var refitEpochs: Int? = nil
-    if options.refit {
-      let refitStart = clock.now
-      let refitCPUStart = ThreadCPUTime.seconds()
-      let heldOutStandardizer = standardizer
-      standardizer = Standardizer.fit(features)
-      let xAll = standardizer.transform(features)
-      // L-BFGS: start from the held-out optimum, carried over to the new standardisation.
-      var initial: LogisticRegression? = nil
-      if usesLBFGS, case .logistic(let heldOut) = classifier {
-        initial = restandardized(heldOut, from: heldOutStandardizer, to: standardizer)
-      }
-      // Adam: the best validation epoch (what early stopping returned); L-BFGS: to tolerance.
-      let epochCount = usesLBFGS ? maxEpochs : bestEpoch(epochs) ?? maxEpochs
-      var done = 0
-      classifier = try fit.run(
-        xAll, labels: labels, sampleWeights: sampleWeights, validation: nil,
-        maxEpochs: epochCount, earlyStopping: usesLBFGS,
-        initial: initial,
-        progress: { report in
-          done = report.epoch
-          progress?(report)
-        })
-      refitEpochs = done
-      hyperparameters["refitEpochs"] = "\(done)"
-      // The same subspace rule on every row; scores are per feature, so the threshold carries.
-      if let threshold = novelty?.threshold {
-        novelty = try NoveltyDetector.fit(
-          realRows(xAll, labels), componentCount: options.noveltyComponents,
-          threshold: threshold)
-      }
-      fitTime += clock.now - refitStart
-      fitCPUSeconds += ThreadCPUTime.seconds() - refitCPUStart
-    }
-    let digest = FNV1a64.digest(
-      features: features, labels: labels, groups: groups, classNames: classNames)
-    let report = TrainingReport(
-      trainingRowCount: split.training.count, validationRowCount: split.validation.count,
-      validationGroups: split.validationGroups, epochs: epochs, temperature: temperature,
-      validationLogLossBefore: Metrics.logLoss(probabilities: before, labels: validationLabels),
-      validationLogLossAfter: Metrics.logLoss(probabilities: after, labels: validationLabels),
-      eceBefore: Metrics.expectedCalibrationError(probabilities: before, labels: validationLabels),
-      eceAfter: Metrics.expectedCalibrationError(probabilities: after, labels: validationLabels),
-      confusion: confusion, dataDigest: digest, refitEpochs: refitEpochs,
-      fitSeconds: seconds(fitTime), fitCPUSeconds: fitCPUSeconds,
-      calibrationSeconds: seconds(calibrationTime))
-    let metadata = TrainingMetadata(
-      dataDigest: digest, seed: options.seed, hyperparameters: hyperparameters,
-      validationMetrics: [
-        "accuracy": report.accuracy, "macroF1": report.macroF1,
-        "balancedAccuracy": report.balancedAccuracy,
-        "logLossBefore": report.validationLogLossBefore,
-        "logLossAfter": report.validationLogLossAfter,
-        "eceBefore": report.eceBefore, "eceAfter": report.eceAfter,
-      ],
-      trainingRowCount: split.training.count, validationRowCount: split.validation.count,
-      validationGroups: split.validationGroups, motusVersion: MotusVersion.string)
-    let model = TrainedModel(
-      featureSpec: spec, standardizer: standardizer, classifier: classifier,
-      temperature: temperature, confidenceCutoffs: cutoffs,
-      unknownThreshold: options.unknownThreshold, negativeClasses: negativeClasses,
-      negativeThreshold: negativeThreshold, novelty: novelty, metadata: metadata)
-    return (model, report)
-  }
-
-  /// The epoch with the lowest validation loss (first on ties), as `NetworkFitting.adam` keeps.
-  static func bestEpoch(_ epochs: [EpochReport]) -> Int? {
-    var bestEpoch: Int? = nil
-    var bestLoss = Double.infinity
-    for report in epochs {
-      guard let loss = report.validationLoss, loss < bestLoss else { continue }
-      (bestEpoch, bestLoss) = (report.epoch, loss)
-    }
-    return bestEpoch
+    return hyperparameters
   }
 
   private static func seconds(_ duration: Duration) -> Double {
