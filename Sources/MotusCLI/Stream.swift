@@ -144,104 +144,54 @@ struct Stream: ParsableCommand {
     if !rows.adapter.adaptations.isEmpty {
       warnings.warn("input: " + rows.adapter.adaptations.joined(separator: "; "), prefix: "note")
     }
-    let channels = rows.inputs
 
     var configuration = StreamConfiguration()
     configuration.gapFactor = gapFactor
     configuration.alwaysResample = resample
     configuration.unknownThreshold = unknownBelow
     configuration.smoothing = smoothing.value
+    configuration.inputRateHz = inputRate  // nil: estimated per session from its first rows
 
     let output = StreamOutput(classes: model.classes, format: format, segmentsOnly: segments)
     output.writeHeader()
-    var meter = StreamMeter()
-    var pending: [(line: Int, time: Double, values: [Float], session: String?)] = []
-    var engine: StreamingClassifier?
-    var currentSession: String?
-    var values = [Float](repeating: 0, count: channels.count)
-    let replay = realtime ? RealtimeClock() : nil
-
-    func startEngine(rate: Double?) throws {
-      var c = configuration
-      c.inputRateHz = inputRate ?? rate
+    let stream = StreamSession(
+      model: model, inputChannels: rows.inputs, configuration: configuration,
+      measuresSampleTime: true)
+    func write(_ streamed: StreamSession.Output) -> Bool {
+      switch streamed {
+      case .event(let event, let session):
+        if case .prediction = event { output.setProbabilities(stream.probabilities) }
+        return output.write(event, session: session)
+      case .skippedRow(let error):
+        warnings.warn("\(error) (row skipped)", kind: "skipped row")
+        return true
+      }
+    }
+    // Engines start inside the session; an estimated rate out of bounds is the input's fault.
+    func namingInput<T>(_ body: () throws -> T) throws -> T {
       do {
-        engine = try StreamingClassifier(model: model, inputChannels: channels, configuration: c)
+        return try body()
       } catch let error as LimitError {
         let source = inputRate == nil ? " (input rate estimated from the first rows)" : ""
         throw ToolError("\(reader.name)\(source): \(error)")
       }
     }
-    func feed(time: Double, values: [Float]) -> Bool {
-      guard let engine else { return true }
-      let started = DispatchTime.now().uptimeNanoseconds
-      var ok = true
-      values.withUnsafeBufferPointer { row in
-        engine.append(timestamp: time, values: row) { event in
-          if case .prediction = event { output.setProbabilities(engine.probabilities) }
-          if ok { ok = output.write(event, session: currentSession) }
-        }
-      }
-      meter.record(nanoseconds: DispatchTime.now().uptimeNanoseconds - started)
-      return ok
-    }
-    func finishEngine() -> Bool {
-      guard let engine else { return true }
-      var ok = true
-      engine.finish { event in
-        if case .prediction = event { output.setProbabilities(engine.probabilities) }
-        if ok { ok = output.write(event, session: currentSession) }
-      }
-      meter.add(engine.statistics)
-      return ok
-    }
-    // Rows wait here until the input rate is known (the first 32 rows, unless --input-rate).
-    func flushPending() throws -> Bool {
-      let rate = estimateSampleRateHz(timestamps: pending.map(\.time))
-      try startEngine(rate: rate)
-      for row in pending where !feed(time: row.time, values: row.values) { return false }
-      pending.removeAll()
-      return true
-    }
-
+    var values = [Float](repeating: 0, count: rows.inputs.count)
+    let replay = realtime ? RealtimeClock() : nil
     var keepGoing = true
     while keepGoing, let line = try reader.next() {
-      let lineNumber = rows.nextLine
-      let outcome = values.withUnsafeMutableBufferPointer { rows.read(line, into: $0) }
-      let time: Double
-      let session: String?
-      switch outcome {
-      case .blank: continue
-      case .skipped(let error):
-        warnings.warn("\(error) (row skipped)", kind: "skipped row")
-        continue
-      case .sample(let t, let s):
-        time = t
-        session = s
+      let row = values.withUnsafeMutableBufferPointer { rows.read(line, into: $0) }
+      if case .sample(let time, _) = row { replay?.wait(until: time) }
+      keepGoing = try namingInput {
+        try values.withUnsafeBufferPointer { try stream.append(row, values: $0, consumer: write) }
       }
-      if session != currentSession {
-        if !pending.isEmpty { keepGoing = try flushPending() }
-        keepGoing = keepGoing && finishEngine()
-        engine = nil
-        currentSession = session
-      }
-      replay?.wait(until: time)
-      if engine == nil {
-        pending.append((lineNumber, time, values, session))
-        if inputRate != nil || pending.count >= 32 { keepGoing = try flushPending() }
-        continue
-      }
-      keepGoing = feed(time: time, values: values)
     }
-    if keepGoing, !pending.isEmpty { keepGoing = try flushPending() }
-    if keepGoing {
-      _ = finishEngine()
-    } else if let engine {
-      meter.add(engine.statistics)  // the reader went away: still report what was done
-    }
+    try namingInput { try stream.finish(consumer: write) }
+    let meter = StreamMeter(nanoseconds: stream.sampleNanoseconds, statistics: stream.statistics)
     warnings.summarize()
     var summary = meter.summary(model: model)
-    if warnings.count("skipped row") > 0 {
-      summary += "\nrows skipped (unreadable or out of range): \(warnings.count("skipped row"))"
+    if stream.rowsSkipped > 0 {
+      summary += "\nrows skipped (unreadable or out of range): \(stream.rowsSkipped)"
     }
     if let number = Interruption.requested {
       summary += "\ninterrupted by signal \(number): the input ended there"
@@ -253,19 +203,8 @@ struct Stream: ParsableCommand {
 
 /// Processing time per sample and the stream's counts, for the report on standard error.
 struct StreamMeter {
-  private var nanoseconds: [UInt64] = []
-  private var statistics = StreamStatistics()
-
-  mutating func record(nanoseconds value: UInt64) { nanoseconds.append(value) }
-
-  mutating func add(_ s: StreamStatistics) {
-    statistics.samplesReceived += s.samplesReceived
-    statistics.samplesSkippedNaN += s.samplesSkippedNaN
-    statistics.samplesSkippedOutOfOrder += s.samplesSkippedOutOfOrder
-    statistics.gaps += s.gaps
-    statistics.predictions += s.predictions
-    statistics.predictionsSkippedNonFinite += s.predictionsSkippedNonFinite
-  }
+  let nanoseconds: [UInt64]
+  let statistics: StreamStatistics
 
   func summary(model: TrainedModel) -> String {
     let total = nanoseconds.reduce(0, +)
