@@ -79,238 +79,320 @@ public enum AccuracyBenchmark {
     data: ManifestLoadResult, model givenModel: TrainedModel? = nil,
     configuration: Configuration = .init(), progress: ((String) -> Void)? = nil
   ) throws -> AccuracyReport {
-    let dataset = data.result.dataset
-    let axes = acceleration.compactMap { dataset.channels.firstIndex(of: $0) }
-    guard axes.count == 3 else {
-      throw BenchmarkError.missingChannels(needed: acceleration, available: dataset.channels)
-    }
-    let subjects = dataset.subjects
-    let testSubjects = configuration.testSubjects.filter(subjects.contains)
-    guard !testSubjects.isEmpty else {
-      throw BenchmarkError.noTestSubjects(
-        requested: configuration.testSubjects, available: subjects)
-    }
-    let testSet = Set(testSubjects)
-    let trainingSubjects = subjects.filter { !testSet.contains($0) }
-    guard !trainingSubjects.isEmpty else { throw BenchmarkError.noTrainingSubjects }
-    var training = dataset
-    training.recordings = dataset.recordings.filter { !testSet.contains($0.subject) }
-    let rate = dataset.recordings[0].sampleRateHz
-    let classes = dataset.labels
-
-    // Learned engine.
-    let model: TrainedModel
-    var learnedSummary: String
-    if let givenModel {
-      model = givenModel
-      learnedSummary =
-        "loaded (\(model.classifier.kind), classes \(model.classes.joined(separator: ", ")))"
-    } else {
-      progress?("training the learned model on \(trainingSubjects.count) subjects")
-      let spec = try configuration.features.spec(
-        recipes: data.result.recipes, sampleRateHz: rate)
-      let trained = try Trainer.train(
-        dataset: training, spec: spec, validationGroup: .subject,
-        options: configuration.training, sourceWeights: data.sourceWeights)
-      model = trained.model
-      learnedSummary = String(
-        format: "trained here (motus train's defaults unless flags say otherwise): %@; "
-          + "validation macro-F1 %.3f on %@", TransferBenchmark.describe(configuration.training),
-        trained.report.macroF1, trained.report.validationGroups.joined(separator: ", "))
-    }
-
-    // Tuned cut-offs: grid search on the training subjects' windows.
+    let split = try Split(data: data, configuration: configuration)
+    let learned = try learnedModel(
+      given: givenModel, data: data, split: split, configuration: configuration,
+      progress: progress)
+    // The rules learn from the same training subjects as the model, so neither sees the test.
     progress?("tuning threshold cut-offs on the training subjects")
     let tuned = StreamReplay.tuneThresholds(
-      recordings: training.recordings, axes: axes, labels: classes,
+      recordings: split.training.recordings, axes: split.axes, labels: split.classes,
       windowSeconds: configuration.windowSeconds)
-    let negative = classes.indices.map { dataset.isNegative(labelIndex: $0) }
+    var methods = try learnedScores(
+      model: learned.model, split: split, configuration: configuration, progress: progress)
+    methods += thresholdScores(
+      tuned: tuned.cutoffs, split: split, configuration: configuration, progress: progress)
+    methods += counterScores(split: split, progress: progress)
+    let shakes = shakeScore(split: split, progress: progress)
+    methods.append(shakes.score)
+    return report(
+      split: split, configuration: configuration, methods: methods,
+      shakesPerMinute: shakes.perMinute, tuned: tuned, learnedSummary: learned.summary)
+  }
 
-    let streams = testSubjects.map {
-      BenchmarkStream.make(subject: $0, dataset: dataset, knownRepetitions: data.knownRepetitions)
+  /// The data divided into training and held-out subjects, and what every method shares.
+  struct Split {
+    let dataset: Dataset
+    /// Column indices of the raw acceleration axes, which the baselines read.
+    let axes: [Int]
+    let rate: Double
+    let classes: [String]
+    let negative: [Bool]
+    let stableSeconds: Double
+    let trainingSubjects: [String]
+    let testSubjects: [String]
+    /// The dataset without the held-out subjects' recordings.
+    let training: Dataset
+    /// One joined stream per held-out subject, in `testSubjects` order.
+    let streams: [BenchmarkStream]
+
+    init(data: ManifestLoadResult, configuration: Configuration) throws {
+      let dataset = data.result.dataset
+      axes = acceleration.compactMap { dataset.channels.firstIndex(of: $0) }
+      guard axes.count == 3 else {
+        throw BenchmarkError.missingChannels(needed: acceleration, available: dataset.channels)
+      }
+      let subjects = dataset.subjects
+      testSubjects = configuration.testSubjects.filter(subjects.contains)
+      guard !testSubjects.isEmpty else {
+        throw BenchmarkError.noTestSubjects(
+          requested: configuration.testSubjects, available: subjects)
+      }
+      let testSet = Set(testSubjects)
+      trainingSubjects = subjects.filter { !testSet.contains($0) }
+      guard !trainingSubjects.isEmpty else { throw BenchmarkError.noTrainingSubjects }
+      var training = dataset
+      training.recordings = dataset.recordings.filter { !testSet.contains($0.subject) }
+      self.dataset = dataset
+      self.training = training
+      rate = dataset.recordings[0].sampleRateHz
+      classes = dataset.labels
+      negative = classes.indices.map { dataset.isNegative(labelIndex: $0) }
+      stableSeconds = configuration.stableSeconds
+      streams = testSubjects.map {
+        BenchmarkStream.make(subject: $0, dataset: dataset, knownRepetitions: data.knownRepetitions)
+      }
     }
-    let testSamples = streams.reduce(0) { $0 + $1.sampleCount }
-    var truthChanges = 0
-    for s in streams {
-      for i in 1..<max(s.truth.count, 1) where s.truth[i] != s.truth[i - 1] { truthChanges += 1 }
-    }
+
+    var testSamples: Int { streams.reduce(0) { $0 + $1.sampleCount } }
+
     func newCounter() -> ScoreCounter {
-      ScoreCounter(
-        classCount: classes.count, sampleRateHz: rate, stableSeconds: configuration.stableSeconds)
+      ScoreCounter(classCount: classes.count, sampleRateHz: rate, stableSeconds: stableSeconds)
     }
+  }
 
-    var methods: [MethodScore] = []
-    // The learned engine, through StreamingClassifier, once per smoothing.
-    for (name, smoothing) in configuration.learnedSmoothings {
-      progress?("streaming the learned model (\(name)) over \(testSamples) test samples")
-      var score = try runEngine(
-        model: model, smoothing: smoothing, streams: streams, channels: dataset.channels,
-        classes: classes, rate: rate, counter: newCounter(), name: name, negative: negative)
-      score.method = "learned, \(name)"
-      methods.append(score)
+  /// The given model, or one trained on the training subjects with `motus train`'s defaults
+  /// (so the engine is scored as users would run it), and a line saying which.
+  static func learnedModel(
+    given: TrainedModel?, data: ManifestLoadResult, split: Split, configuration: Configuration,
+    progress: ((String) -> Void)?
+  ) throws -> (model: TrainedModel, summary: String) {
+    if let given {
+      let classes = given.classes.joined(separator: ", ")
+      return (given, "loaded (\(given.classifier.kind), classes \(classes))")
     }
+    progress?("training the learned model on \(split.trainingSubjects.count) subjects")
+    let spec = try configuration.features.spec(
+      recipes: data.result.recipes, sampleRateHz: split.rate)
+    let trained = try Trainer.train(
+      dataset: split.training, spec: spec, validationGroup: .subject,
+      options: configuration.training, sourceWeights: data.sourceWeights)
+    let summary = String(
+      format: "trained here (motus train's defaults unless flags say otherwise): %@; "
+        + "validation macro-F1 %.3f on %@", TransferBenchmark.describe(configuration.training),
+      trained.report.macroF1, trained.report.validationGroups.joined(separator: ", "))
+    return (trained.model, summary)
+  }
 
-    // Threshold classifiers, raw and with a majority vote over the last labels.
-    let thresholdVariants: [(String, ActivityCutoffs, Int)] = [
+  /// What one method shows on one held-out stream.
+  struct Replay {
+    /// Per sample, an index into the dataset's labels (for methods that classify).
+    var labels: [Int32]? = nil
+    /// Per known-count set, the repetitions counted and the seconds to the first (for
+    /// methods that count).
+    var sets: [(counted: Int, firstSeconds: Double?)]? = nil
+    var cpuSeconds: Double
+    /// Samples `cpuSeconds` covers; per-sample labels bring their own count.
+    var samples = 0
+  }
+
+  /// Replays every held-out stream through one method and scores it: labels against the
+  /// truth, set counts against the known counts. One loop, so every method is timed alike.
+  static func score(
+    _ method: String, split: Split, replay: (BenchmarkStream) throws -> Replay
+  ) rethrows -> MethodScore {
+    var counter = split.newCounter()
+    var classifies = false
+    var counts = false
+    var counted: [Int] = []
+    var firstCounts: [Double] = []
+    var cpu = 0.0
+    var samples = 0
+    for stream in split.streams {
+      let run = try replay(stream)
+      cpu += run.cpuSeconds
+      samples += run.samples
+      if let labels = run.labels {
+        classifies = true
+        counter.add(truth: stream.truth, predicted: labels)
+      }
+      if let sets = run.sets {
+        counts = true
+        counted += sets.map(\.counted)
+        firstCounts += sets.compactMap(\.firstSeconds)
+      }
+    }
+    var score =
+      classifies
+      ? counter.score(method: method, cpuSeconds: cpu, negative: split.negative)
+      : MethodScore(method: method, cpuSecondsPerSample: samples > 0 ? cpu / Double(samples) : 0)
+    if counts {
+      addRepetitions(&score, counted: counted, firstCounts: firstCounts, streams: split.streams)
+    }
+    return score
+  }
+
+  /// The learned engine once per smoothing: each whole stream for the labels, then each
+  /// known-count set from a fresh engine, as a user starts and ends a set (only the whole
+  /// streams are timed).
+  static func learnedScores(
+    model: TrainedModel, split: Split, configuration: Configuration,
+    progress: ((String) -> Void)?
+  ) throws -> [MethodScore] {
+    try configuration.learnedSmoothings.map { name, smoothing in
+      progress?("streaming the learned model (\(name)) over \(split.testSamples) test samples")
+      var settings = StreamConfiguration()
+      settings.inputRateHz = split.rate
+      settings.smoothing = smoothing
+      func engine(_ stream: BenchmarkStream, _ range: Range<Int>?) throws
+        -> StreamReplay.EngineRun
+      {
+        try StreamReplay.engine(
+          model: model, configuration: settings, stream: stream, range: range,
+          channels: split.dataset.channels, labels: split.classes)
+      }
+      return try score("learned, \(name)", split: split) { stream in
+        let run = try engine(stream, nil)
+        let sets: [(counted: Int, firstSeconds: Double?)] = try stream.sets.map { set in
+          let setRun = try engine(stream, set.range)
+          return (setRun.repetitions, setRun.firstRepetitionTime)
+        }
+        return Replay(labels: run.labels, sets: sets, cpuSeconds: run.cpuSeconds)
+      }
+    }
+  }
+
+  /// Threshold classifiers with typical and tuned cut-offs, and tuned with a majority vote
+  /// over the last window labels (which trades latency for less flicker).
+  static func thresholdScores(
+    tuned: ActivityCutoffs, split: Split, configuration: Configuration,
+    progress: ((String) -> Void)?
+  ) -> [MethodScore] {
+    let variants: [(String, ActivityCutoffs, Int)] = [
       ("threshold, typical cut-offs", .typical, 1),
-      ("threshold, tuned cut-offs", tuned.cutoffs, 1),
-      (
-        "threshold, tuned, vote of \(configuration.voteLength)", tuned.cutoffs,
-        configuration.voteLength
-      ),
+      ("threshold, tuned cut-offs", tuned, 1),
+      ("threshold, tuned, vote of \(configuration.voteLength)", tuned, configuration.voteLength),
     ]
-    for (name, cutoffs, voteLength) in thresholdVariants {
+    return variants.map { name, cutoffs, voteLength in
       progress?("running \(name)")
-      var counter = newCounter()
-      var cpu = 0.0
-      for stream in streams {
+      return score(name, split: split) { stream in
         let run = StreamReplay.thresholds(
           cutoffs: cutoffs, voteLength: voteLength, windowSeconds: configuration.windowSeconds,
-          stream: stream, axes: axes, labels: classes)
-        cpu += run.cpuSeconds
-        counter.add(truth: stream.truth, predicted: run.labels)
+          stream: stream, axes: split.axes, labels: split.classes)
+        return Replay(labels: run.labels, cpuSeconds: run.cpuSeconds)
       }
-      methods.append(counter.score(method: name, cpuSeconds: cpu, negative: negative))
     }
+  }
 
-    // Earbud push-up counters on each joined set.
+  /// The earbud push-up counters, and the engine's repetition counter alone on |acceleration|
+  /// from each set's first sample: that separates counting errors from the detector's (a set
+  /// the engine does not recognise as push-ups counts nothing).
+  static func counterScores(split: Split, progress: ((String) -> Void)?) -> [MethodScore] {
+    var scores: [MethodScore] = []
     for (name, thresholds) in [
       ("push-up counter -0.5/+0.5 g", PushUpCounter.Thresholds.initial),
       ("push-up counter -0.7/+0.4 g", PushUpCounter.Thresholds.tuned),
     ] {
       progress?("running \(name)")
-      var counted: [Int] = []
-      var firstCounts: [Double] = []
-      var cpu = 0.0
-      var samples = 0
-      for stream in streams {
-        for set in stream.sets {
-          var counter = ChestPushUpCounter(thresholds: thresholds, sampleRateHz: rate)
-          var first: Int?
-          let start = ThreadCPUTime.seconds()
-          for t in set.range {
-            let counted = counter.push(
-              x: stream.columns[axes[0]][t], y: stream.columns[axes[1]][t],
-              z: stream.columns[axes[2]][t])
-            if counted && first == nil { first = t }
+      scores.append(
+        score(name, split: split) { stream in
+          countSets(of: stream, axes: split.axes, rate: split.rate) {
+            ChestPushUpCounter(thresholds: thresholds, sampleRateHz: split.rate)
           }
-          cpu += ThreadCPUTime.seconds() - start
-          samples += set.range.count
-          counted.append(counter.count)
-          if let first { firstCounts.append(Double(first - set.range.lowerBound) / rate) }
-        }
-      }
-      var score = MethodScore(
-        method: name, cpuSecondsPerSample: samples > 0 ? cpu / Double(samples) : 0)
-      addRepetitions(&score, counted: counted, firstCounts: firstCounts, streams: streams)
-      methods.append(score)
+        })
     }
-
-    // The engine's repetition counter alone, counting each whole set from its first sample
-    // on |acceleration|: separates counting errors from the detector's (a set the engine
-    // does not recognise as push-ups counts nothing).
-    do {
-      progress?("running the repetition counter on whole sets")
-      var counted: [Int] = []
-      var firstCounts: [Double] = []
-      var cpu = 0.0
-      var samples = 0
-      for stream in streams {
-        for set in stream.sets {
-          var counter = RepetitionCounter(sampleRateHz: rate)
-          var first: Int?
-          let start = ThreadCPUTime.seconds()
-          for t in set.range {
-            let x = stream.columns[axes[0]][t]
-            let y = stream.columns[axes[1]][t]
-            let z = stream.columns[axes[2]][t]
-            let completed = counter.append((x * x + y * y + z * z).squareRoot(), counting: true)
-            if completed > 0 && first == nil { first = t }
-          }
-          cpu += ThreadCPUTime.seconds() - start
-          samples += set.range.count
-          counted.append(counter.count)
-          if let first { firstCounts.append(Double(first - set.range.lowerBound) / rate) }
+    progress?("running the repetition counter on whole sets")
+    scores.append(
+      score("counter alone, whole sets", split: split) { stream in
+        countSets(of: stream, axes: split.axes, rate: split.rate) {
+          MagnitudeRepetitionCounter(counter: RepetitionCounter(sampleRateHz: split.rate))
         }
-      }
-      var score = MethodScore(
-        method: "counter alone, whole sets",
-        cpuSecondsPerSample: samples > 0 ? cpu / Double(samples) : 0)
-      addRepetitions(&score, counted: counted, firstCounts: firstCounts, streams: streams)
-      methods.append(score)
-    }
+      })
+    return scores
+  }
 
-    // Shake detector: detections per minute by true class (all should be rare).
-    var shakeCounts = [Int](repeating: 0, count: classes.count)
-    var classSamples = [Int](repeating: 0, count: classes.count)
-    var shakeCPU = 0.0
-    for stream in streams {
+  /// A counter fed raw acceleration one sample at a time.
+  protocol AxisCounter {
+    /// True when this sample completed an event.
+    mutating func push(x: Float, y: Float, z: Float) -> Bool
+    var count: Int { get }
+  }
+
+  /// The engine's repetition counter on |acceleration|, counting throughout.
+  struct MagnitudeRepetitionCounter: AxisCounter {
+    var counter: RepetitionCounter
+    var count: Int { counter.count }
+
+    mutating func push(x: Float, y: Float, z: Float) -> Bool {
+      counter.append((x * x + y * y + z * z).squareRoot(), counting: true) > 0
+    }
+  }
+
+  /// Runs a fresh counter over each known-count set of `stream`, timing only the pushes.
+  static func countSets<Counter: AxisCounter>(
+    of stream: BenchmarkStream, axes: [Int], rate: Double, fresh: () -> Counter
+  ) -> Replay {
+    let (x, y, z) = (stream.columns[axes[0]], stream.columns[axes[1]], stream.columns[axes[2]])
+    var replay = Replay(sets: [], cpuSeconds: 0)
+    for set in stream.sets {
+      var counter = fresh()
+      var first: Int?
+      let start = ThreadCPUTime.seconds()
+      for t in set.range {
+        if counter.push(x: x[t], y: y[t], z: z[t]) && first == nil { first = t }
+      }
+      replay.cpuSeconds += ThreadCPUTime.seconds() - start
+      replay.samples += set.range.count
+      replay.sets?.append(
+        (counter.count, first.map { Double($0 - set.range.lowerBound) / rate }))
+    }
+    return replay
+  }
+
+  /// The shake detector over whole streams: it should rarely fire during any activity, so
+  /// its score is detections per minute by true class.
+  static func shakeScore(split: Split, progress: ((String) -> Void)?)
+    -> (score: MethodScore, perMinute: [String: Double])
+  {
+    let classCount = split.classes.count
+    var shakes = [Int](repeating: 0, count: classCount)
+    var classSamples = [Int](repeating: 0, count: classCount)
+    let result = score("shake detector |a| > 2.5 g", split: split) { stream in
       var detector = ShakeDetector()
+      let (x, y, z) = (
+        stream.columns[split.axes[0]], stream.columns[split.axes[1]], stream.columns[split.axes[2]]
+      )
       let start = ThreadCPUTime.seconds()
       for t in 0..<stream.sampleCount {
-        let fired = detector.push(
-          x: stream.columns[axes[0]][t], y: stream.columns[axes[1]][t],
-          z: stream.columns[axes[2]][t])
+        let fired = detector.push(x: x[t], y: y[t], z: z[t])
         let label = Int(stream.truth[t])
         guard label >= 0 else { continue }
         classSamples[label] += 1
-        if fired { shakeCounts[label] += 1 }
+        if fired { shakes[label] += 1 }
       }
-      shakeCPU += ThreadCPUTime.seconds() - start
+      return Replay(cpuSeconds: ThreadCPUTime.seconds() - start, samples: stream.sampleCount)
     }
-    methods.append(
-      MethodScore(
-        method: "shake detector |a| > 2.5 g",
-        cpuSecondsPerSample: testSamples > 0 ? shakeCPU / Double(testSamples) : 0))
-    var shakes: [String: Double] = [:]
-    for c in classes.indices where classSamples[c] > 0 {
-      shakes[classes[c]] = Double(shakeCounts[c]) / (Double(classSamples[c]) / rate / 60)
+    var perMinute: [String: Double] = [:]
+    for c in 0..<classCount where classSamples[c] > 0 {
+      perMinute[split.classes[c]] = Double(shakes[c]) / (Double(classSamples[c]) / split.rate / 60)
     }
+    return (result, perMinute)
+  }
 
+  /// The report: every method's scores with the split and the cut-offs they ran with.
+  static func report(
+    split: Split, configuration: Configuration, methods: [MethodScore],
+    shakesPerMinute: [String: Double], tuned: (cutoffs: ActivityCutoffs, macroF1: Double),
+    learnedSummary: String
+  ) -> AccuracyReport {
+    var truthChanges = 0
+    for s in split.streams {
+      for i in 1..<max(s.truth.count, 1) where s.truth[i] != s.truth[i - 1] { truthChanges += 1 }
+    }
     func dictionary(_ c: ActivityCutoffs) -> [String: Float] {
       Dictionary(
         uniqueKeysWithValues: ActivityCutoffs.parameters.map { ($0.name, c[keyPath: $0.keyPath]) })
     }
+    let testSamples = split.testSamples
     return AccuracyReport(
-      classes: classes, negativeLabels: dataset.negativeLabels, sampleRateHz: rate, trainingSubjects: trainingSubjects,
-      testSubjects: testSubjects, testSamples: testSamples,
-      truthChangesPerMinute: Double(truthChanges) / (Double(testSamples) / rate / 60),
-      stableSeconds: configuration.stableSeconds, methods: methods, shakesPerMinute: shakes,
-      typicalCutoffs: dictionary(.typical), tunedCutoffs: dictionary(tuned.cutoffs),
-      tunedTrainingMacroF1: tuned.macroF1, learnedModel: learnedSummary)
-  }
-
-  /// Streams every test stream through a fresh `StreamingClassifier`; each known-count set
-  /// again on its own, from a fresh engine, as the counters see it (a set is started and
-  /// ended by the user, not cut out of a longer stream).
-  static func runEngine(
-    model: TrainedModel, smoothing: Smoothing, streams: [BenchmarkStream], channels: [String],
-    classes: [String], rate: Double, counter start: ScoreCounter, name: String, negative: [Bool]
-  ) throws -> MethodScore {
-    var counter = start
-    var counted: [Int] = []
-    var firstCounts: [Double] = []
-    var cpu = 0.0
-    var settings = StreamConfiguration()
-    settings.inputRateHz = rate
-    settings.smoothing = smoothing
-    for stream in streams {
-      let run = try StreamReplay.engine(
-        model: model, configuration: settings, stream: stream, channels: channels,
-        labels: classes)
-      cpu += run.cpuSeconds
-      counter.add(truth: stream.truth, predicted: run.labels)
-      for set in stream.sets {
-        let setRun = try StreamReplay.engine(
-          model: model, configuration: settings, stream: stream, range: set.range,
-          channels: channels, labels: classes)
-        counted.append(setRun.repetitions)
-        if let first = setRun.firstRepetitionTime { firstCounts.append(first) }
-      }
-    }
-    var score = counter.score(method: name, cpuSeconds: cpu, negative: negative)
-    addRepetitions(&score, counted: counted, firstCounts: firstCounts, streams: streams)
-    return score
+      classes: split.classes, negativeLabels: split.dataset.negativeLabels,
+      sampleRateHz: split.rate, trainingSubjects: split.trainingSubjects,
+      testSubjects: split.testSubjects, testSamples: testSamples,
+      truthChangesPerMinute: Double(truthChanges) / (Double(testSamples) / split.rate / 60),
+      stableSeconds: configuration.stableSeconds, methods: methods,
+      shakesPerMinute: shakesPerMinute, typicalCutoffs: dictionary(.typical),
+      tunedCutoffs: dictionary(tuned.cutoffs), tunedTrainingMacroF1: tuned.macroF1,
+      learnedModel: learnedSummary)
   }
 
   /// - Parameter firstCounts: Seconds from each set's start to its first counted
@@ -333,3 +415,5 @@ public enum AccuracyBenchmark {
     score.medianFirstRepetitionSeconds = sorted.isEmpty ? nil : sorted[sorted.count / 2]
   }
 }
+
+extension ChestPushUpCounter: AccuracyBenchmark.AxisCounter {}
