@@ -5,23 +5,7 @@ import MotusSimulation
 import MotusTestSupport
 import XCTest
 
-final class StreamCommandTests: XCTestCase {
-  private var folder: URL!
-
-  override func setUpWithError() throws {
-    folder = try makeTemporaryDirectory()
-  }
-
-  override func tearDownWithError() throws {
-    try? FileManager.default.removeItem(at: folder)
-  }
-
-  private func write(_ text: String, _ name: String) throws -> String {
-    let url = folder.appendingPathComponent(name)
-    try text.write(to: url, atomically: true, encoding: .utf8)
-    return url.path
-  }
-
+final class StreamCommandTests: TemporaryFolderTestCase {
   /// A model of stationary / walking / running, trained with `motus train` on synthetic data.
   private func trainModel(_ extraFlags: [String] = []) throws -> String {
     var simulator = ActivitySimulator(seed: 3)
