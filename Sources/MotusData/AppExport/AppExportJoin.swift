@@ -101,7 +101,9 @@ enum AppExportJoin {
       while j + 2 < times.count && times[j + 1] < t - 1e-9 { j += 1 }
       let t0 = times[j]
       let t1 = times[j + 1]
-      if gapRule.isGap(step: t1 - t0, typicalStep: typicalStep) { continue }
+      // Inside a gap there is no value; at its edges the sample itself is.
+      let inside = t > t0 + 1e-9 && t < t1 - 1e-9
+      if inside && gapRule.isGap(step: t1 - t0, typicalStep: typicalStep) { continue }
       let w = t1 > t0 ? min(max((t - t0) / (t1 - t0), 0), 1) : 0
       for c in stream.columns.indices {
         out[c][k] = stream.columns[c][j] + w * (stream.columns[c][j + 1] - stream.columns[c][j])
