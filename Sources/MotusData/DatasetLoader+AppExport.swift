@@ -101,7 +101,7 @@ extension DatasetLoader {
   }
 
   /// Whether a CSV file is an app export: its header lacks the time column and is one.
-  static func isAppFile(_ path: String, options: LoadOptions) -> Bool {
+  public static func isAppFile(_ path: String, options: LoadOptions) -> Bool {
     guard InputFile.kind(path) == .regularFile else { return false }
     let header = AppExport.header(of: path)
     return !header.contains(options.timeColumn) && AppExport.recognise(header: header) != nil

@@ -66,4 +66,16 @@ final class AppExportCommandTests: TemporaryFolderTestCase {
     XCTAssertNotEqual(run.exitCode, 0)
     XCTAssertTrue(run.standardError.contains("--label"), run.standardError)
   }
+
+  func testStream_ReadsAnAppFolder() throws {
+    let model = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("models/six-class.motus").path
+    let run = try MotusRunner.run([
+      "stream", model, fixture("synthetic-sensor-logger-ios"), "--format", "csv",
+    ])
+    XCTAssertEqual(run.exitCode, 0, run.standardError)
+    XCTAssertTrue(run.standardError.contains("Sensor Logger folder (iOS"), run.standardError)
+    // 12 s at 50 Hz resampled to the model's 15 Hz: a header and several predictions.
+    XCTAssertGreaterThan(run.standardOutput.split(separator: "\n").count, 3, run.standardOutput)
+  }
 }
