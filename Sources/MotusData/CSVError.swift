@@ -156,7 +156,7 @@ public enum CSVError: Error, Equatable, CustomStringConvertible {
         + "per sample (see ../shared/datasets/README.md)."
     case .missingColumn(_, let option, _, _):
       return "name the column with \(option), or fix the header"
-        + (option == "--time-column" ? "; Motus reads " + AppExportLayout.knownLayouts + "." : ".")
+        + (option == "--time-column" ? "; Motus reads " + AppExportLayout.knownLayoutNames + "." : ".")
     case .duplicateColumn:
       return "rename one of the columns so each header name is unique."
     case .raggedRow:

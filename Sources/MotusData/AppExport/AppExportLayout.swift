@@ -22,6 +22,12 @@ public enum AppExportLayout: String, Sendable, CaseIterable {
       + allCases.map(\.summary).joined(separator: ", ")
   }
 
+  /// The same, names only (for messages that list much else).
+  public static var knownLayoutNames: String {
+    "the long layout or a " + allCases.map(\.rawValue).dropLast().joined(separator: ", ")
+      + " or \(allCases.last?.rawValue ?? "") export"
+  }
+
   /// How to recognise it, in a few words.
   public var summary: String {
     switch self {
