@@ -36,6 +36,11 @@ extension DatasetLoader {
     guard !paths.isEmpty else { throw CSVError.noFiles }
     var found: [(path: String, isApp: Bool)] = []
     for path in paths {
+      if path.lowercased().hasSuffix(".zip") {
+        throw AppExportError(
+          path: path, message: "a zip archive; Motus reads the folder inside it.",
+          hint: "unzip it (unzip '\(Excerpt.text(path))') and pass the folder.")
+      }
       if InputFile.kind(path) == .folder {
         try collect(folder: path, options: options, depth: 0, into: &found)
       } else {

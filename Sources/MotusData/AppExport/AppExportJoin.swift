@@ -40,35 +40,19 @@ enum AppExportJoin {
     var shortPieces = 0
     for piece in pieces {
       let primaryTimes = streams[primary].times
-      var g0 = primaryTimes[piece.lowerBound]
-      var g1 = primaryTimes[piece.upperBound - 1]
-      for s in streams {
-        g0 = max(g0, s.times[0])
-        g1 = min(g1, s.times[s.times.count - 1])
-      }
-      guard g1 - g0 >= step else {
+      guard
+        let grid = grid(
+          from: primaryTimes[piece.lowerBound], to: primaryTimes[piece.upperBound - 1],
+          step: step, within: streams)
+      else {
         shortPieces += 1
         continue
       }
-      let count = Int(((g1 - g0) / step + 1e-9).rounded(.down)) + 1
-      let grid = (0..<count).map { g0 + Double($0) * step }
       let columns = streams.enumerated().flatMap { s, stream in
         interpolate(stream, at: grid, gapRule: gapRule, typicalStep: steps[s])
       }
-      for (k, t) in grid.enumerated() {
-        text += "\(t)" + prefix
-        for column in columns {
-          let v = column[k]
-          if v.isNaN {
-            emptyCells += 1
-            text += ","
-          } else {
-            text += ",\(Float(v))"
-          }
-        }
-        text += "\n"
-      }
-      rows += count
+      emptyCells += appendRows(times: grid, columns: columns, prefix: prefix, to: &text)
+      rows += grid.count
     }
     guard rows > 0 else {
       throw AppExportError(
@@ -86,6 +70,44 @@ enum AppExportJoin {
       notes.append("\(name): \(emptyCells) cells fall in a slower sensor's gap (filled by the loader)")
     }
     return Joined(bytes: Array(text.utf8), rateHz: 1 / step, notes: notes)
+  }
+
+  /// Times `step` apart from `start` to `end`, narrowed to the span every stream covers; nil
+  /// when that is shorter than one step.
+  static func grid(from start: Double, to end: Double, step: Double, within streams: [AppStream])
+    -> [Double]?
+  {
+    var g0 = start
+    var g1 = end
+    for s in streams {
+      g0 = max(g0, s.times[0])
+      g1 = min(g1, s.times[s.times.count - 1])
+    }
+    guard g1 - g0 >= step else { return nil }
+    let count = Int(((g1 - g0) / step + 1e-9).rounded(.down)) + 1
+    return (0..<count).map { g0 + Double($0) * step }
+  }
+
+  /// Appends one long-layout row per time (`prefix` holds session, subject and label); NaN
+  /// values become empty cells. Returns how many.
+  static func appendRows(times: [Double], columns: [[Double]], prefix: String, to text: inout String)
+    -> Int
+  {
+    var empty = 0
+    for (k, t) in times.enumerated() {
+      text += "\(t)" + prefix
+      for column in columns {
+        let v = column[k]
+        if v.isNaN {
+          empty += 1
+          text += ","
+        } else {
+          text += ",\(Float(v))"
+        }
+      }
+      text += "\n"
+    }
+    return empty
   }
 
   /// `stream`'s columns linearly interpolated at `grid` (ascending, within the stream's span);

@@ -13,21 +13,7 @@ enum SensorLogReader {
 
   static func read(_ table: AppTable) throws -> AppRecordingParts {
     var parts = AppRecordingParts(layout: .sensorLog)
-    guard let timeColumn = table.column("loggingTime(txt)") else {
-      throw AppExportError(path: table.file, message: "no loggingTime(txt) column.", hint: "export with SensorLog's CSV format.")
-    }
-    var logging = [Double](repeating: .nan, count: table.rows.count)
-    for (r, text) in table.strings(timeColumn).enumerated() {
-      guard let t = ISO8601Time.seconds(text) else {
-        throw AppExportError(
-          path: "\(table.location(row: r, column: timeColumn))",
-          message: "'\(Excerpt.text(String(text)))' is not an ISO 8601 time.",
-          hint: "SensorLog writes times such as 2025-03-11T14:44:11.899-04:00.")
-      }
-      logging[r] = t
-    }
-    guard let origin = logging.first else { throw CSVError.noDataRows(file: table.file) }
-    let clock = logging.map { $0 - origin }
+    let (clock, origin) = try loggingClock(table)
     parts.platform = table.column("loggingSample(N)") == nil ? "watchOS" : "iOS"
     let motionAxes: [(String, String, String)] = [
       ("userAcceleration", "motionUserAcceleration%@(G)", "G as is"),
@@ -71,6 +57,27 @@ enum SensorLogReader {
       parts.ignored.append("location* columns (GPS, never read)")
     }
     return parts
+  }
+
+  /// `loggingTime(txt)` in seconds since its first row, and that first time (s since 1970).
+  static func loggingClock(_ table: AppTable) throws -> (clock: [Double], origin: Double) {
+    guard let timeColumn = table.column("loggingTime(txt)") else {
+      throw AppExportError(
+        path: table.file, message: "no loggingTime(txt) column.",
+        hint: "export with SensorLog's CSV format.")
+    }
+    var logging = [Double](repeating: .nan, count: table.rows.count)
+    for (r, text) in table.strings(timeColumn).enumerated() {
+      guard let t = ISO8601Time.seconds(text) else {
+        throw AppExportError(
+          path: "\(table.location(row: r, column: timeColumn))",
+          message: "'\(Excerpt.text(String(text)))' is not an ISO 8601 time.",
+          hint: "SensorLog writes times such as 2025-03-11T14:44:11.899-04:00.")
+      }
+      logging[r] = t
+    }
+    guard let origin = logging.first else { throw CSVError.noDataRows(file: table.file) }
+    return (logging.map { $0 - origin }, origin)
   }
 
   /// A sensor's own timestamps moved onto the logging clock (the median offset between the

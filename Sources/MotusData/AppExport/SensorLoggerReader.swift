@@ -30,47 +30,13 @@ enum SensorLoggerReader {
     var parts = AppRecordingParts(layout: .sensorLogger)
     func path(_ name: String) -> String { (folder as NSString).appendingPathComponent(name) }
     let metadata = files.contains("Metadata.csv") ? try AppTable.read(path("Metadata.csv")) : nil
-    func meta(_ key: String) -> String? {
-      guard let m = metadata, let c = m.column(key), let row = m.rows.first, c < row.count
-      else { return nil }
-      return String(row[c])
-    }
-    // The clock: nanoseconds since the recording epoch (Metadata), else since the first sample.
-    var epochNanos: Int64? = meta("recording epoch time").flatMap { Int64($0) }.map { $0 * 1_000_000 }
-    let android: Bool
-    switch meta("platform")?.lowercased() {
-    case "android": android = true
-    case "ios": android = false
-    default:
-      android = files.contains("TotalAcceleration.csv")
-      parts.notes.append(
-        "no platform in Metadata.csv: read as \(android ? "Android (TotalAcceleration.csv present)" : "iOS (no TotalAcceleration.csv)")")
-    }
-    if meta("standardisation")?.lowercased() == "true" {
-      throw AppExportError(
-        path: folder, message: "Sensor Logger's standardisation is on; its axes and signs are not verified here.",
-        hint: "export the recording again with standardisation off (Settings > Recording).")
-    }
-    let version = meta("appVersion").map { " \($0)" } ?? ""
-    let device = meta("device name").map { ", \($0)" } ?? ""
-    parts.platform = (android ? "Android" : "iOS") + device + ", app" + version
-
-    let g = standardGravity
-    // (file, group, scale, conversion), in the platform's units and sign.
-    var plan: [(String, String, Double, String)] = [
-      ("Accelerometer.csv", "userAcceleration", android ? -1 / g : 1 / g,
-       android ? "m/s² -> g, Android sign negated" : "m/s² -> g"),
-      ("Gravity.csv", "gravity", android ? -1 / g : 1 / g,
-       android ? "m/s² -> g, Android sign negated" : "m/s² -> g"),
-      ("Gyroscope.csv", "rotationRate", 1, "rad/s as is"),
-    ]
-    if android {
-      plan.append(("TotalAcceleration.csv", "acceleration", -1 / g, "m/s² -> g, Android sign negated"))
-    } else {
-      plan.append(("AccelerometerUncalibrated.csv", "acceleration", 1, "g as is"))
-    }
+    let android = try platform(metadata, folder: folder, files: files, parts: &parts)
+    let plan = conversions(android: android)
     var tables: [String: AppTable] = [:]
     for (name, _, _, _) in plan where files.contains(name) { tables[name] = try AppTable.read(path(name)) }
+    // The clock: nanoseconds since the recording epoch (Metadata), else since the first sample.
+    var epochNanos = metadataValue(metadata, "recording epoch time").flatMap { Int64($0) }
+      .map { $0 * 1_000_000 }
     if epochNanos == nil {
       epochNanos = try tables.values.compactMap { try firstNanos($0) }.min()
       parts.notes.append("no recording epoch time in Metadata.csv: time 0 is the first sample")
@@ -93,30 +59,92 @@ enum SensorLoggerReader {
         parts.streams.append(stream)
       }
     }
-    if !android, files.contains("Orientation.csv") {
-      let table = try AppTable.read(path("Orientation.csv"))
-      let angles = ["roll", "pitch", "yaw"].map { table.column($0) }
-      if let times = try seconds(table, origin: origin), angles.allSatisfy({ $0 != nil }),
-        let stream = try AppStream.make(
-          table: table, times: times, columns: angles.compactMap { $0 }, group: "attitude",
-          scale: 1, conversion: "rad as is, read by name", axes: ["roll", "pitch", "yaw"])
-      {
-        parts.streams.append(stream)
-      }
-    } else if files.contains("Orientation.csv") {
-      parts.ignored.append("Orientation.csv (Android angles are not Core Motion's attitude)")
-    }
-    if android && files.contains("AccelerometerUncalibrated.csv") {
-      parts.ignored.append("AccelerometerUncalibrated.csv (TotalAcceleration.csv gives acceleration.*)")
+    if !android, files.contains("Orientation.csv"),
+      let stream = try attitude(AppTable.read(path("Orientation.csv")), origin: origin)
+    {
+      parts.streams.append(stream)
     }
     if files.contains("Pedometer.csv") {
       parts.pedometer = try pedometer(AppTable.read(path("Pedometer.csv")), origin: origin)
     }
-    let used = Set(plan.map(\.0) + ["Orientation.csv", "Pedometer.csv", "Metadata.csv", "AccelerometerUncalibrated.csv"])
-    for name in files where !used.contains(name) {
-      parts.ignored.append(name == "Location.csv" ? "Location.csv (GPS, never read)" : "\(name) (not a motion sensor)")
-    }
+    parts.ignored += ignored(files: files, used: plan.map(\.0), android: android)
     return parts
+  }
+
+  /// Whether the recording is Android's (else iOS'), from `Metadata.csv` or the files; sets
+  /// the platform text. Throws for standardised exports, whose axes and signs are unverified.
+  static func platform(
+    _ metadata: AppTable?, folder: String, files: [String], parts: inout AppRecordingParts
+  ) throws -> Bool {
+    let android: Bool
+    switch metadataValue(metadata, "platform")?.lowercased() {
+    case "android": android = true
+    case "ios": android = false
+    default:
+      android = files.contains("TotalAcceleration.csv")
+      parts.notes.append(
+        "no platform in Metadata.csv: read as "
+          + (android ? "Android (TotalAcceleration.csv present)" : "iOS (no TotalAcceleration.csv)"))
+    }
+    if metadataValue(metadata, "standardisation")?.lowercased() == "true" {
+      throw AppExportError(
+        path: folder,
+        message: "Sensor Logger's standardisation is on; its axes and signs are not verified here.",
+        hint: "export the recording again with standardisation off (Settings > Recording).")
+    }
+    let version = metadataValue(metadata, "appVersion").map { " \($0)" } ?? ""
+    let device = metadataValue(metadata, "device name").map { ", \($0)" } ?? ""
+    parts.platform = (android ? "Android" : "iOS") + device + ", app" + version
+    return android
+  }
+
+  /// (file, channel group, scale, conversion) in the platform's units and sign.
+  static func conversions(android: Bool) -> [(String, String, Double, String)] {
+    let g = standardGravity
+    let toG = android ? -1 / g : 1 / g
+    let text = android ? "m/s² -> g, Android sign negated" : "m/s² -> g"
+    return [
+      ("Accelerometer.csv", "userAcceleration", toG, text), ("Gravity.csv", "gravity", toG, text),
+      ("Gyroscope.csv", "rotationRate", 1, "rad/s as is"),
+      android
+        ? ("TotalAcceleration.csv", "acceleration", -1 / g, "m/s² -> g, Android sign negated")
+        : ("AccelerometerUncalibrated.csv", "acceleration", 1, "g as is"),
+    ]
+  }
+
+  /// iOS `Orientation.csv` roll, pitch and yaw (rad, Core Motion's attitude), read by name.
+  static func attitude(_ table: AppTable, origin: Int64) throws -> AppStream? {
+    let angles = ["roll", "pitch", "yaw"].map { table.column($0) }
+    guard let times = try seconds(table, origin: origin), angles.allSatisfy({ $0 != nil }) else {
+      return nil
+    }
+    return try AppStream.make(
+      table: table, times: times, columns: angles.compactMap { $0 }, group: "attitude",
+      scale: 1, conversion: "rad as is, read by name", axes: ["roll", "pitch", "yaw"])
+  }
+
+  /// The folder's files not read, and why.
+  static func ignored(files: [String], used: [String], android: Bool) -> [String] {
+    var out: [String] = []
+    if android && files.contains("Orientation.csv") {
+      out.append("Orientation.csv (Android angles are not Core Motion's attitude)")
+    }
+    if android && files.contains("AccelerometerUncalibrated.csv") {
+      out.append("AccelerometerUncalibrated.csv (TotalAcceleration.csv gives acceleration.*)")
+    }
+    let read = Set(used + ["Orientation.csv", "Pedometer.csv", "Metadata.csv", "AccelerometerUncalibrated.csv"])
+    for name in files where !read.contains(name) {
+      out.append(name == "Location.csv" ? "Location.csv (GPS, never read)" : "\(name) (not a motion sensor)")
+    }
+    return out
+  }
+
+  /// A `Metadata.csv` value by column name.
+  static func metadataValue(_ metadata: AppTable?, _ key: String) -> String? {
+    guard let m = metadata, let c = m.column(key), let row = m.rows.first, c < row.count else {
+      return nil
+    }
+    return String(row[c])
   }
 
   /// Seconds of the `time` column (Unix ns) since `origin` (ns); nil without the column.
