@@ -13,6 +13,12 @@ struct Inspect: ParsableCommand {
 
         motus inspect motionsense.csv --map sitting=stationary,standing=stationary
         motus inspect motionsense.csv --format json | jq '.labels'
+        motus inspect SensorLogger-2025-04-28_22-04-35/    # a phone-app export
+
+      A phone-app export (Sensor Logger or phyphox folder; SensorLog, phyphox, Physics Toolbox \
+      or AndroSensor CSV) is recognised by its header or folder; the notes say which layout, \
+      units, sign, axis order and clock were converted, which files were joined and which \
+      ignored. The line `windows of the default 5.12 s` counts the windows `train` would cut.
 
       JSON keys (durations in seconds, rates in Hz): files, rowsRead, rowsDroppedByLabel, \
       recordings, samples; channels [{name, operation (copy|sum|magnitude), inputs, scale}]; \
