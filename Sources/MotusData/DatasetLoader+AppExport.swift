@@ -47,6 +47,13 @@ extension DatasetLoader {
         found += try expand([path]).map { ($0, isAppFile($0, options: options)) }
       }
     }
+    if options.appLabels.label != nil, !found.contains(where: \.isApp) {
+      throw AppExportError(
+        path: paths.joined(separator: " "),
+        message: "--label labels phone-app recordings, and none is among these inputs.",
+        hint: "long-layout files carry their own label column (--label-column); rename "
+          + "labels with --map.")
+    }
     var usedKeys: Set<String> = []
     let inputs: [LoadInput] = try found.map { item in
       guard item.isApp else { return .file(item.path) }

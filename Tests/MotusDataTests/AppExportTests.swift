@@ -187,12 +187,24 @@ final class AppExportTests: XCTestCase {
     }
   }
 
+  func testLabelOnLongLayoutFiles_Refused() throws {
+    let folder = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("long.csv")
+    try Data("timestamp,session,subject,label,acceleration.x\n0,s,1,w,1\n0.1,s,1,w,2\n".utf8)
+      .write(to: file)
+    XCTAssertNoThrow(try DatasetLoader.load([file.path], options: LoadOptions()))
+    XCTAssertThrowsError(try AppFixtures.load([file.path])) { error in
+      XCTAssertTrue("\(error)".contains("--label-column"), "\(error)")
+    }
+  }
+
   func testUnknownLayout_ErrorNamesKnownLayouts() throws {
     let folder = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: folder) }
     let file = folder.appendingPathComponent("mystery.csv")
     try Data("foo,bar\n1,2\n".utf8).write(to: file)
-    XCTAssertThrowsError(try AppFixtures.load([file.path])) { error in
+    XCTAssertThrowsError(try DatasetLoader.load([file.path], options: LoadOptions())) { error in
       let text = "\(error)"
       for name in ["long layout", "Sensor Logger", "SensorLog", "phyphox", "Physics Toolbox", "AndroSensor"] {
         XCTAssertTrue(text.contains(name), "\(name) missing from: \(text)")
