@@ -92,4 +92,20 @@ final class AppExportRealDataTests: XCTestCase {
     XCTAssertEqual(r.durationSeconds, 22, accuracy: 0.5)
     XCTAssertEqual(try XCTUnwrap(b.steps(from: 0, to: r.timestamps.last!)), 40, accuracy: 1e-9)
   }
+
+  /// The absolute floor of the gap rule leaves the training sources exactly as the relative
+  /// rule alone loaded them (the six-class model retrains byte-identical on them).
+  func testGapFloor_ChangesNothingOnTrainingSources() throws {
+    for url in [SharedData.qrowd, SharedData.pushUps, SharedData.motionSense] {
+      guard FileManager.default.fileExists(atPath: url.path) else {
+        throw XCTSkip("\(url.path) is absent")
+      }
+      var relativeOnly = LoadOptions()
+      relativeOnly.minimumGapSeconds = 0
+      let before = try DatasetLoader.load([url.path], options: relativeOnly)
+      let after = try DatasetLoader.load([url.path], options: LoadOptions())
+      XCTAssertEqual(after.dataset, before.dataset, url.lastPathComponent)
+      XCTAssertEqual(after.report.sessions, before.report.sessions, url.lastPathComponent)
+    }
+  }
 }
