@@ -80,7 +80,9 @@ let package = Package(
     .target(
       name: "MotusTestSupport", dependencies: ["MotusData", "MotusLinearAlgebra"],
       path: "Tests/MotusTestSupport"),
-    .testTarget(name: "MotusDataTests", dependencies: ["MotusData", "MotusTestSupport"]),
+    .testTarget(
+      name: "MotusDataTests", dependencies: ["MotusData", "MotusTestSupport"],
+      exclude: ["Fixtures"]),
     .testTarget(
       name: "MotusLinearAlgebraTests",
       dependencies: ["MotusLinearAlgebra", "MotusBLAS", "MotusTestSupport"]),

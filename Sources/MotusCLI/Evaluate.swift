@@ -117,7 +117,7 @@ struct Evaluate: ParsableCommand {
       throw ToolError(error.description)
     }
     let reading = ProgressLine()
-    let loaded: (result: LoadResult, resampled: Bool)
+    var loaded: (result: LoadResult, resampled: Bool)
     do {
       if data.manifest != nil {
         // The manifest fixes channels and rate; they must be the model's.
@@ -137,6 +137,7 @@ struct Evaluate: ParsableCommand {
       throw ToolError(error.description)
     }
     reading.clear()
+    loaded.result.warnRecordingsWithoutWindow(spec: trained.featureSpec)
     for note in loaded.result.report.notes where note.hasPrefix("input: ") {
       Warnings.write("note: \(note)\n")
     }

@@ -30,8 +30,9 @@ struct Features: ParsableCommand {
   func run() throws {
     // Before the data is read: a bad output fails at once, and never overwrites an input.
     let file = try OutputFile(path: output, flag: "--output", inputs: data.inputFiles())
-    let result = try data.loadWithProgress().result
+    var result = try data.loadWithProgress().result
     let spec = try featureChannels.apply(to: windows.featureChoice()).cliSpec(for: result)
+    result.warnRecordingsWithoutWindow(spec: spec)
     let table = try windows.windowTable(for: result, spec: spec)
     try Self.write(table, to: file)
     // The summary goes to standard error when the table itself is on standard output.

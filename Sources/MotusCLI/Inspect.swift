@@ -13,6 +13,12 @@ struct Inspect: ParsableCommand {
 
         motus inspect motionsense.csv --map sitting=stationary,standing=stationary
         motus inspect motionsense.csv --format json | jq '.labels'
+        motus inspect SensorLogger-2025-04-28_22-04-35/    # a phone-app export
+
+      A phone-app export (Sensor Logger or phyphox folder; SensorLog, phyphox, Physics Toolbox \
+      or AndroSensor CSV) is recognised by its header or folder; the notes say which layout, \
+      units, sign, axis order and clock were converted, which files were joined and which \
+      ignored. The line `windows of the default 5.12 s` counts the windows `train` would cut.
 
       JSON keys (durations in seconds, rates in Hz): files, rowsRead, rowsDroppedByLabel, \
       recordings, samples; channels [{name, operation (copy|sum|magnitude), inputs, scale}]; \
@@ -35,7 +41,7 @@ struct Inspect: ParsableCommand {
 
   func run() throws {
     let progress = ProgressLine()
-    let result: LoadResult
+    var result: LoadResult
     do {
       // No features are computed here, so values need only be finite: inspect shows a file
       // whatever its units, and the other commands then name any value out of range.
@@ -47,6 +53,9 @@ struct Inspect: ParsableCommand {
       throw ToolError(error.description)
     }
     progress.clear()
+    if let message = result.noteRecordingsWithoutWindow(windowSeconds: Self.defaultWindowSeconds) {
+      Warnings.write("warning: \(message) (the default window; see --window in train).\n")
+    }
     switch format {
     case .text: print(Self.render(result), terminator: "")
     case .json: print(try Self.json(DatasetSummary(result)))
@@ -66,6 +75,8 @@ struct Inspect: ParsableCommand {
     var out = ""
     out += "files: \(summary.files.count), rows read: \(summary.rowsRead), "
       + "recordings: \(summary.recordings), samples: \(summary.samples)\n"
+    out += "windows of the default \(defaultWindowSeconds) s (hop a third): "
+      + "\(defaultWindowCount(result.dataset))\n"
     if summary.rowsDroppedByLabel > 0 {
       out += "rows dropped by label (empty or not kept): \(summary.rowsDroppedByLabel)\n"
     }
@@ -122,6 +133,21 @@ struct Inspect: ParsableCommand {
     }
     for note in summary.notes { out += "\nnote: \(note)\n" }
     return out
+  }
+
+  /// `FeatureChoice.defaultWindow` in seconds, which `train` windows with unless told.
+  static var defaultWindowSeconds: Double {
+    if case .seconds(let s) = FeatureChoice.defaultWindow { return s }
+    return 5.12
+  }
+
+  /// Windows of the default length (hop a third) the recordings hold, each at its own rate.
+  static func defaultWindowCount(_ dataset: Dataset) -> Int {
+    dataset.recordings.reduce(0) { total, recording in
+      let length = max(1, Int((defaultWindowSeconds * recording.sampleRateHz).rounded()))
+      let window = SlidingWindow(length: length, hop: max(1, length / 3))
+      return total + window.count(sampleCount: recording.sampleCount)
+    }
   }
 
   static func describe(_ recipe: ChannelRecipe) -> String {

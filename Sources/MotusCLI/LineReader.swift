@@ -25,9 +25,9 @@ final class LineReader {
   /// Lines returned so far.
   private(set) var lineCount = 0
 
-  /// `path` `-` reads standard input.
-  init(path: String) throws {
-    name = InputFile.displayName(path)
+  /// `path` `-` reads standard input; `displayName` names it in messages (default: the path).
+  init(path: String, displayName: String? = nil) throws {
+    name = displayName ?? InputFile.displayName(path)
     if path == InputFile.standardInputPath {
       fd = 0
       ownsFile = false

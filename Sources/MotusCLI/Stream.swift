@@ -35,7 +35,9 @@ struct Stream: ParsableCommand {
 
   @Argument(
     help: ArgumentHelp(
-      "CSV file to read, or - for standard input, e.g. recording.csv.", valueName: "file"))
+      "CSV file to read, or - for standard input, e.g. recording.csv; or a phone-app recording "
+        + "(a Sensor Logger or phyphox folder, a SensorLog, phyphox, Physics Toolbox or "
+        + "AndroSensor CSV), converted as `motus inspect` shows.", valueName: "file"))
   var input: String = "-"
 
   @Option(
@@ -125,7 +127,7 @@ struct Stream: ParsableCommand {
     } catch let error as ModelFileError {
       throw ToolError(error.description)
     }
-    let reader = try LineReader(path: input)
+    let (reader, appNotes) = try StreamAppInput.open(input, gapRule: GapRule(gapFactor: gapFactor))
     guard let headerLine = try reader.next() else {
       throw ToolError("\(reader.name): no header line.", hint: "the first line names the columns.")
     }
@@ -141,6 +143,7 @@ struct Stream: ParsableCommand {
       throw ToolError(error.description)
     }
     let warnings = Warnings()
+    for note in appNotes { Warnings.write("note: \(note)\n") }
     if !rows.adapter.adaptations.isEmpty {
       warnings.warn("input: " + rows.adapter.adaptations.joined(separator: "; "), prefix: "note")
     }

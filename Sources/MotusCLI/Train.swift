@@ -28,8 +28,9 @@ struct Train: ParsableCommand {
     let started = clock.now
     // Fail before minutes of training, not after; an input is never overwritten.
     let file = try OutputFile(path: output, flag: "--output", inputs: data.inputFiles())
-    let (result, sourceWeights) = try data.loadWithProgress()
+    var (result, sourceWeights) = try data.loadWithProgress()
     let spec = try featureChannels.apply(to: windows.featureChoice()).cliSpec(for: result)
+    result.warnRecordingsWithoutWindow(spec: spec)
 
     let options = try training.trainingOptions()
 

@@ -155,7 +155,8 @@ public enum CSVError: Error, Equatable, CustomStringConvertible {
       return "expected a header `timestamp,session,subject,label,<channels>` then one row "
         + "per sample (see ../shared/datasets/README.md)."
     case .missingColumn(_, let option, _, _):
-      return "name the column with \(option), or fix the header."
+      return "name the column with \(option), or fix the header"
+        + (option == "--time-column" ? "; Motus reads " + AppExportLayout.knownLayoutNames + "." : ".")
     case .duplicateColumn:
       return "rename one of the columns so each header name is unique."
     case .raggedRow:

@@ -86,15 +86,8 @@ extension LoadState {
         skip("channel '\(emptyChannel)' has no values")
         continue
       }
-      // Split at gaps longer than gapFactor median periods.
-      var pieces: [Range<Int>] = []
-      var start = 0
-      let maxStep = period * options.gapFactor
-      for i in 1..<max(times.count, 1) where period > 0 && times[i] - times[i - 1] > maxStep {
-        pieces.append(start..<i)
-        start = i
-      }
-      pieces.append(start..<times.count)
+      // Split at gaps (`GapRule`: long relative to the sampling and in absolute time).
+      let pieces = options.gapRule.pieces(times: times, typicalStep: period)
 
       for (k, piece) in pieces.enumerated() {
         let pieceName = k == 0 ? name : "\(name)#\(k + 1)"
@@ -110,7 +103,14 @@ extension LoadState {
         let whole = pieces.count == 1 && rows.count == rowCount
         let pieceStep = whole ? period : typicalTimeStep(timestamps: pieceTimes) ?? 0
         var rate = 1 / pieceStep
-        if let target = options.sampleRateHz, !columns.isEmpty {
+        // Jitter bridged by the gap rule is resampled away at the piece's own rate.
+        let jittery = options.gapRule.bridgesJitter(times: pieceTimes, typicalStep: pieceStep)
+        if jittery && options.sampleRateHz == nil {
+          report.notes.append(
+            "session '\(Excerpt.text(pieceName))': time steps up to \(options.gapRule.minimumGapSeconds) s "
+              + "bridged and resampled to its own \(String(format: "%.2f", rate)) Hz")
+        }
+        if let target = options.sampleRateHz ?? (jittery ? rate : nil), !columns.isEmpty {
           let what = "session '\(Excerpt.text(pieceName))' (\(file))"
           try Limits.checkResampling(fromHz: rate, toHz: target, what: what)
           try LoadState.checkResamplingMemory(

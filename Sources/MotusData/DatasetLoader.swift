@@ -32,10 +32,13 @@ public struct InputBytes: Sendable {
   /// The path as given (`<stdin>` for `-`).
   public var name: String
   public var bytes: [UInt8]
+  /// The phone-app recording these bytes were converted from, if any.
+  public var appExport: AppExportRecording?
 
-  public init(name: String, bytes: [UInt8]) {
+  public init(name: String, bytes: [UInt8], appExport: AppExportRecording? = nil) {
     self.name = name
     self.bytes = bytes
+    self.appExport = appExport
   }
 }
 
@@ -55,12 +58,18 @@ public enum DatasetLoader {
     _ paths: [String], options: LoadOptions,
     progress: ((_ bytesDone: Int, _ bytesTotal: Int) -> Void)? = nil
   ) throws -> LoadResult {
-    let files = try expand(paths)
-    let total = files.map(InputFile.sizeHint).reduce(0, +)
-    return try load(
-      files.map(InputFile.displayName), options: options, totalBytes: total,
-      progress: progress
-    ) { index in try readAll(files[index]) }
+    let inputs = try inputs(paths, options: options)
+    let total = inputs.map(\.sizeHint).reduce(0, +)
+    var result = try load(
+      inputs.map(\.name), options: options, totalBytes: total, progress: progress
+    ) { index in
+      switch inputs[index] {
+      case .file(let path): return try readAll(path)
+      case .app(let recording): return recording.longLayout
+      }
+    }
+    attach(inputs.compactMap { if case .app(let r) = $0 { return r } else { return nil } }, to: &result)
+    return result
   }
 
   /// Loads inputs already read (see `read(_:)`): the same data can be parsed twice, as
@@ -69,16 +78,28 @@ public enum DatasetLoader {
     inputs: [InputBytes], options: LoadOptions,
     progress: ((_ bytesDone: Int, _ bytesTotal: Int) -> Void)? = nil
   ) throws -> LoadResult {
-    try load(
+    var result = try load(
       inputs.map(\.name), options: options, totalBytes: inputs.reduce(0) { $0 + $1.bytes.count },
       progress: progress
     ) { index in inputs[index].bytes }
+    attach(inputs.compactMap(\.appExport), to: &result)
+    return result
   }
 
-  /// Every file `paths` names, read whole (see `load(_:options:progress:)` for what a path
-  /// may be).
-  public static func read(_ paths: [String]) throws -> [InputBytes] {
-    try expand(paths).map { InputBytes(name: InputFile.displayName($0), bytes: try readAll($0)) }
+  /// Every input `paths` names, read whole (see `load(_:options:progress:)` for what a path
+  /// may be); phone-app recordings are converted to the long layout with `options`' labels
+  /// and gap rule.
+  public static func read(_ paths: [String], options: LoadOptions = LoadOptions()) throws
+    -> [InputBytes]
+  {
+    try inputs(paths, options: options).map { input in
+      switch input {
+      case .file(let path):
+        return InputBytes(name: InputFile.displayName(path), bytes: try readAll(path))
+      case .app(let recording):
+        return InputBytes(name: recording.path, bytes: recording.longLayout, appExport: recording)
+      }
+    }
   }
 
   private static func load(

@@ -31,8 +31,16 @@ public struct LoadOptions: Sendable, Equatable {
   public var excludeSubjects: SubjectFilter? = nil
   /// Resample every recording to this rate (Hz); `nil` keeps the detected rate.
   public var sampleRateHz: Double? = nil
-  /// A time step longer than `gapFactor` median sample periods splits a session.
+  /// A time step longer than `gapFactor` median sample periods, and longer than
+  /// `minimumGapSeconds`, splits a session (`GapRule`).
   public var gapFactor: Double = 3
+  /// Steps up to this many seconds never split a session; jitter they leave is resampled
+  /// away (`GapRule.minimumGapSeconds`).
+  public var minimumGapSeconds: Double = GapRule.defaultMinimumGapSeconds
+  /// The gap rule these options describe.
+  public var gapRule: GapRule { GapRule(gapFactor: gapFactor, minimumGapSeconds: minimumGapSeconds) }
+  /// Labels for phone-app recordings (which carry none): `--label`, `--label-map`.
+  public var appLabels = AppExportLabels()
   /// A model's channel recipes to compute, instead of `channelPatterns`: each raw input they
   /// read comes from the file by the rule `InputAdapter` applies to a stream (a column of that
   /// name, else `acceleration.<axis>` as `gravity.<axis> + userAcceleration.<axis>`; with

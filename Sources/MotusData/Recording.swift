@@ -23,6 +23,9 @@ public struct Recording: Sendable, Equatable {
   public var labelIndices: [Int32]
   /// Median sampling rate of this recording (or the rate it was resampled to).
   public var sampleRateHz: Double
+  /// The phone's own step count over this recording, when it came from an app export that
+  /// logs one (see `PedometerReference`).
+  public var pedometer: PedometerReference? = nil
 
   public init(
     session: String, subject: String, source: String, timestamps: [Double],

@@ -45,7 +45,7 @@ public enum Evaluation {
       throw EvaluationError.sampleRateMismatch(requestedHz: requested, modelHz: spec.sampleRateHz)
     }
     options.modelRecipes = spec.recipes
-    let inputs = try DatasetLoader.read(paths)
+    let inputs = try DatasetLoader.read(paths, options: options)
     var result = try DatasetLoader.load(inputs: inputs, options: options, progress: progress)
     try checkChannels(result.recipes, model: model)
     var resampled = options.sampleRateHz != nil

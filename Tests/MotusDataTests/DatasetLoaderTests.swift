@@ -201,9 +201,13 @@ final class DatasetLoaderTests: XCTestCase {
     let result = try DatasetLoader.load([path], options: options())
     XCTAssertEqual(result.dataset.recordings.map(\.session), ["s", "s#2"])
     XCTAssertEqual(result.dataset.recordings.map(\.sampleCount), [4, 6])
-    let tight = try DatasetLoader.load([path], options: options { $0.gapFactor = 2 })
+    // 0.25 s is also the absolute floor (GapRule): a step must exceed both to split.
+    let tight = try DatasetLoader.load(
+      [path], options: options { $0.gapFactor = 2; $0.minimumGapSeconds = 0.2 })
     XCTAssertEqual(tight.dataset.recordings.map(\.session), ["s", "s#2", "s#3"])
     XCTAssertEqual(tight.report.sessions.first?.recordingCount, 3)
+    let floored = try DatasetLoader.load([path], options: options { $0.gapFactor = 2 })
+    XCTAssertEqual(floored.dataset.recordings.map(\.session), ["s", "s#2"])
   }
 
   func testLoad_DroppedLabelsLeaveAGapThatSplits() throws {

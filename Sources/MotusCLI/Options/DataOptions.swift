@@ -7,9 +7,12 @@ import Motus
 struct DataOptions: ParsableArguments {
   @Argument(
     help: ArgumentHelp(
-      "CSV files, or folders whose .csv files are all read.",
+      "CSV files, or folders whose .csv files are all read, or phone-app recordings.",
       discussion: "Layout: one row per sample with a header such as "
-        + "`timestamp,session,subject,label,<channels>` (see ../shared/datasets/README.md).",
+        + "`timestamp,session,subject,label,<channels>` (see ../shared/datasets/README.md); "
+        + "or a phone-app export, recognised by its header or folder: a Sensor Logger or "
+        + "phyphox folder, a SensorLog, phyphox, Physics Toolbox or AndroSensor CSV (label it "
+        + "with --label or --label-map; `motus inspect` shows what was converted).",
       valueName: "path"))
   var paths: [String] = []
 
@@ -105,7 +108,41 @@ struct DataOptions: ParsableArguments {
       valueName: "factor"))
   var gapFactor: Double = 3
 
+  @Option(
+    help: ArgumentHelp(
+      "Activity of every phone-app recording given (Sensor Logger, SensorLog, phyphox, Physics "
+        + "Toolbox, AndroSensor), e.g. `walking`.",
+      discussion: "The apps write no label. Long-layout CSV files keep their own label column.",
+      valueName: "activity"))
+  var label: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Activity per phone-app recording: `name=activity,...`, where name is the recording's "
+        + "folder or file name (or a folder above it).",
+      discussion: "Example: `--label-map 'ride-home=cycling,bus-2024-05=automotive'`. Recordings "
+        + "it does not name take --label. Every name must match a recording given.",
+      valueName: "name=activity,..."))
+  var labelMap: String?
+
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp(
+      "Time steps up to this many seconds never split a recording; jitter they leave is "
+        + "resampled away.", valueName: "seconds"))
+  var minGap: Double = GapRule.defaultMinimumGapSeconds
+
   func validate() throws {
+    if manifest != nil, label != nil || labelMap != nil {
+      throw ValidationError(
+        "'--label' and '--label-map' label phone-app recordings given as paths, not a manifest.")
+    }
+    if let label, label.trimmingCharacters(in: .whitespaces).isEmpty {
+      throw ValidationError("'--label' must name an activity, e.g. --label walking.")
+    }
+    guard minGap >= 0 && minGap.isFinite else {
+      throw ValidationError("'--min-gap' must be 0 or more seconds, got \(minGap).")
+    }
     if manifest != nil {
       guard paths.isEmpty else {
         throw ValidationError("Give either CSV paths or --manifest, not both.")
@@ -172,6 +209,10 @@ struct DataOptions: ParsableArguments {
     }
     options.sampleRateHz = sampleRate
     options.gapFactor = gapFactor
+    options.minimumGapSeconds = minGap
+    options.appLabels = AppExportLabels(
+      label: label?.trimmingCharacters(in: .whitespaces),
+      byName: try labelMap.map { try LabelMap.parse($0, flag: "--label-map") } ?? [:])
     return options
   }
 

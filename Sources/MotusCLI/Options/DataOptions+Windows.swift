@@ -1,0 +1,14 @@
+// The warning every data command gives when recordings are too short for one window.
+
+import Foundation
+import Motus
+
+extension LoadResult {
+  /// Notes recordings shorter than the window of `spec` in the report and warns on stderr.
+  mutating func warnRecordingsWithoutWindow(spec: FeatureSpec) {
+    let seconds = Double(spec.windowLength) / spec.sampleRateHz
+    if let message = noteRecordingsWithoutWindow(windowSeconds: seconds) {
+      Warnings.write("warning: \(message).\n")
+    }
+  }
+}

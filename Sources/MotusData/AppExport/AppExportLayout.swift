@@ -1,0 +1,115 @@
+// The phone-app export layouts Motus reads, and what one read recording holds.
+
+import Foundation
+
+/// An app's export format, as recognised from a file's header or a folder's files.
+public enum AppExportLayout: String, Sendable, CaseIterable {
+  /// Sensor Logger (Android, iOS): a folder of per-sensor CSVs, nanosecond `time`, z,y,x.
+  case sensorLogger = "Sensor Logger"
+  /// SensorLog (iOS, watchOS): one wide CSV, `loggingTime(txt)`, units in the names (G, rad/s).
+  case sensorLog = "SensorLog"
+  /// phyphox (Android, iOS): `"Time (s)"` CSVs, one per sensor in a folder, or one file.
+  case phyphox = "phyphox"
+  /// Physics Toolbox Sensor Suite: `time,gFx,gFy,gFz,TgF` (g) or linear acceleration (m/s²),
+  /// comma or semicolon separated, decimal point or comma.
+  case physicsToolbox = "Physics Toolbox"
+  /// AndroSensor: `sep=;` then a semicolon header with units (m/s², rad/s).
+  case androSensor = "AndroSensor"
+
+  /// Every layout a path can be in, for messages: the long CSV layout, then the app layouts.
+  public static var knownLayouts: String {
+    "the long layout (timestamp,session,subject,label,<channels>), "
+      + allCases.map(\.summary).joined(separator: ", ")
+  }
+
+  /// The same, names only (for messages that list much else).
+  public static var knownLayoutNames: String {
+    "the long layout or a " + allCases.map(\.rawValue).dropLast().joined(separator: ", ")
+      + " or \(allCases.last?.rawValue ?? "") export"
+  }
+
+  /// How to recognise it, in a few words.
+  public var summary: String {
+    switch self {
+    case .sensorLogger: return "a Sensor Logger folder (Accelerometer.csv, Gravity.csv... with time,seconds_elapsed,z,y,x)"
+    case .sensorLog: return "a SensorLog CSV (loggingTime(txt),...)"
+    case .phyphox: return "a phyphox folder or CSV (\"Time (s)\",...)"
+    case .physicsToolbox: return "a Physics Toolbox CSV (time,gFx,gFy,gFz or time,ax (m/s^2),...)"
+    case .androSensor: return "an AndroSensor CSV (sep=; then ACCELEROMETER X (m/s²);...)"
+    }
+  }
+}
+
+/// Standard gravity (m/s²): the factor apps use between g and m/s².
+let standardGravity = 9.80665
+
+/// One sensor of a recording, converted to Motus channels (g, rad/s, Core Motion sign), on the
+/// recording's clock (seconds).
+struct AppStream {
+  /// The file (and columns) it came from.
+  var source: String
+  /// Toolkit channel names, e.g. `userAcceleration.x/y/z`.
+  var channels: [String]
+  /// Seconds, strictly ascending.
+  var times: [Double]
+  /// `columns[c][t]`, converted.
+  var columns: [[Double]]
+  /// What was converted, for the load report.
+  var conversion: String
+}
+
+/// A phone-app recording read into streams, before they are joined on one clock.
+struct AppRecordingParts {
+  var layout: AppExportLayout
+  /// Platform or device, when the export says (`iOS`, `Android`, `iPhone 13`).
+  var platform: String?
+  var streams: [AppStream] = []
+  var pedometer: PedometerReference?
+  /// Files or sensors read but not used, and why.
+  var ignored: [String] = []
+  var notes: [String] = []
+}
+
+/// Errors specific to phone-app exports. Cell-level problems are `CSVError`s with a location.
+public struct AppExportError: Error, Equatable, CustomStringConvertible {
+  public var path: String
+  public var message: String
+  public var hint: String
+
+  public init(path: String, message: String, hint: String) {
+    self.path = path
+    self.message = message
+    self.hint = hint
+  }
+
+  public var description: String { "\(path): \(message) HINT: \(hint)" }
+}
+
+extension AppStream {
+  /// A stream from three columns of `table`, keeping rows whose time advances and whose
+  /// values are all present.
+  ///
+  /// - Parameters:
+  ///   - scale: Multiplies every value (unit and sign conversion), e.g. `-1 / 9.80665`.
+  static func make(
+    table: AppTable, times: [Double], columns: [Int], group: String, scale: Double,
+    conversion: String, source: String? = nil, axes: [String] = ["x", "y", "z"]
+  ) throws -> AppStream? {
+    let values = try columns.map { try table.numbers($0) }
+    var keptTimes: [Double] = []
+    var kept = [[Double]](repeating: [], count: columns.count)
+    var last = -Double.infinity
+    for r in times.indices where times[r].isFinite && times[r] > last {
+      guard values.allSatisfy({ $0[r].isFinite }) else { continue }
+      keptTimes.append(times[r])
+      for c in columns.indices { kept[c].append(values[c][r] * scale) }
+      last = times[r]
+    }
+    guard keptTimes.count >= 2 else { return nil }
+    let names = columns.map { table.header[$0] }
+    return AppStream(
+      source: source ?? "\((table.file as NSString).lastPathComponent) (\(names.joined(separator: ",")))",
+      channels: axes.map { "\(group).\($0)" }, times: keptTimes, columns: kept,
+      conversion: conversion)
+  }
+}

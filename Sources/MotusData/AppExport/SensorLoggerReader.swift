@@ -1,0 +1,183 @@
+// Sensor Logger (tszheichoi): a folder with one CSV per sensor, `time` in Unix nanoseconds,
+// axes written z,y,x (read by name). Units and signs differ by platform:
+// - iOS: Accelerometer (user acceleration) and Gravity in m/s², Core Motion sign;
+//   AccelerometerUncalibrated is Core Motion's raw accelerometer in g.
+// - Android: Accelerometer (linear acceleration), Gravity and TotalAcceleration in m/s²,
+//   Android sign (+9.81 on the axis pointing up), so they are negated.
+// Gyroscope is rad/s on both. Missing files are tolerated.
+
+import Foundation
+
+enum SensorLoggerReader {
+  /// Sensor files Motus uses; any other CSV in the folder is listed as ignored.
+  static let motionFiles = [
+    "Accelerometer.csv", "Gravity.csv", "Gyroscope.csv", "TotalAcceleration.csv",
+    "AccelerometerUncalibrated.csv", "Orientation.csv",
+  ]
+
+  /// Whether `folder` looks like a Sensor Logger export: a motion file whose header starts
+  /// `time,seconds_elapsed`.
+  static func recognises(folder: String, files: [String]) -> Bool {
+    for name in motionFiles + ["Metadata.csv"] where files.contains(name) {
+      let header = AppExport.firstLine(of: (folder as NSString).appendingPathComponent(name))
+      if header.hasPrefix("time,seconds_elapsed") { return true }
+      if name == "Metadata.csv" && header.contains("recording epoch time") { return true }
+    }
+    return false
+  }
+
+  static func read(folder: String, files: [String]) throws -> AppRecordingParts {
+    var parts = AppRecordingParts(layout: .sensorLogger)
+    func path(_ name: String) -> String { (folder as NSString).appendingPathComponent(name) }
+    let metadata = files.contains("Metadata.csv") ? try AppTable.read(path("Metadata.csv")) : nil
+    let android = try platform(metadata, folder: folder, files: files, parts: &parts)
+    let plan = conversions(android: android)
+    var tables: [String: AppTable] = [:]
+    for (name, _, _, _) in plan where files.contains(name) { tables[name] = try AppTable.read(path(name)) }
+    // The clock: nanoseconds since the recording epoch (Metadata), else since the first sample.
+    var epochNanos = metadataValue(metadata, "recording epoch time").flatMap { Int64($0) }
+      .map { $0 * 1_000_000 }
+    if epochNanos == nil {
+      epochNanos = try tables.values.compactMap { try firstNanos($0) }.min()
+      parts.notes.append("no recording epoch time in Metadata.csv: time 0 is the first sample")
+    }
+    let origin = epochNanos ?? 0
+    for (name, group, scale, conversion) in plan {
+      guard let table = tables[name] else {
+        parts.notes.append("\(name) absent: no \(group).* channels")
+        continue
+      }
+      let axes = ["x", "y", "z"].map { table.column($0) }
+      guard let times = try seconds(table, origin: origin), axes.allSatisfy({ $0 != nil }) else {
+        parts.ignored.append("\(name) (no time,x,y,z columns)")
+        continue
+      }
+      if let stream = try AppStream.make(
+        table: table, times: times, columns: axes.compactMap { $0 }, group: group, scale: scale,
+        conversion: conversion + ", columns z,y,x read by name")
+      {
+        parts.streams.append(stream)
+      }
+    }
+    if !android, files.contains("Orientation.csv"),
+      let stream = try attitude(AppTable.read(path("Orientation.csv")), origin: origin)
+    {
+      parts.streams.append(stream)
+    }
+    if files.contains("Pedometer.csv") {
+      parts.pedometer = try pedometer(AppTable.read(path("Pedometer.csv")), origin: origin)
+    }
+    parts.ignored += ignored(files: files, used: plan.map(\.0), android: android)
+    return parts
+  }
+
+  /// Whether the recording is Android's (else iOS'), from `Metadata.csv` or the files; sets
+  /// the platform text. Throws for standardised exports, whose axes and signs are unverified.
+  static func platform(
+    _ metadata: AppTable?, folder: String, files: [String], parts: inout AppRecordingParts
+  ) throws -> Bool {
+    let android: Bool
+    switch metadataValue(metadata, "platform")?.lowercased() {
+    case "android": android = true
+    case "ios": android = false
+    default:
+      android = files.contains("TotalAcceleration.csv")
+      parts.notes.append(
+        "no platform in Metadata.csv: read as "
+          + (android ? "Android (TotalAcceleration.csv present)" : "iOS (no TotalAcceleration.csv)"))
+    }
+    if metadataValue(metadata, "standardisation")?.lowercased() == "true" {
+      throw AppExportError(
+        path: folder,
+        message: "Sensor Logger's standardisation is on; its axes and signs are not verified here.",
+        hint: "export the recording again with standardisation off (Settings > Recording).")
+    }
+    let version = metadataValue(metadata, "appVersion").map { " \($0)" } ?? ""
+    let device = metadataValue(metadata, "device name").map { ", \($0)" } ?? ""
+    parts.platform = (android ? "Android" : "iOS") + device + ", app" + version
+    return android
+  }
+
+  /// (file, channel group, scale, conversion) in the platform's units and sign.
+  static func conversions(android: Bool) -> [(String, String, Double, String)] {
+    let g = standardGravity
+    let toG = android ? -1 / g : 1 / g
+    let text = android ? "m/s² -> g, Android sign negated" : "m/s² -> g"
+    return [
+      ("Accelerometer.csv", "userAcceleration", toG, text), ("Gravity.csv", "gravity", toG, text),
+      ("Gyroscope.csv", "rotationRate", 1, "rad/s as is"),
+      android
+        ? ("TotalAcceleration.csv", "acceleration", -1 / g, "m/s² -> g, Android sign negated")
+        : ("AccelerometerUncalibrated.csv", "acceleration", 1, "g as is"),
+    ]
+  }
+
+  /// iOS `Orientation.csv` roll, pitch and yaw (rad, Core Motion's attitude), read by name.
+  static func attitude(_ table: AppTable, origin: Int64) throws -> AppStream? {
+    let angles = ["roll", "pitch", "yaw"].map { table.column($0) }
+    guard let times = try seconds(table, origin: origin), angles.allSatisfy({ $0 != nil }) else {
+      return nil
+    }
+    return try AppStream.make(
+      table: table, times: times, columns: angles.compactMap { $0 }, group: "attitude",
+      scale: 1, conversion: "rad as is, read by name", axes: ["roll", "pitch", "yaw"])
+  }
+
+  /// The folder's files not read, and why.
+  static func ignored(files: [String], used: [String], android: Bool) -> [String] {
+    var out: [String] = []
+    if android && files.contains("Orientation.csv") {
+      out.append("Orientation.csv (Android angles are not Core Motion's attitude)")
+    }
+    if android && files.contains("AccelerometerUncalibrated.csv") {
+      out.append("AccelerometerUncalibrated.csv (TotalAcceleration.csv gives acceleration.*)")
+    }
+    let read = Set(used + ["Orientation.csv", "Pedometer.csv", "Metadata.csv", "AccelerometerUncalibrated.csv"])
+    for name in files where !read.contains(name) {
+      out.append(name == "Location.csv" ? "Location.csv (GPS, never read)" : "\(name) (not a motion sensor)")
+    }
+    return out
+  }
+
+  /// A `Metadata.csv` value by column name.
+  static func metadataValue(_ metadata: AppTable?, _ key: String) -> String? {
+    guard let m = metadata, let c = m.column(key), let row = m.rows.first, c < row.count else {
+      return nil
+    }
+    return String(row[c])
+  }
+
+  /// Seconds of the `time` column (Unix ns) since `origin` (ns); nil without the column.
+  static func seconds(_ table: AppTable, origin: Int64) throws -> [Double]? {
+    guard let c = table.column("time") else { return nil }
+    return try table.strings(c).enumerated().map { r, field in
+      guard let ns = Int64(field) else {
+        throw CSVError.nonNumeric(text: String(field), at: table.location(row: r, column: c))
+      }
+      return Double(ns - origin) / 1e9
+    }
+  }
+
+  static func firstNanos(_ table: AppTable) throws -> Int64? {
+    guard let c = table.column("time"), let first = table.rows.first, c < first.count else { return nil }
+    return Int64(first[c])
+  }
+
+  /// Sensor Logger counts steps from the recording start: the series begins at 0 steps, time 0.
+  static func pedometer(_ table: AppTable, origin: Int64) throws -> PedometerReference? {
+    guard let c = table.column("steps"), var times = try seconds(table, origin: origin) else {
+      return nil
+    }
+    var steps = try table.numbers(c)
+    let keep = times.indices.filter { steps[$0].isFinite }
+    times = keep.map { times[$0] }
+    steps = keep.map { steps[$0] }
+    guard !times.isEmpty else { return nil }
+    if times[0] > 0 {
+      times.insert(0, at: 0)
+      steps.insert(0, at: 0)
+    }
+    return PedometerReference(
+      times: times, cumulativeSteps: steps, source: "\(table.file) (steps since the recording start)")
+  }
+}

@@ -1,0 +1,81 @@
+// Phone-app exports through the command line, on the SYNTHETIC fixtures of
+// Tests/MotusDataTests/Fixtures/AppExports: what inspect reports, --label and --label-map, and
+// the errors for an unlabelled or unknown recording.
+
+import Foundation
+import XCTest
+
+final class AppExportCommandTests: TemporaryFolderTestCase {
+  private func fixture(_ name: String) -> String {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("MotusDataTests/Fixtures/AppExports").appendingPathComponent(name).path
+  }
+
+  func testInspect_SaysLayoutConversionsAndIgnoredFiles() throws {
+    let run = try MotusRunner.run(["inspect", fixture("synthetic-sensor-logger-android")])
+    XCTAssertEqual(run.exitCode, 0, run.standardError)
+    let out = run.standardOutput
+    XCTAssertTrue(out.contains("Sensor Logger folder (Android"), out)
+    XCTAssertTrue(out.contains("m/s² -> g, Android sign negated, columns z,y,x read by name"), out)
+    XCTAssertTrue(out.contains("TotalAcceleration.csv"), out)
+    XCTAssertTrue(out.contains("one 100.00 Hz clock"), out)
+    XCTAssertTrue(out.contains("Gyroscope.csv absent"), out)
+    XCTAssertTrue(out.contains("windows of the default 5.12 s"), out)
+  }
+
+  func testInspect_WarnsWhenNoWindowFits() throws {
+    let run = try MotusRunner.run([
+      "inspect", fixture("synthetic-physics-toolbox-fr"), "--min-gap", "0",
+    ])
+    XCTAssertEqual(run.exitCode, 0, run.standardError)
+    XCTAssertTrue(run.standardError.contains("yield no window"), run.standardError)
+    XCTAssertTrue(run.standardOutput.contains("note: 232 of 232 recording(s)"), run.standardOutput)
+  }
+
+  func testFeatures_LabelAndLabelMap() throws {
+    let output = folder.appendingPathComponent("windows.csv").path
+    let run = try MotusRunner.run([
+      "features", fixture("synthetic-sensor-logger-ios"), fixture("synthetic-sensorlog"),
+      "--channels", "acceleration.*", "--sample-rate", "20", "--label", "walking",
+      "--label-map", "synthetic-sensor-logger-ios=stationary", "-o", output,
+    ])
+    XCTAssertEqual(run.exitCode, 0, run.standardError)
+    let table = try String(contentsOfFile: output, encoding: .utf8)
+    XCTAssertTrue(table.contains(",stationary,"), table)
+    XCTAssertTrue(table.contains(",walking,"), table)
+  }
+
+  func testTrain_RefusesAnUnlabelledRecording() throws {
+    let run = try MotusRunner.run([
+      "train", fixture("synthetic-sensorlog"), "-o", folder.appendingPathComponent("m.motus").path,
+    ])
+    XCTAssertNotEqual(run.exitCode, 0)
+    XCTAssertTrue(run.standardError.contains("--label"), run.standardError)
+  }
+
+  func testUnknownFile_ErrorListsLayouts() throws {
+    let path = try write("a,b\n1,2\n", "mystery.csv")
+    let run = try MotusRunner.run(["inspect", path])
+    XCTAssertNotEqual(run.exitCode, 0)
+    XCTAssertTrue(run.standardError.contains("Physics Toolbox"), run.standardError)
+    XCTAssertTrue(run.standardError.contains("long layout"), run.standardError)
+  }
+
+  func testLabelWithManifest_Refused() throws {
+    let run = try MotusRunner.run(["inspect", "--manifest", "x.json", "--label", "walking"])
+    XCTAssertNotEqual(run.exitCode, 0)
+    XCTAssertTrue(run.standardError.contains("--label"), run.standardError)
+  }
+
+  func testStream_ReadsAnAppFolder() throws {
+    let model = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("models/six-class.motus").path
+    let run = try MotusRunner.run([
+      "stream", model, fixture("synthetic-sensor-logger-ios"), "--format", "csv",
+    ])
+    XCTAssertEqual(run.exitCode, 0, run.standardError)
+    XCTAssertTrue(run.standardError.contains("Sensor Logger folder (iOS"), run.standardError)
+    // 12 s at 50 Hz resampled to the model's 15 Hz: a header and several predictions.
+    XCTAssertGreaterThan(run.standardOutput.split(separator: "\n").count, 3, run.standardOutput)
+  }
+}
