@@ -15,6 +15,25 @@ struct SessionData {
   var labels: [Int32] = []
 }
 
+/// One file's progress through its rows.
+struct FileRows {
+  let layout: RowLayout
+  let fileIndex: Int
+  /// The line number of the next row to parse.
+  var line: Int
+  /// This file's sessions -> index in `LoadState.sessions`.
+  var sessionSlot: [Int32: Int] = [:]
+  var count = 0
+  var missing: [Int]
+
+  init(layout: RowLayout, fileIndex: Int, line: Int) {
+    self.layout = layout
+    self.fileIndex = fileIndex
+    self.line = line
+    missing = [Int](repeating: 0, count: layout.rawCount)
+  }
+}
+
 /// Everything gathered across files; `finish` turns it into a `LoadResult`.
 struct LoadState {
   let options: LoadOptions
@@ -46,19 +65,83 @@ struct LoadState {
   ) throws {
     files.append(file)
     try bytes.withUnsafeBufferPointer { buffer in
-      guard let base = buffer.baseAddress, buffer.count > 0 else {
-        throw CSVError.emptyFile(file: file)
-      }
-      if let encoding = TextEncoding.problem(buffer) {
-        throw CSVError.notText(file: file, encoding: encoding)
-      }
-      var scanner = CSVScanner(base: base, count: buffer.count)
-      guard let header = try scanner.readHeader(file: file) else {
-        throw CSVError.emptyFile(file: file)
-      }
-      try parseRows(
-        file: file, fileIndex: fileIndex, header: header, scanner: &scanner, progress: progress)
+      var (header, scanner) = try Self.header(of: buffer, file: file)
+      let layout = try rowLayout(file: file, header: header, scanner: scanner)
+      var rows = FileRows(layout: layout, fileIndex: fileIndex, line: scanner.line)
+      try parsePieces(buffer, scanner.position..<buffer.count, &rows) { progress($0) }
+      try finishFile(rows)
     }
+  }
+
+  /// `parse` on a file read a block at a time: each block ends at a line feed and is parsed
+  /// and merged before the next is read, so only a few blocks of the file are in memory.
+  mutating func parse(
+    file: String, fileIndex: Int, blocks: InputBlocks, progress: (Int) -> Void
+  ) throws {
+    files.append(file)
+    let blockBytes = Self.batchSize * ChunkSplitter.chunkBytes
+    try blocks.refill(dropping: 0, minimum: blockBytes)
+    // The first block holds the rows that choose the channels (see `chooseChannels`).
+    while !blocks.atEnd && Self.lineFeeds(in: blocks.buffer, upTo: 1002) < 1002 {
+      try blocks.refill(dropping: 0, minimum: 2 * blocks.buffer.count)
+    }
+    var (rows, start) = try blocks.buffer.withUnsafeBufferPointer { buffer in
+      let (header, scanner) = try Self.header(of: buffer, file: file)
+      let layout = try rowLayout(file: file, header: header, scanner: scanner)
+      return (FileRows(layout: layout, fileIndex: fileIndex, line: scanner.line), scanner.position)
+    }
+    var done = 0
+    while true {
+      let end = try Self.wholeLines(blocks, from: start, minimum: blockBytes)
+      try blocks.buffer.withUnsafeBufferPointer { buffer in
+        try parsePieces(buffer, start..<end, &rows) { progress(done + $0) }
+      }
+      if blocks.atEnd && end == blocks.buffer.count { break }
+      done += end
+      try blocks.refill(dropping: end, minimum: blockBytes)
+      start = 0
+    }
+    try finishFile(rows)
+  }
+
+  /// The end of the last whole line after `start`, reading more when there is none; all of
+  /// the rest of the file when a quote (which may hold a line end) is in the way.
+  private static func wholeLines(_ blocks: InputBlocks, from start: Int, minimum: Int) throws -> Int {
+    while true {
+      let buffer = blocks.buffer
+      if blocks.atEnd { return buffer.count }
+      let quoted = buffer[start...].contains(UInt8(ascii: "\""))
+      if !quoted, let lastFeed = buffer[start...].lastIndex(of: UInt8(ascii: "\n")) {
+        return lastFeed + 1
+      }
+      try blocks.refill(dropping: 0, minimum: quoted ? Int.max : 2 * max(buffer.count, minimum))
+    }
+  }
+
+  private static func lineFeeds(in buffer: [UInt8], upTo limit: Int) -> Int {
+    var count = 0
+    for b in buffer where b == UInt8(ascii: "\n") {
+      count += 1
+      if count >= limit { break }
+    }
+    return count
+  }
+
+  /// The header of a file's first bytes, and a scanner at its first row.
+  private static func header(of buffer: UnsafeBufferPointer<UInt8>, file: String) throws
+    -> ([String], CSVScanner)
+  {
+    guard let base = buffer.baseAddress, buffer.count > 0 else {
+      throw CSVError.emptyFile(file: file)
+    }
+    if let encoding = TextEncoding.problem(buffer) {
+      throw CSVError.notText(file: file, encoding: encoding)
+    }
+    var scanner = CSVScanner(base: base, count: buffer.count)
+    guard let header = try scanner.readHeader(file: file) else {
+      throw CSVError.emptyFile(file: file)
+    }
+    return (header, scanner)
   }
 
   /// Index of an optional column: absent is fine only under its default name.
@@ -71,42 +154,44 @@ struct LoadState {
     throw CSVError.missingColumn(name: name, option: option, file: file, available: header)
   }
 
-  private mutating func parseRows(
-    file: String, fileIndex: Int, header: [String], scanner: inout CSVScanner,
+  /// A batch of chunks per core at a time: memory in flight stays a few chunks.
+  static var batchSize: Int { 2 * max(1, ProcessInfo.processInfo.activeProcessorCount) }
+
+  /// Parses `range` of `buffer` (whole lines) in chunks and merges them into `sessions`.
+  private mutating func parsePieces(
+    _ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ rows: inout FileRows,
     progress: (Int) -> Void
   ) throws {
-    let layout = try rowLayout(file: file, header: header, scanner: scanner)
-    let base = scanner.base
+    guard let base = buffer.baseAddress, !range.isEmpty else { return }
     let pieces = ChunkSplitter.split(
-      base, start: scanner.position, count: scanner.count, firstLine: scanner.line)
-    var sessionSlot: [Int32: Int] = [:]  // this file's sessions -> index in `sessions`
-    var rowsHere = 0
-    var missingHere = [Int](repeating: 0, count: layout.rawCount)
-    var line = scanner.line
-    // A batch of chunks per core at a time: memory in flight stays a few chunks.
-    let batchSize = 2 * max(1, ProcessInfo.processInfo.activeProcessorCount)
-    for batchStart in stride(from: 0, to: pieces.count, by: batchSize) {
-      let batch = Array(pieces[batchStart..<min(pieces.count, batchStart + batchSize)])
+      base, start: range.lowerBound, count: range.upperBound, firstLine: rows.line)
+    for batchStart in stride(from: 0, to: pieces.count, by: Self.batchSize) {
+      let batch = Array(pieces[batchStart..<min(pieces.count, batchStart + Self.batchSize)])
       var bounds: [ChunkBounds] = []
       for (i, lines) in Self.lineEndCounts(base, batch).enumerated() {
-        bounds.append(ChunkBounds(start: batch[i].lowerBound, end: batch[i].upperBound, firstLine: line))
-        line += lines
+        bounds.append(
+          ChunkBounds(start: batch[i].lowerBound, end: batch[i].upperBound, firstLine: rows.line))
+        rows.line += lines
       }
-      for chunk in Self.parseChunks(layout: layout, base: base, bounds) {
-        rowsHere += chunk.rows
-        for c in 0..<layout.rawCount { missingHere[c] += chunk.missing[c] }
-        try merge(chunk, layout: layout, fileIndex: fileIndex, sessionSlot: &sessionSlot)
+      for chunk in Self.parseChunks(layout: rows.layout, base: base, bounds) {
+        rows.count += chunk.rows
+        for c in 0..<rows.layout.rawCount { rows.missing[c] += chunk.missing[c] }
+        try merge(chunk, rows: &rows)
       }
       progress(batch.last?.upperBound ?? 0)
     }
-    guard rowsHere > 0 else { throw CSVError.noDataRows(file: file) }
-    report.rowsRead += rowsHere
-    for c in 0..<layout.rawCount { missing[c] += missingHere[c] }
   }
 
-  /// Line ends in each piece, counted on every core (only the last piece may be partial).
+  /// After a file's last row: its counts join the report.
+  private mutating func finishFile(_ rows: FileRows) throws {
+    guard rows.count > 0 else { throw CSVError.noDataRows(file: rows.layout.file) }
+    report.rowsRead += rows.count
+    for c in 0..<rows.layout.rawCount { missing[c] += rows.missing[c] }
+  }
+
+  /// Line ends in each piece, counted on every core.
   private static func lineEndCounts(_ base: UnsafePointer<UInt8>, _ pieces: [Range<Int>]) -> [Int] {
-    guard pieces.count > 1 else { return [0] }  // one piece: its count is never needed
+    if pieces.count == 1 { return [ChunkSplitter.lineEnds(base, pieces[0])] }
     let counts = ChunkSlots<Int>(count: pieces.count)
     let address = Int(bitPattern: base)
     DispatchQueue.concurrentPerform(iterations: pieces.count) { i in
@@ -132,9 +217,8 @@ struct LoadState {
   /// Adds a chunk's runs to `sessions` in order, checking each run's first row against the
   /// rows of its session in earlier chunks; then throws the chunk's own error, which lies
   /// after every run it holds.
-  private mutating func merge(
-    _ chunk: ParsedChunk, layout: RowLayout, fileIndex: Int, sessionSlot: inout [Int32: Int]
-  ) throws {
+  private mutating func merge(_ chunk: ParsedChunk, rows: inout FileRows) throws {
+    let layout = rows.layout
     let sessionIDs = chunk.sessionNames.names.map { sessionNames.id(of: $0) }
     let subjectIDs = chunk.subjectNames.names.map { subjectNames.id(of: $0) }
     let labelIDs = chunk.labelNames.names.map { labelNames.id(of: $0) }
@@ -144,9 +228,9 @@ struct LoadState {
       for i in run.labels.indices where run.labels[i] >= 0 {
         run.labels[i] = labelIDs[Int(run.labels[i])]
       }
-      guard let slot = sessionSlot[session] else {
-        sessionSlot[session] = sessions.count
-        var data = SessionData(name: session, fileIndex: fileIndex, subject: subject)
+      guard let slot = rows.sessionSlot[session] else {
+        rows.sessionSlot[session] = sessions.count
+        var data = SessionData(name: session, fileIndex: rows.fileIndex, subject: subject)
         (data.timestamps, data.values, data.labels) = (run.times, run.values, run.labels)
         sessions.append(data)
         continue

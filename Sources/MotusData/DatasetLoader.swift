@@ -60,7 +60,21 @@ public enum DatasetLoader {
     return try load(
       files.map(InputFile.displayName), options: options, totalBytes: total,
       progress: progress
-    ) { index in try readAll(files[index]) }
+    ) { index in
+      do {
+        // Regular files are read a block at a time; streams whole.
+        if let blocks = try InputBlocks(path: files[index]) { return .blocks(blocks) }
+      } catch let error as InputFileError {
+        throw CSVError.unreadable(file: error.file, reason: error.reason)
+      }
+      return .bytes(try readAll(files[index]))
+    }
+  }
+
+  /// Where one input's bytes come from.
+  enum Source {
+    case bytes([UInt8])
+    case blocks(InputBlocks)
   }
 
   /// Loads inputs already read (see `read(_:)`): the same data can be parsed twice, as
@@ -72,7 +86,7 @@ public enum DatasetLoader {
     try load(
       inputs.map(\.name), options: options, totalBytes: inputs.reduce(0) { $0 + $1.bytes.count },
       progress: progress
-    ) { index in inputs[index].bytes }
+    ) { index in .bytes(inputs[index].bytes) }
   }
 
   /// Every file `paths` names, read whole (see `load(_:options:progress:)` for what a path
@@ -83,16 +97,20 @@ public enum DatasetLoader {
 
   private static func load(
     _ names: [String], options: LoadOptions, totalBytes: Int,
-    progress: ((_ bytesDone: Int, _ bytesTotal: Int) -> Void)?, bytesOf: (Int) throws -> [UInt8]
+    progress: ((_ bytesDone: Int, _ bytesTotal: Int) -> Void)?, sourceOf: (Int) throws -> Source
   ) throws -> LoadResult {
     var state = LoadState(options: options)
     var done = 0
     for (index, file) in names.enumerated() {
-      let bytes = try bytesOf(index)
-      try state.parse(file: file, fileIndex: index, bytes: bytes) { fileDone in
-        progress?(done + fileDone, totalBytes)
+      let report = { (fileDone: Int) -> Void in progress?(done + fileDone, totalBytes) }
+      switch try sourceOf(index) {
+      case .bytes(let bytes):
+        try state.parse(file: file, fileIndex: index, bytes: bytes, progress: report)
+        done += bytes.count
+      case .blocks(let blocks):
+        try state.parse(file: file, fileIndex: index, blocks: blocks, progress: report)
+        done += blocks.bytesRead
       }
-      done += bytes.count
       progress?(done, totalBytes)
     }
     return try state.finish(files: names)
