@@ -405,4 +405,25 @@ final class ChunkSlots<Value>: @unchecked Sendable {
     values[index] = value
     lock.unlock()
   }
+
+  /// The value at `index`, removed from the slots.
+  func take(_ index: Int) -> Value? {
+    lock.lock()
+    defer { lock.unlock() }
+    let value = values[index]
+    values[index] = nil
+    return value
+  }
+}
+
+extension ChunkSlots where Value == Int {
+  /// A shared counter in slot 0: the next index below `count`, or nil when all are taken.
+  func increment(below count: Int) -> Int? {
+    lock.lock()
+    defer { lock.unlock() }
+    let index = values[0] ?? 0
+    guard index < count else { return nil }
+    values[0] = index + 1
+    return index
+  }
 }
