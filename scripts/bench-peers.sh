@@ -4,12 +4,13 @@
 #   scripts/bench-peers.sh            # 5 alternating runs per row, scaling 1x 2x 4x 8x (~30 min)
 #   scripts/bench-peers.sh --quick    # 3 runs, scaling 1x 2x once (~5 min), for iterating
 #   scripts/bench-peers.sh --skip scaling   (or peers)   DATA=other.csv scripts/bench-peers.sh
+#   scripts/bench-peers.sh --baseline /tmp/motus-old   # also time another build, alternately
 #
-# Uses .build/release/motus (MOTUS=... for another; built in release mode when missing), installs the Python peers into .venv-bench/ (git-ignored),
-# then prints markdown tables: each row's medians and the ratio peer / motus (above 1: motus is
+# Uses .build/release/motus (MOTUS=... for another; built in release mode when missing),
+# installs the Python peers into .venv-bench/ (git-ignored), then prints markdown tables: each row's medians and the ratio peer / motus (above 1: motus is
 # faster), peak memory of each command, and how wall time per sample and peak memory grow
 # with 1x..8x copies of the data (sessions renamed per copy, written to a temporary folder,
-# needing about 9x the data's size of free space there; set TMPDIR to move it).
+# needing about 8x the data's size of free space there; set TMPDIR to move it).
 # Timings on a shared machine are noisy: compare ratios within one run, and read the load
 # average printed with the table.
 set -euo pipefail
@@ -21,8 +22,9 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --quick) ARGS+=(--repeats 3 --scale-repeats 1 --sizes 1,2) ;;
     --skip) ARGS+=(--skip "$2"); shift ;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
-    *) echo "unknown option $1 (--quick, --skip peers|scaling)" >&2; exit 2 ;;
+    --baseline) ARGS+=(--baseline "$2"); shift ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    *) echo "unknown option $1 (--quick, --skip peers|scaling, --baseline BINARY)" >&2; exit 2 ;;
   esac
   shift
 done

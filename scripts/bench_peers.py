@@ -116,93 +116,119 @@ def fmt(x, digits=2):
   return f"{x:.{digits}f}"
 
 
-def peer_rows(args, motus, python, work):
-  """The side-by-side table: (what, motus, peer, ratio peer / motus)."""
+def motus_commands(binaries, make):
+  """{label: command} for every motus binary (`motus`, and `before` with --baseline)."""
+  return {label: make(binary) for label, binary in binaries.items()}
+
+
+def peer_rows(args, binaries, python, work):
+  """Rows (what, {label: Series} of motus binaries, peer Series or None, unit)."""
   data, model = args.data, args.model
   rows = []
   ingest = alternate(args.repeats, {
-    "motus": lambda: timed([motus, "inspect", data])[:2],
+    **motus_commands(binaries, lambda m: lambda: timed([m, "inspect", data])[:2]),
     "polars": lambda: peer(python, "read", "polars", data),
     "pandas": lambda: peer(python, "read", "pandas", data)})
   for name in ("polars", "pandas"):
-    rows.append((f"ingest: `motus inspect` vs {name} `read_csv`", ingest["motus"], ingest[name], "s"))
+    rows.append((f"ingest: `motus inspect DATA` vs {name} `read_csv`", ingest, ingest[name], "s"))
   table = os.path.join(work, "windows.csv")
   feats = alternate(args.repeats, {
-    "motus": lambda: timed([motus, "features", data, "-o", table])[:2],
+    **motus_commands(binaries, lambda m: lambda: timed([m, "features", data, "-o", table])[:2]),
     "pandas": lambda: peer(python, "features", data, os.path.join(work, "peer-windows.csv"))})
-  rows.append(("features end to end: `motus features DATA -o w.csv` vs pandas + NumPy",
-               feats["motus"], feats["pandas"], "s"))
+  rows.append(("features end to end: `motus features DATA -o w.csv` vs pandas + NumPy "
+               "(scripts/reference/peers.py)", feats, feats["pandas"], "s"))
 
-  def motus_fit():
-    _, rss, out, _ = timed([motus, "train", data, "--model", "mlp", "--hidden", "64", "--seed", "1",
-                            "--no-refit", "-o", os.path.join(work, "m.motus")])
-    return float(re.search(r"timing: fit ([0-9.]+) s", out).group(1)), rss
-  fit = alternate(args.repeats, {"motus": motus_fit, "sklearn": lambda: peer(python, "fit", table)})
-  rows.append(("training MLP(64), fit only: `motus train --model mlp --hidden 64 --no-refit` vs "
-               "scikit-learn MLPClassifier on the same window table", fit["motus"], fit["sklearn"], "s"))
-
+  def fit_time(m):
+    def run():
+      _, rss, out, _ = timed([m, "train", data, "--model", "mlp", "--hidden", "64", "--seed", "1",
+                              "--no-refit", "-o", os.path.join(work, "m.motus")])
+      return float(re.search(r"timing: fit ([0-9.]+) s", out).group(1)), rss
+    return run
+  fit = alternate(args.repeats, {
+    **motus_commands(binaries, fit_time), "sklearn": lambda: peer(python, "fit", table)})
+  rows.append(("training MLP(64), fit only: `motus train DATA --model mlp --hidden 64 --no-refit` "
+               "timing line vs scikit-learn MLPClassifier on the same window table", fit,
+               fit["sklearn"], "s"))
   stream_input = os.path.join(work, "stream.csv")
   head_rows(data, args.stream_rows, stream_input)
 
-  def motus_window():
-    _, rss, out, _ = timed([motus, "bench", "stream", "--model", model, stream_input,
-                            "--repetitions", "3"])
-    ns = float(re.search(r"streaming: ([0-9.]+) ns per sample", out).group(1))
-    hop = int(re.search(r"hop (\d+)", out).group(1))
-    return ns * hop / 1e3, rss
+  def window_cost(m):
+    def run():
+      _, rss, out, _ = timed([m, "bench", "stream", "--model", model, stream_input,
+                              "--repetitions", "3"])
+      ns = float(re.search(r"streaming: ([0-9.]+) ns per sample", out).group(1))
+      hop = int(re.search(r"hop (\d+)", out).group(1))
+      return ns * hop / 1e3, rss
+    return run
   predict = alternate(args.repeats, {
-    "motus": motus_window,
+    **motus_commands(binaries, window_cost),
     "sklearn": lambda: (lambda s, r: (s * 1e6, r))(*peer(python, "predict", table))})
-  rows.append(("single-window predict, µs: motus stream engine per window (features + MLP, "
-               "`motus bench stream`) vs scikit-learn `predict_proba` of one feature row (MLP only)",
-               predict["motus"], predict["sklearn"], "µs"))
-  stream = alternate(args.repeats, {
-    "motus": lambda: timed([motus, "stream", model, stream_input])[:2]})
-  return rows, stream["motus"]
+  rows.append(("single-window predict: motus stream engine per window (features + MLP, "
+               "`motus bench stream --model MODEL`) vs scikit-learn `predict_proba` of one "
+               "feature row (MLP only)", predict, predict["sklearn"], "µs"))
+  stream = alternate(args.repeats, motus_commands(
+    binaries, lambda m: lambda: timed([m, "stream", model, stream_input])[:2]))
+  rows.append((f"stream end to end: `motus stream MODEL FILE` ({args.stream_rows:,} rows of DATA, "
+               f"{os.path.basename(model)}), rows/s = rows / median", stream, None, "s"))
+  return rows
 
 
-def scaling_rows(args, motus, work):
-  """(copies, samples, command, Series) for ingest, features and training at each size."""
+def scaling_rows(args, binaries, work):
+  """(copies, size MB, samples, command, {label: Series}) at each size."""
   samples_1x = sum(1 for _ in open(args.data, "rb")) - 1
   out = []
   for copies in args.sizes:
     path = os.path.join(work, f"x{copies}.csv")
     scaled_copy(args.data, copies, path)
     size_mb = os.path.getsize(path) / 1e6
-    series = alternate(args.scale_repeats, {
-      "inspect": lambda: timed([motus, "inspect", path])[:2],
-      "features": lambda: timed([motus, "features", path, "-o", os.path.join(work, "w.csv")])[:2],
-      "train": lambda: timed([motus, "train", path, "--seed", "1", "-o",
-                              os.path.join(work, "s.motus")])[:2]})
-    for name, s in series.items():
-      out.append((copies, size_mb, samples_1x * copies, name, s))
+    commands = {
+      "inspect": lambda m: lambda: timed([m, "inspect", path])[:2],
+      "features": lambda m: lambda: timed([m, "features", path, "-o", os.path.join(work, "w.csv")])[:2],
+      "train": lambda m: lambda: timed([m, "train", path, "--seed", "1", "-o",
+                                        os.path.join(work, "s.motus")])[:2]}
+    for name, make in commands.items():
+      series = alternate(args.scale_repeats, motus_commands(binaries, make))
+      out.append((copies, size_mb, samples_1x * copies, name, series))
     os.remove(path)
   return out
 
 
-def print_tables(args, peers, stream, scaling):
+def print_tables(args, peers, scaling, labels):
   print(f"\n## motus and its peers, same files, one run ({args.repeats} alternating runs, medians)")
   print(f"data: {args.data}; machine: {os.cpu_count()} cores; load average at the end: "
-        f"{' '.join(fmt(x) for x in os.getloadavg())}\n")
-  print("| what | motus | peer | peer / motus | peak RSS motus / peer, MB |")
-  print("|---|---|---|---|---|")
-  for what, m, p, unit in peers:
-    print(f"| {what} | {fmt(m.median, 3)} {unit} | {fmt(p.median, 3)} {unit} | "
-          f"{fmt(p.median / m.median)}x | {m.peak:.0f} / {p.peak:.0f} |")
-  rows_per_s = args.stream_rows / stream.median
-  print(f"| `motus stream MODEL FILE` ({args.stream_rows:,} rows, {os.path.basename(args.model)}) "
-        f"| {fmt(stream.median, 3)} s = {rows_per_s / 1e6:.2f} M rows/s | - | - | {stream.peak:.0f} / - |")
+        f"{' '.join(fmt(x) for x in os.getloadavg())}")
+  if "before" in labels:
+    print(f"`before` is {args.baseline}, run alternately with the current build.")
+  print()
+  extra = " | motus before | before / now" if "before" in labels else ""
+  print(f"| what | motus | peer | peer / motus{extra} | peak RSS MB (motus / peer) |")
+  print("|---|---|---|---|" + ("---|---|" if extra else "") + "---|")
+  for what, motus, peer_series, unit in peers:
+    m = motus["motus"]
+    value = f"{fmt(m.median, 3)} {unit}"
+    if what.startswith("stream"):
+      value += f" = {args.stream_rows / m.median / 1e6:.2f} M rows/s"
+    peer_text = f"{fmt(peer_series.median, 3)} {unit}" if peer_series else "-"
+    ratio = f"{fmt(peer_series.median / m.median)}x" if peer_series and m.median > 0 else "-"
+    cells = f"| {what} | {value} | {peer_text} | {ratio}"
+    if extra:
+      b = motus["before"]
+      cells += f" | {fmt(b.median, 3)} {unit} | " + (f"{fmt(b.median / m.median)}x" if m.median > 0 else "-")
+    peer_rss = f"{peer_series.peak:.0f}" if peer_series else "-"
+    print(f"{cells} | {m.peak:.0f} / {peer_rss} |")
   if not scaling:
     return
-  print(f"\n## scaling ({args.scale_repeats} runs each, medians; copies have renamed sessions)\n")
-  print("| data | command | wall s | ns per sample | vs 1x | peak RSS MB | RSS / file size |")
-  print("|---|---|---|---|---|---|---|")
+  print(f"\n## scaling ({args.scale_repeats} run(s) each, medians; copy k renames sessions to NAME~k)\n")
+  print("| data | command | build | wall s | ns per sample | vs 1x | peak RSS MB | RSS / file size |")
+  print("|---|---|---|---|---|---|---|---|")
   base = {}
-  for copies, size_mb, samples, name, s in scaling:
-    per = s.median / samples * 1e9
-    base.setdefault(name, per)
-    print(f"| {copies}x ({size_mb:.0f} MB) | {name} | {fmt(s.median)} | {per:.0f} | "
-          f"{fmt(per / base[name])} | {s.peak:.0f} | {fmt(s.peak / size_mb)} |")
+  for copies, size_mb, samples, name, series in scaling:
+    for label, s in series.items():
+      per = s.median / samples * 1e9
+      first = base.setdefault((name, label), per)
+      growth = fmt(per / first) if first > 0 else "-"
+      print(f"| {copies}x ({size_mb:.0f} MB) | {name} | {label} | {fmt(s.median)} | {per:.0f} | "
+            f"{growth} | {s.peak:.0f} | {fmt(s.peak / size_mb)} |")
 
 
 def main():
@@ -216,17 +242,19 @@ def main():
   parser.add_argument("--sizes", default="1,2,4,8")
   parser.add_argument("--stream-rows", type=int, default=230000)
   parser.add_argument("--skip", default="", help="comma-separated: peers, scaling")
+  parser.add_argument("--baseline", default=None,
+                      help="another motus binary, run alternately with --motus (`before` columns)")
   parser.add_argument("--work", default=None, help="folder for temporary files (default: TMPDIR)")
   args = parser.parse_args()
   args.sizes = [int(s) for s in args.sizes.split(",") if s]
   skip = set(args.skip.split(","))
+  binaries = {"motus": args.motus}
+  if args.baseline:
+    binaries["before"] = args.baseline
   with tempfile.TemporaryDirectory(prefix="motus-bench-peers-", dir=args.work) as work:
-    peers, stream = peer_rows(args, args.motus, args.python, work) if "peers" not in skip else ([], None)
-    scaling = scaling_rows(args, args.motus, work) if "scaling" not in skip else []
-    if stream is None:
-      stream = Series()
-      stream.add(float("nan"), float("nan"))
-    print_tables(args, peers, stream, scaling)
+    peers = peer_rows(args, binaries, args.python, work) if "peers" not in skip else []
+    scaling = scaling_rows(args, binaries, work) if "scaling" not in skip else []
+    print_tables(args, peers, scaling, binaries)
 
 
 if __name__ == "__main__":

@@ -29,13 +29,12 @@ BANDS = [(0, 0.5), (0.5, 1), (1, 2), (2, 3), (3, 5), (5, 8), (8, 12), (12, 16), 
 
 
 def read(engine, path):
-  started = time.perf_counter()
   if engine == "pandas":
-    import pandas as pd
-    frame = pd.read_csv(path)
+    import pandas as reader
   else:
-    import polars as pl
-    frame = pl.read_csv(path)
+    import polars as reader
+  started = time.perf_counter()
+  frame = reader.read_csv(path)
   seconds = time.perf_counter() - started
   assert len(frame) > 0
   return seconds
