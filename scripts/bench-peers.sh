@@ -5,6 +5,7 @@
 #   scripts/bench-peers.sh --quick    # 3 runs, scaling 1x 2x once (~5 min), for iterating
 #   scripts/bench-peers.sh --skip scaling   (or peers)   DATA=other.csv scripts/bench-peers.sh
 #   scripts/bench-peers.sh --baseline /tmp/motus-old   # also time another build, alternately
+#   scripts/bench-peers.sh -- --scale-repeats 1 --sizes 1,4   # options of scripts/bench_peers.py
 #
 # Uses .build/release/motus (MOTUS=... for another; built in release mode when missing),
 # installs the Python peers into .venv-bench/ (git-ignored), then prints markdown tables: each row's medians and the ratio peer / motus (above 1: motus is
@@ -23,7 +24,8 @@ while [ $# -gt 0 ]; do
     --quick) ARGS+=(--repeats 3 --scale-repeats 1 --sizes 1,2) ;;
     --skip) ARGS+=(--skip "$2"); shift ;;
     --baseline) ARGS+=(--baseline "$2"); shift ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    --) shift; ARGS+=("$@"); break ;;  # the rest goes to scripts/bench_peers.py
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
     *) echo "unknown option $1 (--quick, --skip peers|scaling, --baseline BINARY)" >&2; exit 2 ;;
   esac
   shift
