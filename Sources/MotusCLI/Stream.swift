@@ -1,4 +1,5 @@
-// `motus stream`: CSV rows in as they arrive, one line per prediction out, flushed per line.
+// `motus stream`: CSV rows in as they arrive, one line per prediction out, written before
+// each wait for more input.
 
 import ArgumentParser
 import Foundation
@@ -16,7 +17,8 @@ struct Stream: ParsableCommand {
     discussion: """
       Reads CSV rows (a header first: a time column and the model's input channels; extra \
       columns are ignored) from FILE or standard input (-) as they arrive, and writes one line \
-      per prediction, flushed at once, so it works behind a pipe or `tail -f`. Repetitions of \
+      per prediction, written out before each wait for more input, so it works behind a pipe \
+      or `tail -f`. Repetitions of \
       the push-up class and gaps are reported as events. A new value in a `session` column \
       starts a new stream. Inputs are adapted as in training: a file without acceleration.x/y/z \
       gets them as gravity + userAcceleration (Core Motion device motion), and \

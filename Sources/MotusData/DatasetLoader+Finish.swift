@@ -180,15 +180,7 @@ extension LoadState {
     for c in 0..<rawCount where !LoadState.fillMissing(&raw[c], times: times) {
       return skip("channel '\(context.rawChannels[c])' has no values")
     }
-    // Split at gaps longer than gapFactor median periods.
-    var pieces: [Range<Int>] = []
-    var start = 0
-    let maxStep = period * options.gapFactor
-    for i in 1..<max(times.count, 1) where period > 0 && times[i] - times[i - 1] > maxStep {
-      pieces.append(start..<i)
-      start = i
-    }
-    pieces.append(start..<times.count)
+    let pieces = gapPieces(times, period: period, gapFactor: options.gapFactor)
     let whole = pieces.count == 1 && rows.count == rowCount
     for (k, piece) in pieces.enumerated() {
       let pieceName = k == 0 ? name : "\(name)#\(k + 1)"
@@ -208,6 +200,19 @@ extension LoadState {
       }
     }
     return outcome
+  }
+
+  /// `times` split at gaps longer than `gapFactor` median periods.
+  private static func gapPieces(_ times: [Double], period: Double, gapFactor: Double) -> [Range<Int>] {
+    var pieces: [Range<Int>] = []
+    var start = 0
+    let maxStep = period * gapFactor
+    for i in 1..<max(times.count, 1) where period > 0 && times[i] - times[i - 1] > maxStep {
+      pieces.append(start..<i)
+      start = i
+    }
+    pieces.append(start..<times.count)
+    return pieces
   }
 
   /// One piece of a session as a recording, resampled when asked; nil when it ends up
