@@ -35,15 +35,18 @@ struct TextBuffer {
     }
   }
 
-  /// `value.description`, the shortest text that reads back as the same Float.
+  /// The text `"\(value)"` prints: the shortest that reads back as the same Float (and a
+  /// NaN's payload, as interpolation shows it).
   mutating func append(_ value: Float) {
-    var text = value.description  // up to 15 bytes: stored inline, no allocation
+    var text = ""
+    value.write(to: &text)  // up to 15 bytes: stored inline, no allocation
     text.withUTF8 { bytes.append(contentsOf: $0) }
   }
 
-  /// `value.description`, as string interpolation prints a Double.
+  /// The text `"\(value)"` prints.
   mutating func append(_ value: Double) {
-    var text = value.description
+    var text = ""
+    value.write(to: &text)
     text.withUTF8 { bytes.append(contentsOf: $0) }
   }
 
