@@ -3,6 +3,14 @@
 
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Rows of one CSV session, row-major, as parsed. NaN marks an empty (missing) cell.
 struct SessionData {
   let name: Int32
@@ -108,13 +116,16 @@ struct LoadState {
   /// the rest of the file when a quote (which may hold a line end) is in the way.
   private static func wholeLines(_ blocks: InputBlocks, from start: Int, minimum: Int) throws -> Int {
     while true {
-      let buffer = blocks.buffer
-      if blocks.atEnd { return buffer.count }
-      let quoted = buffer[start...].contains(UInt8(ascii: "\""))
-      if !quoted, let lastFeed = buffer[start...].lastIndex(of: UInt8(ascii: "\n")) {
+      if blocks.atEnd { return blocks.buffer.count }
+      let count = blocks.buffer.count
+      let quoted = blocks.buffer.withUnsafeBufferPointer { b in
+        b.baseAddress.map { memchr($0 + start, Int32(UInt8(ascii: "\"")), count - start) != nil }
+          ?? false
+      }
+      if !quoted, let lastFeed = blocks.buffer[start...].lastIndex(of: UInt8(ascii: "\n")) {
         return lastFeed + 1
       }
-      try blocks.refill(dropping: 0, minimum: quoted ? Int.max : 2 * max(buffer.count, minimum))
+      try blocks.refill(dropping: 0, minimum: quoted ? Int.max : 2 * max(count, minimum))
     }
   }
 
