@@ -128,6 +128,8 @@ public struct CSVRowParser: Sendable {
     let columns = header.count
     for i in 0..<line.count {
       let b = base[i]
+      // Digits, '.', '-' and letters are above ','; one comparison passes them.
+      guard b <= UInt8(ascii: ",") else { continue }
       if b == UInt8(ascii: ",") {
         guard ends.count < columns - 1 else { return false }
         ends.append(i)
