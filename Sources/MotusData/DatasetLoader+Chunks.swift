@@ -160,12 +160,9 @@ struct ChunkParser {
   private mutating func parseRows() throws {
     while !scanner.atEnd {
       let line = scanner.line
-      let rowStart = scanner.position
       guard let (time, session, subject, label) = try readRow(line: line) else { continue }
       chunk.rows += 1
-      try accept(
-        time: time, session: session, subject: subject, label: label, line: line,
-        rowStart: rowStart)
+      try accept(time: time, session: session, subject: subject, label: label, line: line)
     }
   }
 
@@ -282,21 +279,9 @@ struct ChunkParser {
     }
   }
 
-  /// Room for the rest of the chunk in a new run, judged by its first row's length: growing
-  /// by doubling would copy and fault in fresh pages again and again. Room never used is
-  /// address space, not memory.
-  private mutating func reserveRun(rowStart: Int) {
-    let rowBytes = max(8, scanner.position - rowStart)
-    let rows = (scanner.count - rowStart) / rowBytes * 5 / 4 + 16
-    let r = chunk.runs.count - 1
-    chunk.runs[r].times.reserveCapacity(rows)
-    chunk.runs[r].values.reserveCapacity(rows * layout.rawCount)
-    chunk.runs[r].labels.reserveCapacity(rows)
-  }
-
   /// Adds a parsed row to its session's run, after the checks that need earlier rows.
   private mutating func accept(
-    time: Double, session: Int32, subject: Int32, label: Int32, line: Int, rowStart: Int
+    time: Double, session: Int32, subject: Int32, label: Int32, line: Int
   ) throws {
     if session != runSession {
       if runSession >= 0, let last = chunk.runs.last?.times.last {
@@ -305,7 +290,6 @@ struct ChunkParser {
       runSession = session
       if seen[session] == nil { seen[session] = (-Double.infinity, subject) }
       chunk.runs.append(ParsedRun(session: session, subject: subject, firstLine: line))
-      reserveRun(rowStart: rowStart)
     }
     let state = seen[session]!
     if subject != state.subject {
