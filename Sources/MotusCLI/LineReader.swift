@@ -52,18 +52,26 @@ final class LineReader {
     if ownsFile { close(fd) }
   }
 
+  /// Called before each read that may wait for input: what was produced from the input so
+  /// far is flushed then, so output keeps pace behind a pipe yet is written in blocks.
+  var beforeRead: (() -> Void)?
+
   /// The next line's bytes without its line end; nil at the end of input or when a signal
   /// asked the stream to finish.
   ///
   /// - Throws: `ToolError` for a line longer than `maximumLineBytes` or a read error.
   func next() throws -> [UInt8]? {
+    try nextLine { Array($0) }
+  }
+
+  /// Calls `body` with the next line's bytes (without its line end, valid only during the
+  /// call): no copy per line. nil at the end of input or when a signal asked the stream to end.
+  func nextLine<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) throws -> R? {
     while true {
-      if let newline = buffer[start..<end].firstIndex(of: UInt8(ascii: "\n")) {
-        return take(upTo: newline, skipping: 1)
-      }
+      if let newline = findNewline() { return try take(upTo: newline, skipping: 1, body) }
       if atEnd {
         guard start < end else { return nil }
-        return take(upTo: end, skipping: 0)
+        return try take(upTo: end, skipping: 0, body)
       }
       if end - start >= Self.maximumLineBytes {
         let binary = buffer[start..<end].contains(0)
@@ -72,40 +80,60 @@ final class LineReader {
             + (binary ? " and holds NUL bytes: the input is not CSV text." : "."),
           hint: "pass a CSV file with one row per line (not binary data).")
       }
-      // Make room: move the partial line to the front, grow only while a line needs it.
-      if start > 0 {
-        buffer.replaceSubrange(0..<(end - start), with: buffer[start..<end])
-        end -= start
-        start = 0
-      }
-      if end == buffer.count {
-        buffer += [UInt8](repeating: 0, count: min(buffer.count, Self.maximumLineBytes))
-      }
-      if Interruption.requested != nil { return nil }
+      if try !fill() { return nil }
+    }
+  }
+
+  /// Index of the first line feed in the unread bytes.
+  private func findNewline() -> Int? {
+    buffer.withUnsafeBufferPointer { b -> Int? in
+      guard let base = b.baseAddress, start < end,
+        let hit = memchr(base + start, Int32(UInt8(ascii: "\n")), end - start)
+      else { return nil }
+      return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+    }
+  }
+
+  /// Reads more input after the unread bytes; false when a signal asked the stream to end.
+  private func fill() throws -> Bool {
+    // Make room: move the partial line to the front, grow only while a line needs it.
+    if start > 0 {
+      buffer.replaceSubrange(0..<(end - start), with: buffer[start..<end])
+      end -= start
+      start = 0
+    }
+    if end == buffer.count {
+      buffer += [UInt8](repeating: 0, count: min(buffer.count, Self.maximumLineBytes))
+    }
+    while true {
+      beforeRead?()
+      if Interruption.requested != nil { return false }
       let n = buffer.withUnsafeMutableBytes { raw -> Int in
         guard let base = raw.baseAddress else { return 0 }
         return read(fd, base + end, raw.count - end)
       }
       if n < 0 {
-        if errno == EINTR {
-          if Interruption.requested != nil { return nil }
-          continue
-        }
+        if errno == EINTR { continue }
         throw ToolError(
           "\(name): cannot read (\(String(cString: strerror(errno)))).",
           hint: "check the file or the pipe feeding it.")
       }
       if n == 0 { atEnd = true }
       end += n
+      return true
     }
   }
 
-  private func take(upTo lineEnd: Int, skipping: Int) -> [UInt8] {
+  private func take<R>(
+    upTo lineEnd: Int, skipping: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R
+  ) rethrows -> R {
     var stop = lineEnd
     if stop > start, buffer[stop - 1] == UInt8(ascii: "\r") { stop -= 1 }
-    let line = Array(buffer[start..<stop])
+    let first = start
     start = lineEnd + skipping
     lineCount += 1
-    return line
+    return try buffer.withUnsafeBufferPointer { b in
+      try body(UnsafeBufferPointer(rebasing: b[first..<stop]))
+    }
   }
 }

@@ -1,4 +1,5 @@
-// `motus stream`: CSV rows in as they arrive, one line per prediction out, flushed per line.
+// `motus stream`: CSV rows in as they arrive, one line per prediction out, written before
+// each wait for more input.
 
 import ArgumentParser
 import Foundation
@@ -16,7 +17,8 @@ struct Stream: ParsableCommand {
     discussion: """
       Reads CSV rows (a header first: a time column and the model's input channels; extra \
       columns are ignored) from FILE or standard input (-) as they arrive, and writes one line \
-      per prediction, flushed at once, so it works behind a pipe or `tail -f`. Repetitions of \
+      per prediction, written out before each wait for more input, so it works behind a pipe \
+      or `tail -f`. Repetitions of \
       the push-up class and gaps are reported as events. A new value in a `session` column \
       starts a new stream. Inputs are adapted as in training: a file without acceleration.x/y/z \
       gets them as gravity + userAcceleration (Core Motion device motion), and \
@@ -128,13 +130,43 @@ struct Stream: ParsableCommand {
       throw ToolError(error.description)
     }
     let (reader, appNotes) = try StreamAppInput.open(input, gapRule: GapRule(gapFactor: gapFactor))
+    var rows = try rowReader(reader, model: model)
+    let warnings = Warnings()
+    for note in appNotes { Warnings.write("note: \(note)\n") }
+    if !rows.adapter.adaptations.isEmpty {
+      warnings.warn("input: " + rows.adapter.adaptations.joined(separator: "; "), prefix: "note")
+    }
+    let output = StreamOutput(classes: model.classes, format: format, segmentsOnly: segments)
+    output.flushesEachLine = realtime
+    reader.beforeRead = { output.flush() }
+    defer { output.flush() }  // lines made before an error still reach the reader
+    output.writeHeader()
+    let stream = StreamSession(
+      model: model, inputChannels: rows.inputs, configuration: configuration(),
+      measuresSampleTime: true)
+    try pump(reader, rows: &rows, into: stream, output: output, warnings: warnings)
+    output.flush()
+    let meter = StreamMeter(nanoseconds: stream.sampleNanoseconds, statistics: stream.statistics)
+    warnings.summarize()
+    var summary = meter.summary(model: model)
+    if stream.rowsSkipped > 0 {
+      summary += "\nrows skipped (unreadable or out of range): \(stream.rowsSkipped)"
+    }
+    if let number = Interruption.requested {
+      summary += "\ninterrupted by signal \(number): the input ended there"
+    }
+    Warnings.write(summary + "\n")
+    Interruption.dieOfRequestedSignal()
+  }
+
+  /// The header line read and resolved against the model's inputs.
+  private func rowReader(_ reader: LineReader, model: TrainedModel) throws -> StreamRowReader {
     guard let headerLine = try reader.next() else {
       throw ToolError("\(reader.name): no header line.", hint: "the first line names the columns.")
     }
-    var rows: StreamRowReader
     do {
       // Derived and negated inputs are resolved once here, as ingestion does for training.
-      rows = try StreamRowReader(
+      return try StreamRowReader(
         header: headerLine, file: reader.name, model: model, timeColumn: timeColumn,
         negateAcceleration: negateAcceleration)
     } catch let error as CSVError {
@@ -142,24 +174,23 @@ struct Stream: ParsableCommand {
     } catch let error as InputAdapterError {
       throw ToolError(error.description)
     }
-    let warnings = Warnings()
-    for note in appNotes { Warnings.write("note: \(note)\n") }
-    if !rows.adapter.adaptations.isEmpty {
-      warnings.warn("input: " + rows.adapter.adaptations.joined(separator: "; "), prefix: "note")
-    }
+  }
 
+  private func configuration() -> StreamConfiguration {
     var configuration = StreamConfiguration()
     configuration.gapFactor = gapFactor
     configuration.alwaysResample = resample
     configuration.unknownThreshold = unknownBelow
     configuration.smoothing = smoothing.value
     configuration.inputRateHz = inputRate  // nil: estimated per session from its first rows
+    return configuration
+  }
 
-    let output = StreamOutput(classes: model.classes, format: format, segmentsOnly: segments)
-    output.writeHeader()
-    let stream = StreamSession(
-      model: model, inputChannels: rows.inputs, configuration: configuration,
-      measuresSampleTime: true)
+  /// Feeds every line to the session until the input or the reader of the output ends.
+  private func pump(
+    _ reader: LineReader, rows: inout StreamRowReader, into stream: StreamSession,
+    output: StreamOutput, warnings: Warnings
+  ) throws {
     func write(_ streamed: StreamSession.Output) -> Bool {
       switch streamed {
       case .event(let event, let session):
@@ -182,25 +213,17 @@ struct Stream: ParsableCommand {
     var values = [Float](repeating: 0, count: rows.inputs.count)
     let replay = realtime ? RealtimeClock() : nil
     var keepGoing = true
-    while keepGoing, let line = try reader.next() {
-      let row = values.withUnsafeMutableBufferPointer { rows.read(line, into: $0) }
+    while keepGoing,
+      let row = try reader.nextLine({ line in
+        values.withUnsafeMutableBufferPointer { rows.read(bytes: line, into: $0) }
+      })
+    {
       if case .sample(let time, _) = row { replay?.wait(until: time) }
       keepGoing = try namingInput {
         try values.withUnsafeBufferPointer { try stream.append(row, values: $0, consumer: write) }
       }
     }
     try namingInput { try stream.finish(consumer: write) }
-    let meter = StreamMeter(nanoseconds: stream.sampleNanoseconds, statistics: stream.statistics)
-    warnings.summarize()
-    var summary = meter.summary(model: model)
-    if stream.rowsSkipped > 0 {
-      summary += "\nrows skipped (unreadable or out of range): \(stream.rowsSkipped)"
-    }
-    if let number = Interruption.requested {
-      summary += "\ninterrupted by signal \(number): the input ended there"
-    }
-    Warnings.write(summary + "\n")
-    Interruption.dieOfRequestedSignal()
   }
 }
 

@@ -1,5 +1,7 @@
-// Formats stream events as JSON lines or CSV and flushes each line, so a reader downstream
-// sees every prediction as soon as it is made.
+// Formats stream events as JSON lines or CSV. Lines collect in a buffer that is written
+// whenever the input has to be waited for (`flush`, called by the line reader before each
+// read) and at the end, so a reader downstream sees every prediction as soon as the input
+// that made it has been handled, without a write per line when a file is read in blocks.
 
 import Foundation
 import Motus
@@ -8,13 +10,21 @@ final class StreamOutput {
   let classes: [String]
   let format: Stream.Format
   let segmentsOnly: Bool
+  /// Write each line at once (`--realtime`, where the input is paced, not waited for).
+  var flushesEachLine = false
   private var repetitionsAtSegmentStart = 0
   private var repetitions = 0
+  private var buffer = TextBuffer()
+  private var closed = false
+  /// `"name":` per class, built once.
+  private let jsonClassKeys: [[UInt8]]
+  private var lastSession: (name: String, json: [UInt8], csv: [UInt8])?
 
   init(classes: [String], format: Stream.Format, segmentsOnly: Bool) {
     self.classes = classes
     self.format = format
     self.segmentsOnly = segmentsOnly
+    jsonClassKeys = classes.map { Array((Self.json($0) + ":").utf8) }
   }
 
   func writeHeader() {
@@ -27,33 +37,24 @@ final class StreamOutput {
     _ = emit(header)
   }
 
+  /// Writes what is buffered; false once standard output is closed (EPIPE).
+  @discardableResult
+  func flush() -> Bool {
+    if !closed && buffer.count > 0 && !buffer.write(to: STDOUT_FILENO) { closed = true }
+    return !closed
+  }
+
   /// Writes one event; false when standard output is closed (the stream should end).
   func write(_ event: StreamEvent, session: String?) -> Bool {
     let s = session ?? ""
     switch event {
     case .prediction(let p):
-      guard !segmentsOnly else { return true }
-      let label = p.isUnknown ? "unknown" : classes[p.classIndex]
-      let probabilities = classes.indices.map { p4(probability(of: $0, p)) }
-      let reason = p.unknownReason?.rawValue ?? ""
-      switch format {
-      case .json:
-        let pairs = zip(classes, probabilities).map { "\(json($0)):\($1)" }.joined(separator: ",")
-        let why = reason.isEmpty ? "" : ",\"unknown_reason\":\"\(reason)\""
-        return emit(
-          "{\"event\":\"prediction\",\"session\":\(json(s)),\"start\":\(t(p.windowStart)),"
-            + "\"end\":\(t(p.windowEnd)),\"label\":\(json(label))\(why),"
-            + "\"probability\":\(p4(p.probability)),"
-            + "\"confidence\":\"\(p.confidence.rawValue)\",\"probabilities\":{\(pairs)}}")
-      case .csv:
-        return emit(
-          "\(csv(s)),prediction,\(t(p.windowStart)),\(t(p.windowEnd)),\(csv(label)),"
-            + "\(p4(p.probability)),\(p.confidence.rawValue),,\(reason),"
-            + probabilities.joined(separator: ","))
-      }
+      guard !segmentsOnly else { return !closed }
+      format == .json ? appendJSON(p, session: s) : appendCSV(p, session: s)
+      return endLine()
     case .repetition(let time, let count):
       repetitions = count
-      guard !segmentsOnly else { return true }
+      guard !segmentsOnly else { return !closed }
       switch format {
       case .json:
         return emit("{\"event\":\"repetition\",\"session\":\(json(s)),\"end\":\(t(time)),\"count\":\(count)}")
@@ -61,7 +62,7 @@ final class StreamOutput {
         return emit("\(csv(s)),repetition,,\(t(time)),,,,\(count),," + classes.map { _ in "" }.joined(separator: ","))
       }
     case .gap(let from, let to):
-      guard !segmentsOnly else { return true }
+      guard !segmentsOnly else { return !closed }
       switch format {
       case .json:
         return emit("{\"event\":\"gap\",\"session\":\(json(s)),\"start\":\(t(from)),\"end\":\(t(to))}")
@@ -69,22 +70,76 @@ final class StreamOutput {
         return emit("\(csv(s)),gap,\(t(from)),\(t(to)),,,,,," + classes.map { _ in "" }.joined(separator: ","))
       }
     case .segment(let segment):
-      let reps = repetitions - repetitionsAtSegmentStart
-      repetitionsAtSegmentStart = repetitions
-      guard segmentsOnly else { return true }
-      switch format {
-      case .json:
-        return emit(
-          "{\"event\":\"segment\",\"session\":\(json(s)),\"start\":\(t(segment.start)),"
-            + "\"end\":\(t(segment.end)),\"label\":\(json(segment.label)),"
-            + "\"mean_confidence\":\(p4(segment.meanConfidence)),"
-            + "\"predictions\":\(segment.predictionCount),\"repetitions\":\(reps)}")
-      case .csv:
-        return emit(
-          "\(csv(s)),\(t(segment.start)),\(t(segment.end)),\(csv(segment.label)),"
-            + "\(p4(segment.meanConfidence)),\(segment.predictionCount),\(reps)")
-      }
+      return write(segment, session: s)
     }
+  }
+
+  private func write(_ segment: ActivitySegment, session s: String) -> Bool {
+    let reps = repetitions - repetitionsAtSegmentStart
+    repetitionsAtSegmentStart = repetitions
+    guard segmentsOnly else { return !closed }
+    switch format {
+    case .json:
+      return emit(
+        "{\"event\":\"segment\",\"session\":\(json(s)),\"start\":\(t(segment.start)),"
+          + "\"end\":\(t(segment.end)),\"label\":\(json(segment.label)),"
+          + "\"mean_confidence\":\(p4(segment.meanConfidence)),"
+          + "\"predictions\":\(segment.predictionCount),\"repetitions\":\(reps)}")
+    case .csv:
+      return emit(
+        "\(csv(s)),\(t(segment.start)),\(t(segment.end)),\(csv(segment.label)),"
+          + "\(p4(segment.meanConfidence)),\(segment.predictionCount),\(reps)")
+    }
+  }
+
+  /// `{"event":"prediction","session":…,"start":…,"end":…,"label":…[,"unknown_reason":…],
+  /// "probability":…,"confidence":…,"probabilities":{…}}`
+  private func appendJSON(_ p: StreamPrediction, session: String) {
+    let label = p.isUnknown ? "unknown" : classes[p.classIndex]
+    buffer.append("{\"event\":\"prediction\",\"session\":")
+    buffer.append(sessionText(session).json)
+    buffer.append(",\"start\":")
+    buffer.append(p.windowStart, fractionDigits: 3)
+    buffer.append(",\"end\":")
+    buffer.append(p.windowEnd, fractionDigits: 3)
+    buffer.append(",\"label\":")
+    buffer.append(json(label))
+    if let reason = p.unknownReason?.rawValue, !reason.isEmpty {
+      buffer.append(",\"unknown_reason\":\"" + reason + "\"")
+    }
+    buffer.append(",\"probability\":")
+    buffer.append(Double(p.probability), fractionDigits: 4)
+    buffer.append(",\"confidence\":\"" + p.confidence.rawValue + "\",\"probabilities\":{")
+    for k in classes.indices {
+      if k > 0 { buffer.append(UInt8(ascii: ",")) }
+      buffer.append(jsonClassKeys[k])
+      buffer.append(Double(probability(of: k, p)), fractionDigits: 4)
+    }
+    buffer.append("}}")
+  }
+
+  private func appendCSV(_ p: StreamPrediction, session: String) {
+    let label = p.isUnknown ? "unknown" : classes[p.classIndex]
+    buffer.append(sessionText(session).csv)
+    buffer.append(",prediction,")
+    buffer.append(p.windowStart, fractionDigits: 3)
+    buffer.append(UInt8(ascii: ","))
+    buffer.append(p.windowEnd, fractionDigits: 3)
+    buffer.append("," + csv(label) + ",")
+    buffer.append(Double(p.probability), fractionDigits: 4)
+    buffer.append("," + p.confidence.rawValue + ",," + (p.unknownReason?.rawValue ?? "") + ",")
+    for k in classes.indices {
+      if k > 0 { buffer.append(UInt8(ascii: ",")) }
+      buffer.append(Double(probability(of: k, p)), fractionDigits: 4)
+    }
+  }
+
+  /// The session's quoted forms; sessions repeat for hundreds of lines.
+  private func sessionText(_ s: String) -> (name: String, json: [UInt8], csv: [UInt8]) {
+    if let last = lastSession, last.name == s { return last }
+    let made = (s, Array(json(s).utf8), Array(csv(s).utf8))
+    lastSession = made
+    return made
   }
 
   // The engine's smoothed probabilities are not part of the event; the top one is.
@@ -94,19 +149,21 @@ final class StreamOutput {
     k < lastProbabilities.count ? lastProbabilities[k] : (k == p.classIndex ? p.probability : 0)
   }
 
-  /// One unbuffered write per line; a closed reader (EPIPE) makes it return false.
   private func emit(_ line: String) -> Bool {
-    do {
-      try FileHandle.standardOutput.write(contentsOf: Data((line + "\n").utf8))
-      return true
-    } catch {
-      return false
-    }
+    buffer.append(line)
+    return endLine()
+  }
+
+  private func endLine() -> Bool {
+    buffer.append(UInt8(ascii: "\n"))
+    if flushesEachLine || buffer.count >= 1 << 16 { return flush() }
+    return !closed
   }
 
   private func t(_ x: Double) -> String { String(format: "%.3f", x) }
   private func p4(_ x: Float) -> String { String(format: "%.4f", x) }
-  private func json(_ s: String) -> String {
+  private func json(_ s: String) -> String { Self.json(s) }
+  private static func json(_ s: String) -> String {
     var out = "\""
     for ch in s.unicodeScalars {
       switch ch {

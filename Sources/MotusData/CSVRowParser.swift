@@ -117,4 +117,48 @@ public struct CSVRowParser: Sendable {
     }
     return CSVRow(file: file, line: lineNumber, fields: fields, header: header)
   }
+
+  /// The fast path of `parse`, for a line that holds no quote and no line end and exactly
+  /// one field per column: fills `ends` with each field's end offset (field `i` starts after
+  /// `ends[i - 1]`). Consumes no line number: call `acceptPlainLine` once the line is used,
+  /// or give the same line to `parse` when this returns false or a value needs its error.
+  public func splitPlainLine(_ line: UnsafeBufferPointer<UInt8>, ends: inout [Int]) -> Bool {
+    guard let base = line.baseAddress, line.count > 0 else { return false }
+    ends.removeAll(keepingCapacity: true)
+    let columns = header.count
+    for i in 0..<line.count {
+      let b = base[i]
+      // Digits, '.', '-' and letters are above ','; one comparison passes them.
+      guard b <= UInt8(ascii: ",") else { continue }
+      if b == UInt8(ascii: ",") {
+        guard ends.count < columns - 1 else { return false }
+        ends.append(i)
+      } else if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\n") || b == UInt8(ascii: "\r") {
+        return false
+      }
+    }
+    guard ends.count == columns - 1 else { return false }
+    ends.append(line.count)
+    return true
+  }
+
+  /// Counts a line handled by `splitPlainLine`; returns its line number.
+  @discardableResult
+  public mutating func acceptPlainLine() -> Int {
+    defer { nextLine += 1 }
+    return nextLine
+  }
+
+  /// The number in `line[start..<end]` as `CSVRow.number(at:)` reads it: nil for an empty
+  /// cell, NaN for text that is not a number (which `parse` then reports).
+  public static func number(in line: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int)
+    -> Double?
+  {
+    guard let base = line.baseAddress else { return nil }
+    switch DecimalParser.parse(base, start, end) {
+    case .empty: return nil
+    case .notANumber: return .nan
+    case .value(let v): return v
+    }
+  }
 }

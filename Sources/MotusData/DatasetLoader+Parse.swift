@@ -3,6 +3,14 @@
 
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Rows of one CSV session, row-major, as parsed. NaN marks an empty (missing) cell.
 struct SessionData {
   let name: Int32
@@ -13,6 +21,25 @@ struct SessionData {
   var values: [Float] = []
   /// Interned raw label per row; -1 for an empty label cell.
   var labels: [Int32] = []
+}
+
+/// One file's progress through its rows.
+struct FileRows {
+  let layout: RowLayout
+  let fileIndex: Int
+  /// The line number of the next row to parse.
+  var line: Int
+  /// This file's sessions -> index in `LoadState.sessions`.
+  var sessionSlot: [Int32: Int] = [:]
+  var count = 0
+  var missing: [Int]
+
+  init(layout: RowLayout, fileIndex: Int, line: Int) {
+    self.layout = layout
+    self.fileIndex = fileIndex
+    self.line = line
+    missing = [Int](repeating: 0, count: layout.rawCount)
+  }
 }
 
 /// Everything gathered across files; `finish` turns it into a `LoadResult`.
@@ -46,19 +73,86 @@ struct LoadState {
   ) throws {
     files.append(file)
     try bytes.withUnsafeBufferPointer { buffer in
-      guard let base = buffer.baseAddress, buffer.count > 0 else {
-        throw CSVError.emptyFile(file: file)
-      }
-      if let encoding = TextEncoding.problem(buffer) {
-        throw CSVError.notText(file: file, encoding: encoding)
-      }
-      var scanner = CSVScanner(base: base, count: buffer.count)
-      guard let header = try scanner.readHeader(file: file) else {
-        throw CSVError.emptyFile(file: file)
-      }
-      try parseRows(
-        file: file, fileIndex: fileIndex, header: header, scanner: &scanner, progress: progress)
+      var (header, scanner) = try Self.header(of: buffer, file: file)
+      let layout = try rowLayout(file: file, header: header, scanner: scanner)
+      var rows = FileRows(layout: layout, fileIndex: fileIndex, line: scanner.line)
+      try parsePieces(buffer, scanner.position..<buffer.count, &rows) { progress($0) }
+      try finishFile(rows)
     }
+  }
+
+  /// `parse` on a file read a block at a time: each block ends at a line feed and is parsed
+  /// and merged before the next is read, so only a few blocks of the file are in memory.
+  mutating func parse(
+    file: String, fileIndex: Int, blocks: InputBlocks, progress: (Int) -> Void
+  ) throws {
+    files.append(file)
+    let blockBytes = Self.batchSize * ChunkSplitter.chunkBytes
+    try blocks.refill(dropping: 0, minimum: blockBytes)
+    // The first block holds the rows that choose the channels (see `chooseChannels`).
+    while !blocks.atEnd && Self.lineFeeds(in: blocks.buffer, upTo: 1002) < 1002 {
+      try blocks.refill(dropping: 0, minimum: 2 * blocks.buffer.count)
+    }
+    var (rows, start) = try blocks.buffer.withUnsafeBufferPointer { buffer in
+      let (header, scanner) = try Self.header(of: buffer, file: file)
+      let layout = try rowLayout(file: file, header: header, scanner: scanner)
+      return (FileRows(layout: layout, fileIndex: fileIndex, line: scanner.line), scanner.position)
+    }
+    var done = 0
+    while true {
+      let end = try Self.wholeLines(blocks, from: start, minimum: blockBytes)
+      try blocks.buffer.withUnsafeBufferPointer { buffer in
+        try parsePieces(buffer, start..<end, &rows) { progress(done + $0) }
+      }
+      if blocks.atEnd && end == blocks.buffer.count { break }
+      done += end
+      try blocks.refill(dropping: end, minimum: blockBytes)
+      start = 0
+    }
+    try finishFile(rows)
+  }
+
+  /// The end of the last whole line after `start`, reading more when there is none; all of
+  /// the rest of the file when a quote (which may hold a line end) is in the way.
+  private static func wholeLines(_ blocks: InputBlocks, from start: Int, minimum: Int) throws -> Int {
+    while true {
+      if blocks.atEnd { return blocks.buffer.count }
+      let count = blocks.buffer.count
+      let quoted = blocks.buffer.withUnsafeBufferPointer { b in
+        b.baseAddress.map { memchr($0 + start, Int32(UInt8(ascii: "\"")), count - start) != nil }
+          ?? false
+      }
+      if !quoted, let lastFeed = blocks.buffer[start...].lastIndex(of: UInt8(ascii: "\n")) {
+        return lastFeed + 1
+      }
+      try blocks.refill(dropping: 0, minimum: quoted ? Int.max : 2 * max(count, minimum))
+    }
+  }
+
+  private static func lineFeeds(in buffer: [UInt8], upTo limit: Int) -> Int {
+    var count = 0
+    for b in buffer where b == UInt8(ascii: "\n") {
+      count += 1
+      if count >= limit { break }
+    }
+    return count
+  }
+
+  /// The header of a file's first bytes, and a scanner at its first row.
+  private static func header(of buffer: UnsafeBufferPointer<UInt8>, file: String) throws
+    -> ([String], CSVScanner)
+  {
+    guard let base = buffer.baseAddress, buffer.count > 0 else {
+      throw CSVError.emptyFile(file: file)
+    }
+    if let encoding = TextEncoding.problem(buffer) {
+      throw CSVError.notText(file: file, encoding: encoding)
+    }
+    var scanner = CSVScanner(base: base, count: buffer.count)
+    guard let header = try scanner.readHeader(file: file) else {
+      throw CSVError.emptyFile(file: file)
+    }
+    return (header, scanner)
   }
 
   /// Index of an optional column: absent is fine only under its default name.
@@ -71,10 +165,118 @@ struct LoadState {
     throw CSVError.missingColumn(name: name, option: option, file: file, available: header)
   }
 
-  private mutating func parseRows(
-    file: String, fileIndex: Int, header: [String], scanner: inout CSVScanner,
+  /// A batch of chunks per core at a time: memory in flight stays a few chunks.
+  static var batchSize: Int { 2 * max(1, ProcessInfo.processInfo.activeProcessorCount) }
+
+  /// Parses `range` of `buffer` (whole lines) in chunks and merges them into `sessions`.
+  private mutating func parsePieces(
+    _ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ rows: inout FileRows,
     progress: (Int) -> Void
   ) throws {
+    guard let base = buffer.baseAddress, !range.isEmpty else { return }
+    let pieces = ChunkSplitter.split(
+      base, start: range.lowerBound, count: range.upperBound, firstLine: rows.line)
+    for batchStart in stride(from: 0, to: pieces.count, by: Self.batchSize) {
+      let batch = Array(pieces[batchStart..<min(pieces.count, batchStart + Self.batchSize)])
+      var bounds: [ChunkBounds] = []
+      for (i, lines) in Self.lineEndCounts(base, batch).enumerated() {
+        bounds.append(
+          ChunkBounds(start: batch[i].lowerBound, end: batch[i].upperBound, firstLine: rows.line))
+        rows.line += lines
+      }
+      for chunk in Self.parseChunks(layout: rows.layout, base: base, bounds) {
+        rows.count += chunk.rows
+        for c in 0..<rows.layout.rawCount { rows.missing[c] += chunk.missing[c] }
+        try merge(chunk, rows: &rows)
+      }
+      progress(batch.last?.upperBound ?? 0)
+    }
+  }
+
+  /// After a file's last row: its counts join the report.
+  private mutating func finishFile(_ rows: FileRows) throws {
+    guard rows.count > 0 else { throw CSVError.noDataRows(file: rows.layout.file) }
+    report.rowsRead += rows.count
+    for c in 0..<rows.layout.rawCount { missing[c] += rows.missing[c] }
+  }
+
+  /// Line ends in each piece, counted on every core.
+  private static func lineEndCounts(_ base: UnsafePointer<UInt8>, _ pieces: [Range<Int>]) -> [Int] {
+    if pieces.count == 1 { return [ChunkSplitter.lineEnds(base, pieces[0])] }
+    let counts = ChunkSlots<Int>(count: pieces.count)
+    let address = Int(bitPattern: base)
+    DispatchQueue.concurrentPerform(iterations: pieces.count) { i in
+      let base = UnsafePointer<UInt8>(bitPattern: address)!
+      counts.set(i, ChunkSplitter.lineEnds(base, pieces[i]))
+    }
+    return counts.values.map { $0 ?? 0 }
+  }
+
+  private static func parseChunks(
+    layout: RowLayout, base: UnsafePointer<UInt8>, _ bounds: [ChunkBounds]
+  ) -> [ParsedChunk] {
+    if bounds.count == 1 { return [ChunkParser.parse(layout: layout, base: base, bounds: bounds[0])] }
+    let chunks = ChunkSlots<ParsedChunk>(count: bounds.count)
+    let address = Int(bitPattern: base)
+    DispatchQueue.concurrentPerform(iterations: bounds.count) { i in
+      let base = UnsafePointer<UInt8>(bitPattern: address)!
+      chunks.set(i, ChunkParser.parse(layout: layout, base: base, bounds: bounds[i]))
+    }
+    return chunks.values.map { $0! }
+  }
+
+  /// Adds a chunk's runs to `sessions` in order, checking each run's first row against the
+  /// rows of its session in earlier chunks; then throws the chunk's own error, which lies
+  /// after every run it holds.
+  private mutating func merge(_ chunk: ParsedChunk, rows: inout FileRows) throws {
+    let layout = rows.layout
+    let sessionIDs = chunk.sessionNames.names.map { sessionNames.id(of: $0) }
+    let subjectIDs = chunk.subjectNames.names.map { subjectNames.id(of: $0) }
+    let labelIDs = chunk.labelNames.names.map { labelNames.id(of: $0) }
+    for var run in chunk.runs where !run.times.isEmpty {
+      let session = sessionIDs[Int(run.session)]
+      let subject = subjectIDs[Int(run.subject)]
+      for i in run.labels.indices where run.labels[i] >= 0 {
+        run.labels[i] = labelIDs[Int(run.labels[i])]
+      }
+      guard let slot = rows.sessionSlot[session] else {
+        rows.sessionSlot[session] = sessions.count
+        var data = SessionData(name: session, fileIndex: rows.fileIndex, subject: subject)
+        (data.timestamps, data.values, data.labels) = (run.times, run.values, run.labels)
+        sessions.append(data)
+        continue
+      }
+      try checkContinuation(run, of: slot, subject: subject, layout: layout)
+      sessions[slot].timestamps += run.times
+      sessions[slot].values += run.values
+      sessions[slot].labels += run.labels
+    }
+    if let error = chunk.error { throw error }
+  }
+
+  /// The checks a single pass makes on a run's first row when its session began earlier.
+  private func checkContinuation(
+    _ run: ParsedRun, of slot: Int, subject: Int32, layout: RowLayout
+  ) throws {
+    let name = sessionNames.names[Int(sessions[slot].name)]
+    if subject != sessions[slot].subject {
+      throw CSVError.subjectChanges(
+        session: name, first: subjectNames.names[Int(sessions[slot].subject)],
+        now: subjectNames.names[Int(subject)],
+        at: layout.location(run.firstLine, layout.subjectIndex ?? 0))
+    }
+    let lastTime = sessions[slot].timestamps.last ?? -Double.infinity
+    if !(run.times[0] > lastTime) {
+      throw CSVError.timestampNotIncreasing(
+        session: name, previous: lastTime, current: run.times[0],
+        at: layout.location(run.firstLine, layout.timeIndex))
+    }
+  }
+
+  /// The roles of `header`'s fields; picks the channels when this is the first file.
+  private mutating func rowLayout(
+    file: String, header: [String], scanner: CSVScanner
+  ) throws -> RowLayout {
     guard let timeIndex = header.firstIndex(of: options.timeColumn) else {
       throw CSVError.missingColumn(
         name: options.timeColumn, option: "--time-column", file: file, available: header)
@@ -94,17 +296,31 @@ struct LoadState {
         available: header)
     }
     let special = Set([timeIndex, sessionIndex, subjectIndex, labelIndex].compactMap { $0 })
-    let candidates = header.indices.filter { !special.contains($0) }
-
     if files.count == 1 {
       try chooseChannels(
-        file: file, header: header, candidates: candidates, scanner: scanner)
+        file: file, header: header, candidates: header.indices.filter { !special.contains($0) },
+        scanner: scanner)
     }
     var roles = [Int](repeating: LoadState.skip, count: header.count)
     roles[timeIndex] = LoadState.time
     if let i = sessionIndex { roles[i] = LoadState.session }
     if let i = subjectIndex { roles[i] = LoadState.subject }
     if let i = labelIndex { roles[i] = LoadState.label }
+    try placeChannels(in: &roles, header: header, special: special, file: file)
+    return RowLayout(
+      file: file, header: header, roles: roles, rawCount: rawChannels.count, timeIndex: timeIndex,
+      subjectIndex: subjectIndex, hasLabelColumn: labelIndex != nil,
+      fileSession: sessionIndex == nil
+        ? ((file as NSString).lastPathComponent as NSString).deletingPathExtension : nil,
+      valueLimit: options.checkValueRange
+        ? Limits.channelMagnitude : Double(Float.greatestFiniteMagnitude),
+      timeLimit: options.checkValueRange ? Limits.timeMagnitude : Double.greatestFiniteMagnitude)
+  }
+
+  /// Each raw channel's column; one the first file had and this one lacks is an error.
+  private func placeChannels(
+    in roles: inout [Int], header: [String], special: Set<Int>, file: String
+  ) throws {
     for (slot, name) in rawChannels.enumerated() {
       guard let i = header.firstIndex(of: name), !special.contains(i) else {
         let users = (adapterRecipes + recipes).filter { $0.inputs.contains(name) }.map(\.name)
@@ -115,177 +331,6 @@ struct LoadState {
       }
       roles[i] = slot
     }
-
-    let rawCount = rawChannels.count
-    let fieldCount = header.count
-    let unknownSubject = subjectNames.id(of: "unknown")
-    let unlabelled: Int32 = labelIndex == nil ? labelNames.id(of: LoadOptions.unlabelled) : -1
-    let fileSession: Int32 =
-      sessionIndex == nil
-      ? sessionNames.id(of: ((file as NSString).lastPathComponent as NSString)
-        .deletingPathExtension) : -1
-    var sessionSlot: [Int32: Int] = [:]  // this file's sessions -> index in `sessions`
-
-    // The current run of rows of one session, flushed when the session changes.
-    var runSession: Int32 = -1
-    var runSlot = -1
-    var runSubject: Int32 = -1
-    var runTimes: [Double] = []
-    var runValues: [Float] = []
-    var runLabels: [Int32] = []
-    var lastTime = -Double.infinity
-    var row = [Float](repeating: 0, count: rawCount)
-    var missingHere = [Int](repeating: 0, count: rawCount)
-    var rowsHere = 0
-    var nextProgress = 1 << 23
-    // Beyond these a value is refused with its location; NaN fails the comparison too.
-    let valueLimit =
-      options.checkValueRange ? Limits.channelMagnitude : Double(Float.greatestFiniteMagnitude)
-    let timeLimit = options.checkValueRange ? Limits.timeMagnitude : Double.greatestFiniteMagnitude
-    func refuse(_ v: Double, _ field: CSVField, _ line: Int, _ f: Int, isTime: Bool) -> CSVError {
-      let text = scanner.text(field)
-      let at = location(line, f)
-      guard v.isFinite else { return .nonFinite(text: text, at: at) }
-      return .outOfRange(text: text, at: at, limit: isTime ? timeLimit : valueLimit, isTime: isTime)
-    }
-
-    func location(_ line: Int, _ column: Int) -> CSVLocation {
-      CSVLocation(file: file, line: line, column: column + 1, columnName: header[column])
-    }
-
-    func flush() {
-      guard runSlot >= 0, !runTimes.isEmpty else { return }
-      sessions[runSlot].timestamps += runTimes
-      sessions[runSlot].values += runValues
-      sessions[runSlot].labels += runLabels
-      runTimes.removeAll(keepingCapacity: true)
-      runValues.removeAll(keepingCapacity: true)
-      runLabels.removeAll(keepingCapacity: true)
-    }
-
-    while !scanner.atEnd {
-      let line = scanner.line
-      var f = 0
-      var time = 0.0
-      var session = fileSession
-      var subject = unknownSubject
-      var label = unlabelled
-      var blank = false
-      while true {
-        let field = scanner.next()
-        if field.terminator == .unterminatedQuote {
-          throw CSVError.unterminatedQuote(at: location(line, min(f, fieldCount - 1)))
-        }
-        if f == 0 && field.terminator != .comma && field.end == field.start && !field.quoted {
-          blank = true
-          break
-        }
-        if f >= fieldCount {
-          var found = f + 1
-          var end = field.terminator
-          while end == .comma {
-            end = scanner.next().terminator
-            found += 1
-          }
-          throw CSVError.raggedRow(
-            at: CSVLocation(file: file, line: line, column: fieldCount + 1),
-            expected: fieldCount, found: found)
-        }
-        let role = roles[f]
-        if role >= 0 {
-          switch scanner.number(field) {
-          case .value(let v):
-            guard abs(v) <= valueLimit else { throw refuse(v, field, line, f, isTime: false) }
-            row[role] = Float(v)
-          case .empty:
-            row[role] = .nan
-            missingHere[role] += 1
-          case .notANumber:
-            throw CSVError.nonNumeric(text: scanner.text(field), at: location(line, f))
-          }
-        } else if role == LoadState.time {
-          switch scanner.number(field) {
-          case .value(let v):
-            guard abs(v) <= timeLimit else { throw refuse(v, field, line, f, isTime: true) }
-            time = v
-          case .empty:
-            throw CSVError.emptyCell(at: location(line, f))
-          case .notANumber:
-            throw CSVError.nonNumeric(text: scanner.text(field), at: location(line, f))
-          }
-        } else if role != LoadState.skip {
-          let id: Int32  // -2: empty cell, quoted or not
-          if field.end == field.start {
-            id = -2
-          } else if field.quoted {
-            id = scanner.unquoted.withUnsafeBufferPointer { b in
-              guard let p = b.baseAddress else { return Int32(-2) }
-              switch role {
-              case LoadState.session: return sessionNames.id(p, field.start, field.end)
-              case LoadState.subject: return subjectNames.id(p, field.start, field.end)
-              default: return labelNames.id(p, field.start, field.end)
-              }
-            }
-          } else {
-            switch role {
-            case LoadState.session: id = sessionNames.id(scanner.base, field.start, field.end)
-            case LoadState.subject: id = subjectNames.id(scanner.base, field.start, field.end)
-            default: id = labelNames.id(scanner.base, field.start, field.end)
-            }
-          }
-          switch role {
-          case LoadState.session: session = id == -2 ? sessionNames.id(of: "") : id
-          case LoadState.subject: subject = id == -2 ? unknownSubject : id
-          default: label = id == -2 ? -1 : id
-          }
-        }
-        f += 1
-        if field.terminator != .comma { break }
-      }
-      if blank { continue }
-      if f < fieldCount {
-        throw CSVError.raggedRow(
-          at: CSVLocation(file: file, line: line, column: f + 1), expected: fieldCount, found: f)
-      }
-      rowsHere += 1
-      if session != runSession {
-        flush()
-        runSession = session
-        if let slot = sessionSlot[session] {
-          runSlot = slot
-          lastTime = sessions[slot].timestamps.last ?? -Double.infinity
-        } else {
-          runSlot = sessions.count
-          sessionSlot[session] = runSlot
-          sessions.append(SessionData(name: session, fileIndex: fileIndex, subject: subject))
-          lastTime = -Double.infinity
-        }
-        runSubject = sessions[runSlot].subject
-      }
-      if subject != runSubject {
-        throw CSVError.subjectChanges(
-          session: sessionNames.names[Int(session)], first: subjectNames.names[Int(runSubject)],
-          now: subjectNames.names[Int(subject)],
-          at: location(line, subjectIndex ?? 0))
-      }
-      if !(time > lastTime) {
-        throw CSVError.timestampNotIncreasing(
-          session: sessionNames.names[Int(session)], previous: lastTime, current: time,
-          at: location(line, timeIndex))
-      }
-      lastTime = time
-      runTimes.append(time)
-      runValues.append(contentsOf: row)
-      runLabels.append(label)
-      if scanner.position >= nextProgress {
-        progress(scanner.position)
-        nextProgress = scanner.position + (1 << 23)
-      }
-    }
-    flush()
-    guard rowsHere > 0 else { throw CSVError.noDataRows(file: file) }
-    report.rowsRead += rowsHere
-    for c in 0..<rawCount { missing[c] += missingHere[c] }
   }
 
   /// Picks the channel columns from the first file: every column other than time, session,
@@ -356,5 +401,40 @@ struct LoadState {
     if !adapter.adaptations.isEmpty {
       report.notes.append("input: " + adapter.adaptations.joined(separator: "; "))
     }
+  }
+}
+
+/// One result per chunk, filled concurrently.
+final class ChunkSlots<Value>: @unchecked Sendable {
+  private let lock = NSLock()
+  private(set) var values: [Value?]
+
+  init(count: Int) { values = [Value?](repeating: nil, count: count) }
+
+  func set(_ index: Int, _ value: Value) {
+    lock.lock()
+    values[index] = value
+    lock.unlock()
+  }
+
+  /// The value at `index`, removed from the slots.
+  func take(_ index: Int) -> Value? {
+    lock.lock()
+    defer { lock.unlock() }
+    let value = values[index]
+    values[index] = nil
+    return value
+  }
+}
+
+extension ChunkSlots where Value == Int {
+  /// A shared counter in slot 0: the next index below `count`, or nil when all are taken.
+  func increment(below count: Int) -> Int? {
+    lock.lock()
+    defer { lock.unlock() }
+    let index = values[0] ?? 0
+    guard index < count else { return nil }
+    values[0] = index + 1
+    return index
   }
 }

@@ -64,12 +64,25 @@ public enum DatasetLoader {
       inputs.map(\.name), options: options, totalBytes: total, progress: progress
     ) { index in
       switch inputs[index] {
-      case .file(let path): return try readAll(path)
-      case .app(let recording): return recording.longLayout
+      case .file(let path):
+        do {
+          // Regular files are read a block at a time; streams whole.
+          if let blocks = try InputBlocks(path: path) { return .blocks(blocks) }
+        } catch let error as InputFileError {
+          throw CSVError.unreadable(file: error.file, reason: error.reason)
+        }
+        return .bytes(try readAll(path))
+      case .app(let recording): return .bytes(recording.longLayout)
       }
     }
     attach(inputs.compactMap { if case .app(let r) = $0 { return r } else { return nil } }, to: &result)
     return result
+  }
+
+  /// Where one input's bytes come from.
+  enum Source {
+    case bytes([UInt8])
+    case blocks(InputBlocks)
   }
 
   /// Loads inputs already read (see `read(_:)`): the same data can be parsed twice, as
@@ -81,7 +94,7 @@ public enum DatasetLoader {
     var result = try load(
       inputs.map(\.name), options: options, totalBytes: inputs.reduce(0) { $0 + $1.bytes.count },
       progress: progress
-    ) { index in inputs[index].bytes }
+    ) { index in .bytes(inputs[index].bytes) }
     attach(inputs.compactMap(\.appExport), to: &result)
     return result
   }
@@ -104,16 +117,20 @@ public enum DatasetLoader {
 
   private static func load(
     _ names: [String], options: LoadOptions, totalBytes: Int,
-    progress: ((_ bytesDone: Int, _ bytesTotal: Int) -> Void)?, bytesOf: (Int) throws -> [UInt8]
+    progress: ((_ bytesDone: Int, _ bytesTotal: Int) -> Void)?, sourceOf: (Int) throws -> Source
   ) throws -> LoadResult {
     var state = LoadState(options: options)
     var done = 0
     for (index, file) in names.enumerated() {
-      let bytes = try bytesOf(index)
-      try state.parse(file: file, fileIndex: index, bytes: bytes) { fileDone in
-        progress?(done + fileDone, totalBytes)
+      let report = { (fileDone: Int) -> Void in progress?(done + fileDone, totalBytes) }
+      switch try sourceOf(index) {
+      case .bytes(let bytes):
+        try state.parse(file: file, fileIndex: index, bytes: bytes, progress: report)
+        done += bytes.count
+      case .blocks(let blocks):
+        try state.parse(file: file, fileIndex: index, blocks: blocks, progress: report)
+        done += blocks.bytesRead
       }
-      done += bytes.count
       progress?(done, totalBytes)
     }
     return try state.finish(files: names)

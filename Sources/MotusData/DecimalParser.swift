@@ -19,11 +19,12 @@ enum DecimalParser {
     case notANumber
   }
 
-  private static let powersOfTen: [Double] = (0...22).map { e in
-    var p = 1.0
-    for _ in 0..<e { p *= 10 }
-    return p
-  }
+  /// 10^0 ... 10^22, each exact in a Double. Written out so the compiler can lay the table
+  /// down statically instead of building it lazily behind a check on every number.
+  private static let powersOfTen: [Double] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+  ]
 
   /// Parses `bytes[start..<end]`. Returns `.value` for finite and non-finite numbers alike
   /// (the caller rejects NaN and infinity with its own location).

@@ -30,6 +30,9 @@ public struct StreamRowReader: Sendable {
   private var parser: CSVRowParser
   private let timeIndex: Int
   private let sessionIndex: Int?
+  /// Scratch for `read(bytes:into:)`: field end offsets, and the last session's text.
+  private var fieldEnds: [Int] = []
+  private var lastSession: (bytes: [UInt8], text: String)?
 
   /// Parses the header and resolves every model input against it.
   ///
@@ -97,6 +100,48 @@ public struct StreamRowReader: Sendable {
     } catch {
       return .skipped(.unreadable(file: file, reason: "\(error)"))
     }
+  }
+
+  /// `read(_:into:)` without a String per line or per field: a plain line (no quotes, every
+  /// value a finite number within bounds) is read in place; any other goes to `read(_:into:)`,
+  /// which gives the same result and error as before.
+  public mutating func read(bytes line: UnsafeBufferPointer<UInt8>, into values: UnsafeMutableBufferPointer<Float>)
+    -> Row
+  {
+    guard parser.splitPlainLine(line, ends: &fieldEnds), let time = readPlain(line, into: values)
+    else { return read(Array(line), into: values) }
+    parser.acceptPlainLine()
+    return .sample(time: time, session: sessionIndex.map { session(line, column: $0) })
+  }
+
+  private struct NeedsFullParse: Error {}
+
+  /// The time of a plain line with its values in `values`; nil when `read` must decide.
+  private func readPlain(_ line: UnsafeBufferPointer<UInt8>, into values: UnsafeMutableBufferPointer<Float>) -> Double? {
+    let ends = fieldEnds
+    func number(_ column: Int, limit: Double) throws -> Double? {
+      let start = column == 0 ? 0 : ends[column - 1] + 1
+      guard let v = CSVRowParser.number(in: line, from: start, to: ends[column]) else { return nil }
+      guard abs(v) <= limit else { throw NeedsFullParse() }  // NaN too
+      return v
+    }
+    do {
+      guard let time = try number(timeIndex, limit: Limits.timeMagnitude) else { return nil }
+      try adapter.apply({ try number($0, limit: Limits.channelMagnitude) }, into: values)
+      return time
+    } catch {
+      return nil
+    }
+  }
+
+  /// The session cell's text, kept while it repeats.
+  private mutating func session(_ line: UnsafeBufferPointer<UInt8>, column: Int) -> String {
+    let start = column == 0 ? 0 : fieldEnds[column - 1] + 1
+    let bytes = UnsafeBufferPointer(rebasing: line[start..<fieldEnds[column]])
+    if let last = lastSession, last.bytes.elementsEqual(bytes) { return last.text }
+    let text = String(decoding: bytes, as: UTF8.self)
+    lastSession = (Array(bytes), text)
+    return text
   }
 
   /// The number in `column` (nil when empty), within `limit`.

@@ -18,10 +18,11 @@ extension DataOptions {
 }
 
 extension WindowOptions {
-  /// Windows `result` with `spec` (from `featureSpec(for:)`) and extracts every window.
+  /// Windows `result` with `spec` (from `featureSpec(for:)`) and extracts every window, on
+  /// every core.
   func windowTable(for result: LoadResult, spec: FeatureSpec) throws -> WindowTable {
     do {
-      return try WindowTable.make(
+      return try WindowTable.makeConcurrently(
         dataset: result.dataset, extractor: FeatureExtractor(spec: spec), minimumPurity: minPurity)
     } catch let error as FeatureSpecError {
       throw ToolError(error.description)

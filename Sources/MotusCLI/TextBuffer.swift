@@ -1,0 +1,109 @@
+// Bytes of text built up in memory and written in large blocks: `motus features` and
+// `motus stream` format hundreds of thousands of numbers, and a String per number or a write
+// per line would cost more than computing them. Every number prints exactly the text the
+// Foundation or Swift formatting it replaces would print (pinned by GoldenOutputTests).
+
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+struct TextBuffer {
+  private(set) var bytes: [UInt8] = []
+
+  init(capacity: Int = 1 << 16) { bytes.reserveCapacity(capacity) }
+
+  var count: Int { bytes.count }
+  mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
+
+  mutating func append(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes.append(contentsOf: $0) }
+  }
+
+  mutating func append(_ byte: UInt8) { bytes.append(byte) }
+  mutating func append(_ other: [UInt8]) { bytes.append(contentsOf: other) }
+
+  mutating func append(_ value: Int) {
+    if value >= 0 && value < 10 {
+      bytes.append(UInt8(ascii: "0") + UInt8(value))
+    } else {
+      append(String(value))
+    }
+  }
+
+  /// The text `"\(value)"` prints: the shortest that reads back as the same Float (and a
+  /// NaN's payload, as interpolation shows it).
+  mutating func append(_ value: Float) {
+    var text = ""
+    value.write(to: &text)  // up to 15 bytes: stored inline, no allocation
+    text.withUTF8 { bytes.append(contentsOf: $0) }
+  }
+
+  /// The text `"\(value)"` prints.
+  mutating func append(_ value: Double) {
+    var text = ""
+    value.write(to: &text)
+    text.withUTF8 { bytes.append(contentsOf: $0) }
+  }
+
+  /// The text of `String(format: "%.<digits>f", value)`.
+  ///
+  /// `value * 10^digits` is rounded to the nearest integer; where that product might be a
+  /// rounding tie or too large to be exact, printf itself decides.
+  mutating func append(_ value: Double, fractionDigits digits: Int) {
+    let scale = FixedDecimal.powers[digits]
+    let scaled = abs(value) * scale
+    guard scaled < 1e15, scaled.isFinite else { return appendFormatted(value, digits) }
+    let lower = scaled.rounded(.down)
+    guard abs(scaled - lower - 0.5) > 1e-6 else { return appendFormatted(value, digits) }
+    var whole = UInt64(scaled.rounded(.toNearestOrEven))
+    if value.sign == .minus { bytes.append(UInt8(ascii: "-")) }
+    let unit = UInt64(scale)
+    append(Int(whole / unit))
+    guard digits > 0 else { return }
+    bytes.append(UInt8(ascii: "."))
+    whole %= unit
+    var divisor = unit / 10
+    while divisor > 0 {
+      bytes.append(UInt8(ascii: "0") + UInt8(whole / divisor))
+      whole %= divisor
+      divisor /= 10
+    }
+  }
+
+  private mutating func appendFormatted(_ value: Double, _ digits: Int) {
+    append(String(format: "%.\(digits)f", value))
+  }
+
+  /// Writes everything to `fd` and empties the buffer; false on a write error (EPIPE).
+  mutating func write(to fd: Int32) -> Bool {
+    defer { bytes.removeAll(keepingCapacity: true) }
+    return bytes.withUnsafeBytes { raw -> Bool in
+      guard var p = raw.baseAddress else { return true }
+      var left = raw.count
+      while left > 0 {
+        let n = writeSome(fd, p, left)
+        if n < 0 {
+          if errno == EINTR { continue }
+          return false
+        }
+        p += n
+        left -= n
+      }
+      return true
+    }
+  }
+}
+
+/// write(2), named apart from `TextBuffer.write(to:)`.
+private func writeSome(_ fd: Int32, _ p: UnsafeRawPointer, _ count: Int) -> Int {
+  write(fd, p, count)
+}
+
+enum FixedDecimal {
+  static let powers: [Double] = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8]
+}
