@@ -61,6 +61,8 @@ final class StreamOutput {
       case .csv:
         return emit("\(csv(s)),repetition,,\(t(time)),,,,\(count),," + classes.map { _ in "" }.joined(separator: ","))
       }
+    case .step:
+      return true  // totals and cadence ride on prediction and segment lines
     case .gap(let from, let to):
       guard !segmentsOnly else { return !closed }
       switch format {

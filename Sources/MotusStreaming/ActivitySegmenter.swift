@@ -9,6 +9,8 @@ public struct ActivitySegment: Codable, Sendable, Equatable {
   /// Mean probability of `label` over the predictions in the segment.
   public var meanConfidence: Float
   public var predictionCount: Int
+  /// Steps taken during the segment, when the stream counts steps (`countsSteps`).
+  public var steps: Int? = nil
 }
 
 /// Groups consecutive predictions with the same label.

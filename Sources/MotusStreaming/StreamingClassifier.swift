@@ -42,6 +42,8 @@ public enum StreamEvent: Sendable {
   case repetition(time: Double, count: Int)
   /// Input stopped for longer than the gap limit; the window was restarted.
   case gap(from: Double, to: Double)
+  /// One more step (`StreamConfiguration.countsSteps`), with the stream's running total.
+  case step(time: Double, total: Int)
 }
 
 /// Settings of a stream that do not come from the model.
@@ -58,6 +60,10 @@ public struct StreamConfiguration: Sendable {
   public var unknownThreshold: Float?
   /// The class whose repetitions are counted (nil: none).
   public var repetitionClass: String? = "push-up"
+  /// Count steps and measure cadence on the model's magnitude channel (`StepCounter`), in
+  /// every activity, as a phone's pedometer does; segments then carry their steps.
+  public var countsSteps = false
+  public var stepSettings = StepCounter.Settings()
   /// Consecutive predictions of the repetition class that confirm a set. Counting then
   /// starts from the set's first window, so nothing is lost; a single stray window of
   /// the class counts nothing.
@@ -102,6 +108,12 @@ public final class StreamingClassifier {
   public private(set) var probabilities: [Float]
   /// Repetitions counted in the current stretch of the repetition class.
   public var repetitionCount: Int { repetitions?.count ?? 0 }
+  /// Whole steps since the stream started (0 unless `countsSteps`).
+  public var stepTotal: Int { Int((steps?.total ?? 0).rounded(.down)) }
+  /// Steps per minute of the latest analysed stretch; 0 when not stepping or not counting.
+  public var cadence: Double { steps?.cadence ?? 0 }
+  /// Whether steps are counted: `countsSteps` and a magnitude channel to count them on.
+  public var isCountingSteps: Bool { steps != nil }
 
   private let plan: ChannelPlan
   // The model with the configuration's unknown threshold: decides unknown answers.
@@ -123,6 +135,8 @@ public final class StreamingClassifier {
   private let repetitionChannel: Int?
   private var inRepetitionClass = false
   private var repetitionClassRun = 0  // consecutive predictions of the repetition class
+  private var steps: StepCounter?
+  private var stepTotalAtSegmentStart = 0
   private var samplesUntilPrediction: Int
   private var lastInputTime: Double?
   // Grid time of each sample in the ring, to stamp predictions; same layout as the ring.
@@ -181,6 +195,9 @@ public final class StreamingClassifier {
     if repetitionClassIndex != nil, repetitionChannel != nil {
       repetitions = RepetitionCounter(sampleRateHz: spec.sampleRateHz)
     }
+    if configuration.countsSteps, let channel = repetitionChannel, names[channel].hasPrefix("|") {
+      steps = StepCounter(sampleRateHz: spec.sampleRateHz, settings: configuration.stepSettings)
+    }
   }
 
   /// Feeds one raw sample (`inputChannels` order).
@@ -228,7 +245,17 @@ public final class StreamingClassifier {
         self.consume(time: time, values: resampled, events: events)
       }
     }
-    if let segment = segmenter.finish() { events(.segment(segment)) }
+    if let segment = segmenter.finish() { report(segment, events: events) }
+  }
+
+  /// A closed segment, with the steps taken during it when steps are counted.
+  private func report(_ segment: ActivitySegment, events: (StreamEvent) -> Void) {
+    var segment = segment
+    if steps != nil {
+      segment.steps = stepTotal - stepTotalAtSegmentStart
+      stepTotalAtSegmentStart = stepTotal
+    }
+    events(.segment(segment))
   }
 
   /// Starts over after a gap: the next window begins with the next sample.
@@ -238,7 +265,8 @@ public final class StreamingClassifier {
         self.consume(time: time, values: resampled, events: events)
       }
     }
-    if let segment = segmenter.finish() { events(.segment(segment)) }
+    if let segment = segmenter.finish() { report(segment, events: events) }
+    steps?.restart()
     ring.removeAll()
     smoother.reset()
     repetitions?.reset()
@@ -252,6 +280,9 @@ public final class StreamingClassifier {
     ring.append(values)
     sampleTimes[sampleTimeSlot] = time
     sampleTimeSlot = sampleTimeSlot + 1 == sampleTimes.count ? 0 : sampleTimeSlot + 1
+    if let channel = repetitionChannel, steps != nil {
+      steps!.push(time: time, magnitude: values[channel]) { events(.step(time: $0, total: $1)) }
+    }
     if let channel = repetitionChannel, repetitions != nil {
       let completed = repetitions!.append(values[channel], counting: inRepetitionClass)
       reportRepetitions(completed, time: time, events: events)
@@ -302,7 +333,7 @@ public final class StreamingClassifier {
     if let closed = segmenter.add(
       label: label, start: prediction.windowStart, end: endTime, confidence: p)
     {
-      events(.segment(closed))
+      report(closed, events: events)
     }
     let isRepetitionClass = !prediction.isUnknown && best == repetitionClassIndex
     repetitionClassRun = isRepetitionClass ? repetitionClassRun + 1 : 0

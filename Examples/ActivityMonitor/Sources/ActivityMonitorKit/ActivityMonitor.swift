@@ -80,7 +80,7 @@ public final class ActivityMonitor {
       }
     case .repetition(let time, let count):
       report(.pushUp(count: count, at: time))
-    case .segment, .gap:
+    case .segment, .gap, .step:
       break
     }
   }
