@@ -113,7 +113,7 @@ let package = Package(
       name: "MotusBenchmarksTests",
       dependencies: [
         "MotusBenchmarks", "MotusBaselines", "MotusStreaming", "MotusModels", "MotusFeatures",
-        "MotusData", "MotusLinearAlgebra",
+        "MotusData", "MotusLinearAlgebra", "MotusTestSupport",
       ]),
     .testTarget(
       name: "MotusCLITests", dependencies: ["MotusCLI", "MotusTestSupport", "MotusSimulation"]),

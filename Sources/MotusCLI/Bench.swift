@@ -7,7 +7,9 @@ import Motus
 struct Bench: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Measure throughput (build with -c release for meaningful figures).",
-    subcommands: [BenchFeatures.self, BenchStream.self, BenchAccuracy.self, BenchTransfer.self])
+    subcommands: [
+      BenchFeatures.self, BenchStream.self, BenchAccuracy.self, BenchTransfer.self, BenchSteps.self,
+    ])
 }
 
 struct BenchFeatures: ParsableCommand {

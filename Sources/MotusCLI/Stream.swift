@@ -104,7 +104,33 @@ struct Stream: ParsableCommand {
         + "magnitudes such as |acceleration| are computed from the adapted axes."))
   var negateAcceleration = false
 
+  @Flag(
+    help: ArgumentHelp(
+      "Count steps: totals, cadence and step events in the JSON lines, steps per segment.",
+      discussion: "Example: `motus stream models/six-class.motus walk.csv --steps`. Steps come "
+        + "from the periodicity of |acceleration| in any activity, as a phone's pedometer counts."))
+  var steps = false
+
+  @Option(
+    help: ArgumentHelp(
+      "With --steps, estimate distance from steps of this length, in metres.",
+      discussion: "Example: `--step-length 0.72`.", valueName: "m"))
+  var stepLength: Double?
+
+  @Option(
+    help: ArgumentHelp(
+      "With --steps, estimate distance from this height, in metres (step length 0.415 x height "
+        + "walking, longer running).", discussion: "Example: `--height 1.75`.", valueName: "m"))
+  var height: Double?
+
   func validate() throws {
+    for (flag, value) in [("--step-length", stepLength), ("--height", height)] {
+      guard let value else { continue }
+      guard steps else { throw ValidationError("'\(flag)' needs --steps.") }
+      guard value > 0 && value < 3 else {
+        throw ValidationError("'\(flag)' must be in metres, between 0 and 3, got \(value).")
+      }
+    }
     if let inputRate, !Limits.sampleRateHz.contains(inputRate) {
       throw ValidationError(
         "'--input-rate' must be within \(Limits.sampleRateHz.lowerBound)..."
@@ -183,6 +209,8 @@ struct Stream: ParsableCommand {
     configuration.unknownThreshold = unknownBelow
     configuration.smoothing = smoothing.value
     configuration.inputRateHz = inputRate  // nil: estimated per session from its first rows
+    configuration.countsSteps = steps
+    configuration.stride = StrideModel(stepLengthMeters: stepLength, heightMeters: height)
     return configuration
   }
 

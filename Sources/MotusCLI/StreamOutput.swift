@@ -61,8 +61,9 @@ final class StreamOutput {
       case .csv:
         return emit("\(csv(s)),repetition,,\(t(time)),,,,\(count),," + classes.map { _ in "" }.joined(separator: ","))
       }
-    case .step:
-      return true  // totals and cadence ride on prediction and segment lines
+    case .step(let time, let total):
+      guard !segmentsOnly, format == .json else { return !closed }  // CSV: on segment lines
+      return emit("{\"event\":\"step\",\"session\":\(json(s)),\"time\":\(t(time)),\"total\":\(total)}")
     case .gap(let from, let to):
       guard !segmentsOnly else { return !closed }
       switch format {
@@ -86,7 +87,8 @@ final class StreamOutput {
         "{\"event\":\"segment\",\"session\":\(json(s)),\"start\":\(t(segment.start)),"
           + "\"end\":\(t(segment.end)),\"label\":\(json(segment.label)),"
           + "\"mean_confidence\":\(p4(segment.meanConfidence)),"
-          + "\"predictions\":\(segment.predictionCount),\"repetitions\":\(reps)}")
+          + "\"predictions\":\(segment.predictionCount),\"repetitions\":\(reps)"
+          + (segment.steps.map { ",\"steps\":\($0)" } ?? "") + "}")
     case .csv:
       return emit(
         "\(csv(s)),\(t(segment.start)),\(t(segment.end)),\(csv(segment.label)),"
@@ -111,7 +113,16 @@ final class StreamOutput {
     }
     buffer.append(",\"probability\":")
     buffer.append(Double(p.probability), fractionDigits: 4)
-    buffer.append(",\"confidence\":\"" + p.confidence.rawValue + "\",\"probabilities\":{")
+    buffer.append(",\"confidence\":\"" + p.confidence.rawValue + "\"")
+    if let steps = p.steps, let cadence = p.cadence {
+      buffer.append(",\"steps\":\(steps),\"cadence\":")
+      buffer.append(cadence, fractionDigits: 1)
+      if let metres = p.distanceMeters {
+        buffer.append(",\"distance_m\":")
+        buffer.append(metres, fractionDigits: 1)
+      }
+    }
+    buffer.append(",\"probabilities\":{")
     for k in classes.indices {
       if k > 0 { buffer.append(UInt8(ascii: ",")) }
       buffer.append(jsonClassKeys[k])

@@ -19,7 +19,8 @@ import Foundation
 /// Counts steps and measures cadence on one stream of acceleration magnitudes.
 ///
 ///     var steps = StepCounter(sampleRateHz: 50)
-///     steps.push(time: t, magnitude: m) { stepTime, total in ... }
+///     let new = steps.push(time: t, magnitude: m)   // whole steps completed by this sample
+///     for k in 0..<new { print(steps.time(ofStep: steps.wholeSteps - new + 1 + k)) }
 ///     steps.cadence   // steps per minute, 0 when not stepping
 public struct StepCounter: Sendable {
   /// The detector's settings; the defaults are the ones measured in the README.
@@ -43,6 +44,8 @@ public struct StepCounter: Sendable {
   public private(set) var total: Double = 0
   /// Steps per minute of the last analysed window; 0 when it was not stepping.
   public private(set) var cadence: Double = 0
+  /// Whole steps so far.
+  public var wholeSteps: Int { Int(total.rounded(.down)) }
 
   private var highPass: Biquad
   private var lowPass: Biquad
@@ -58,6 +61,10 @@ public struct StepCounter: Sendable {
   private let longestLag: Int
   /// Time up to which steps have been credited.
   private var creditedUntil: Double?
+  // The last credited stretch: its start, the total before it and its period.
+  private var lastCreditStart = 0.0
+  private var totalBeforeLastCredit = 0.0
+  private var lastPeriod = 1.0
   private var started = false
 
   /// - Parameter sampleRateHz: Rate of the magnitudes passed to `push` (> 2 Hz).
@@ -90,9 +97,16 @@ public struct StepCounter: Sendable {
     cadence = 0
   }
 
-  /// Feeds one magnitude (g) at `time` (s); `onStep` gets each whole step's time and the
-  /// running whole-step count.
-  public mutating func push(time: Double, magnitude: Float, onStep: (Double, Int) -> Void) {
+  /// When the `step`-th step (1-based) was completed; exact for the steps the last `push`
+  /// completed, which lie in the last credited stretch.
+  public func time(ofStep step: Int) -> Double {
+    lastCreditStart + (Double(step) - totalBeforeLastCredit) * lastPeriod
+  }
+
+  /// Feeds one magnitude (g) at `time` (s); returns how many whole steps it completed (often
+  /// 0, several at once when a walk starts: the steps of the window that revealed it).
+  @discardableResult
+  public mutating func push(time: Double, magnitude: Float) -> Int {
     let value = Double(magnitude)
     if !started {
       highPass.settle(at: value)
@@ -104,13 +118,15 @@ public struct StepCounter: Sendable {
     ringNext = ringNext + 1 == ring.count ? 0 : ringNext + 1
     filled = min(filled + 1, ring.count)
     samplesUntilAnalysis -= 1
-    guard samplesUntilAnalysis == 0 else { return }
+    guard samplesUntilAnalysis == 0 else { return 0 }
     samplesUntilAnalysis = hopSamples
-    guard filled == ring.count else { return }
-    analyse(at: time, onStep: onStep)
+    guard filled == ring.count else { return 0 }
+    let before = wholeSteps
+    analyse(at: time)
+    return wholeSteps - before
   }
 
-  private mutating func analyse(at time: Double, onStep: (Double, Int) -> Void) {
+  private mutating func analyse(at time: Double) {
     let credited = creditedUntil ?? time
     guard let period = stepPeriod() else {
       cadence = 0
@@ -120,13 +136,8 @@ public struct StepCounter: Sendable {
     }
     cadence = 60 / period
     let start = max(credited, time - settings.windowSeconds)
-    var whole = Int(total.rounded(.down))
-    let before = total
+    (lastCreditStart, totalBeforeLastCredit, lastPeriod) = (start, total, period)
     total += (time - start) / period
-    while Double(whole + 1) <= total {
-      whole += 1
-      onStep(start + (Double(whole) - before) * period, whole)
-    }
     creditedUntil = time
   }
 

@@ -21,6 +21,10 @@ public struct StepReconciler: Sendable, Equatable {
     public var steps: Int
     public var source: Source
     public var displayed: Int
+
+    public init(steps: Int, source: Source, displayed: Int) {
+      (self.steps, self.source, self.displayed) = (steps, source, displayed)
+    }
   }
 
   /// What the user sees.

@@ -28,6 +28,11 @@ public struct StreamPrediction: Sendable, Equatable {
   public var unknownReason: UnknownReason?
   /// The window's novelty score (see `NoveltyDetector`); nil when the model has none.
   public var noveltyScore: Float?
+  /// With `countsSteps`: whole steps since the stream started, the cadence (steps/min, 0 when
+  /// not stepping) and the estimated distance in metres (when a `StrideModel` is set).
+  public var steps: Int? = nil
+  public var cadence: Double? = nil
+  public var distanceMeters: Double? = nil
 
   /// Whether the stream answers unknown instead of the class.
   public var isUnknown: Bool { unknownReason != nil }
@@ -64,6 +69,8 @@ public struct StreamConfiguration: Sendable {
   /// every activity, as a phone's pedometer does; segments then carry their steps.
   public var countsSteps = false
   public var stepSettings = StepCounter.Settings()
+  /// Step length for the distance estimate (nothing set: no distance).
+  public var stride = StrideModel()
   /// Consecutive predictions of the repetition class that confirm a set. Counting then
   /// starts from the set's first window, so nothing is lost; a single stray window of
   /// the class counts nothing.
@@ -114,6 +121,8 @@ public final class StreamingClassifier {
   public var cadence: Double { steps?.cadence ?? 0 }
   /// Whether steps are counted: `countsSteps` and a magnitude channel to count them on.
   public var isCountingSteps: Bool { steps != nil }
+  /// Estimated metres walked or run (`configuration.stride`); 0 when it is not set.
+  public private(set) var distanceMeters = 0.0
 
   private let plan: ChannelPlan
   // The model with the configuration's unknown threshold: decides unknown answers.
@@ -281,7 +290,15 @@ public final class StreamingClassifier {
     sampleTimes[sampleTimeSlot] = time
     sampleTimeSlot = sampleTimeSlot + 1 == sampleTimes.count ? 0 : sampleTimeSlot + 1
     if let channel = repetitionChannel, steps != nil {
-      steps!.push(time: time, magnitude: values[channel]) { events(.step(time: $0, total: $1)) }
+      let completed = steps!.push(time: time, magnitude: values[channel])
+      if completed > 0, let counter = steps {
+        let total = counter.wholeSteps
+        let length = configuration.stride.stepLength(cadence: counter.cadence) ?? 0
+        distanceMeters += Double(completed) * length
+        for k in (total - completed + 1)...total {
+          events(.step(time: counter.time(ofStep: k), total: k))
+        }
+      }
     }
     if let channel = repetitionChannel, repetitions != nil {
       let completed = repetitions!.append(values[channel], counting: inRepetitionClass)
@@ -322,10 +339,15 @@ public final class StreamingClassifier {
     }
     let best = answer.classIndex
     let p = answer.probability
-    let prediction = StreamPrediction(
+    var prediction = StreamPrediction(
       windowStart: sampleTimes[sampleTimeSlot], windowEnd: endTime, classIndex: best,
       probability: p, confidence: answer.confidence, unknownReason: answer.unknownReason,
       noveltyScore: novelty)
+    if steps != nil {
+      prediction.steps = stepTotal
+      prediction.cadence = cadence
+      if configuration.stride.isSet { prediction.distanceMeters = distanceMeters }
+    }
     statistics.predictions += 1
     events(.prediction(prediction))
 

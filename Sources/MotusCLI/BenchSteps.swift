@@ -1,0 +1,160 @@
+// `motus bench steps`: step counts against the phone's pedometer and the threshold pedometer,
+// and cadence on labelled walking, jogging, sitting and standing sessions.
+
+import ArgumentParser
+import Foundation
+import Motus
+
+struct BenchSteps: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "steps",
+    abstract: "Measure step counts and cadence on real recordings.",
+    discussion: """
+      Streams each phone-app recording of FOLDER that carries the phone's own pedometer \
+      (SensorLog's pedometer columns, Sensor Logger's Pedometer.csv) and runs at 15 Hz or more \
+      through the model with steps counted, as `motus stream --steps` does, and compares the \
+      total with the phone's count over the same interval; beside it, the threshold pedometer \
+      (peaks of |a| low-passed with RC 0.3 s) with typical settings (1.1 g, 0.25 s) and with \
+      settings tuned on the other recordings. Then cadence at every prediction on MotionSense: \
+      the share of walking and jogging predictions inside 90-130 and 140-200 steps/min, and \
+      steps per minute while sitting and standing. Example:
+        motus bench steps --subjects 17-20
+      """)
+
+  enum Format: String, ExpressibleByArgument, CaseIterable { case table, json }
+
+  @Option(help: ArgumentHelp("The model to stream with.", valueName: "file"))
+  var model = "models/six-class.motus"
+
+  @Option(help: ArgumentHelp("Folder of phone-app recordings.", valueName: "folder"))
+  var appExports = "../shared/datasets/app-exports"
+
+  @Option(help: ArgumentHelp("MotionSense CSV ('' skips the cadence section).", valueName: "file"))
+  var motionSense = "../shared/datasets/motionsense/motionsense.csv"
+
+  @Option(help: ArgumentHelp("MotionSense subjects, e.g. 17-20 (default: all).", valueName: "list"))
+  var subjects: String?
+
+  @Option(help: "Output format.")
+  var format: Format = .table
+
+  func run() throws {
+    let trained = try ModelFile.read(path: model)
+    // Recordings without raw acceleration (linear acceleration only) cannot be counted.
+    let recordings = try recordingFolders().compactMap { try? appDataset($0).recordings }.joined()
+    let counts = try StepBenchmark.counts(
+      model: trained, recordings: Array(recordings),
+      channels: ["acceleration.x", "acceleration.y", "acceleration.z"])
+    var cadences: [StepBenchmark.CadenceResult] = []
+    if !motionSense.isEmpty {
+      Warnings.write("steps: cadence on \(motionSense)\n")
+      var options = LoadOptions()
+      options.channelPatterns = ["acceleration.*"]
+      if let subjects { options.subjects = try SubjectFilter(parsing: subjects) }
+      options.keepLabels = ["walking", "jogging", "sitting", "standing"]
+      let dataset = try DatasetLoader.load([motionSense], options: options).dataset
+      cadences = try StepBenchmark.cadences(
+        model: trained, dataset: dataset,
+        ranges: ["walking": 90...130, "jogging": 140...200, "sitting": nil, "standing": nil])
+    }
+    print(format == .json ? StepReport.json(counts, cadences) : StepReport.table(counts, cadences))
+  }
+
+  /// Every recording folder two levels down (app/recording), in name order.
+  private func recordingFolders() throws -> [String] {
+    let manager = FileManager.default
+    guard let apps = try? manager.contentsOfDirectory(atPath: appExports) else {
+      throw ValidationError("--app-exports: cannot list \(appExports).")
+    }
+    return apps.sorted().flatMap { app -> [String] in
+      let folder = (appExports as NSString).appendingPathComponent(app)
+      let names = (try? manager.contentsOfDirectory(atPath: folder)) ?? []
+      return names.sorted().map { (folder as NSString).appendingPathComponent($0) }
+        .filter { InputFile.kind($0) == .folder }
+    }
+  }
+
+  /// A recording read as its app exported it, with raw acceleration as the only channels.
+  private func appDataset(_ path: String) throws -> Dataset {
+    var options = LoadOptions()
+    options.channelPatterns = ["acceleration.*"]
+    options.appLabels = AppExportLabels(label: "walking")
+    // SensorLog and Physics Toolbox keep one CSV in their folder.
+    let csvs = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [])
+      .filter { $0.lowercased().hasSuffix(".csv") }
+    let input =
+      AppExport.recognise(path: path) == nil && csvs.count == 1
+      ? (path as NSString).appendingPathComponent(csvs[0]) : path
+    return try DatasetLoader.load([input], options: options).dataset
+  }
+}
+
+/// `motus bench steps` output.
+enum StepReport {
+  static func table(
+    _ counts: [StepBenchmark.CountResult], _ cadences: [StepBenchmark.CadenceResult]
+  ) -> String {
+    func percent(_ e: Double?) -> String { e.map { String(format: "%+.1f %%", 100 * $0) } ?? "-" }
+    var text = "Steps against the phone's pedometer (same interval):\n"
+    var rows = [[
+      "recording", "Hz", "s", "phone", "motus", "error", "threshold typical", "error",
+      "threshold tuned", "error", "cadence",
+    ]]
+    for c in counts {
+      rows.append([
+        relative(c.recording), String(format: "%.1f", c.rateHz), String(format: "%.0f", c.seconds),
+        String(format: "%.0f", c.reference), "\(c.learned)", percent(c.error(c.learned)),
+        "\(c.typicalThreshold)", percent(c.error(c.typicalThreshold)),
+        c.tunedThreshold.map(String.init) ?? "-", percent(c.error(c.tunedThreshold)),
+        String(format: "%.0f", c.medianCadence),
+      ])
+    }
+    text += TextTable.render(rows)
+    guard !cadences.isEmpty else { return text }
+    text += "\nCadence at each prediction (steps/min):\n"
+    var cadenceRows = [["label", "sessions", "min", "predictions", "in range", "p5", "p50", "p95", "steps/min"]]
+    for c in cadences {
+      let range = c.range.map { "\(Int($0.lowerBound))-\(Int($0.upperBound))" }
+      let inRange = c.fractionInRange.map { String(format: "%.3f (%@)", $0, range ?? "") } ?? "-"
+      cadenceRows.append(
+        [c.label, "\(c.sessions)", String(format: "%.1f", c.minutes), "\(c.predictions)", inRange]
+          + c.cadencePercentiles.map { String(format: "%.0f", $0) }
+          + [String(format: "%.2f", c.stepsPerMinute)])
+    }
+    return text + TextTable.render(cadenceRows)
+  }
+
+  /// A recording's name below the app-exports folder: app/recording.
+  static func relative(_ path: String) -> String {
+    var parts = path.split(separator: "/").map(String.init)
+    if parts.last?.lowercased().hasSuffix(".csv") == true { parts.removeLast() }
+    return parts.suffix(2).joined(separator: "/")
+  }
+
+  static func json(
+    _ counts: [StepBenchmark.CountResult], _ cadences: [StepBenchmark.CadenceResult]
+  ) -> String {
+    let countObjects = counts.map { c -> [String: Any] in
+      var o: [String: Any] = [
+        "recording": relative(c.recording), "rate_hz": c.rateHz, "seconds": c.seconds,
+        "phone": c.reference, "motus": c.learned, "threshold_typical": c.typicalThreshold,
+        "median_cadence": c.medianCadence,
+      ]
+      if let tuned = c.tunedThreshold { o["threshold_tuned"] = tuned }
+      return o
+    }
+    let cadenceObjects = cadences.map { c -> [String: Any] in
+      var o: [String: Any] = [
+        "label": c.label, "sessions": c.sessions, "minutes": c.minutes,
+        "predictions": c.predictions, "steps_per_minute": c.stepsPerMinute,
+        "cadence_p5_p50_p95": c.cadencePercentiles,
+      ]
+      if let f = c.fractionInRange { o["fraction_in_range"] = f }
+      return o
+    }
+    let data = try? JSONSerialization.data(
+      withJSONObject: ["counts": countObjects, "cadence": cadenceObjects],
+      options: [.prettyPrinted, .sortedKeys])
+    return data.map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+  }
+}
