@@ -169,6 +169,7 @@ struct Evaluate: ParsableCommand {
     }
     result.skippedRecordings += EvaluationResult.SkippedRecording.loaderSkips(
       loaded.result.report)
+    for comparison in StepComparison.all(in: dataset) { Warnings.write(comparison.line + "\n") }
 
     if reportFile != nil {
       let page: String
