@@ -60,21 +60,13 @@ public enum StepBenchmark {
     let engine = try StreamingClassifier(
       model: model, inputChannels: channels, configuration: configuration)
     var result = EngineSteps(stepTimes: [], cadences: [])
-    var row = [Float](repeating: 0, count: channels.count)
-    func note(_ event: StreamEvent) {
+    engine.feed(timestamps: recording.timestamps, columns: recording.columns) { event in
       switch event {
       case .step(let time, _): result.stepTimes.append(time)
       case .prediction: result.cadences.append(engine.cadence)
       default: break
       }
     }
-    for t in 0..<recording.sampleCount {
-      for c in row.indices { row[c] = recording.columns[c][t] }
-      row.withUnsafeBufferPointer {
-        engine.append(timestamp: recording.timestamps[t], values: $0, events: note)
-      }
-    }
-    engine.finish(events: note)
     return result
   }
 

@@ -37,14 +37,23 @@ struct Demo: ParsableCommand {
     }
   }
 
+  private static let channels = ["acceleration.*", "rotationRate.*", "|acceleration|", "|rotationRate|"]
+
   func run() throws {
     let started = Date()
-    let channels = ["acceleration.*", "rotationRate.*", "|acceleration|", "|rotationRate|"]
     print("motus demo: all data below is SYNTHETIC (simulated), seed \(seed)\n")
+    let (trainSet, testSet) = try simulate()
+    let model = try train(trainSet)
+    try evaluate(model, on: testSet)
+    try stream(model)
+    print(String(format: "\ndone in %.1f s. Next: README.md shows the same steps on real data.", Date().timeIntervalSince(started)))
+  }
 
+  /// Step 1: each synthetic subject does every activity once, in a random order, in one
+  /// continuous recording (windows that straddle a change are part of training, as in real
+  /// life); the last two subjects are held out.
+  private func simulate() throws -> (training: LoadResult, testing: LoadResult) {
     var simulator = ActivitySimulator(seed: seed)
-    // Each synthetic subject does every activity once, in a random order, in one continuous
-    // recording: windows that straddle a change are part of training, as in real life.
     var training: [SimulatedRecording] = []
     var testing: [SimulatedRecording] = []
     var order = SplitMix64(seed: seed)
@@ -53,13 +62,17 @@ struct Demo: ParsableCommand {
       let r = simulator.recording(segments: activities.map { ($0, seconds) }, subject: subject)
       if subject <= subjects { training.append(r) } else { testing.append(r) }
     }
-    let trainSet = try SimulatedRecording.loadResult(training, channelPatterns: channels)
-    let testSet = try SimulatedRecording.loadResult(testing, channelPatterns: channels)
+    let trainSet = try SimulatedRecording.loadResult(training, channelPatterns: Self.channels)
+    let testSet = try SimulatedRecording.loadResult(testing, channelPatterns: Self.channels)
     print(
       "1. simulated \(subjects + 2) synthetic subjects, each doing the "
         + "\(SimulatedActivity.allCases.count) activities for \(Int(seconds)) s in a random order "
         + "at 50 Hz; subjects \(subjects + 1)-\(subjects + 2) held out")
+    return (trainSet, testSet)
+  }
 
+  /// Step 2: an MLP(32) on 2.56 s windows, written to `--output` when given.
+  private func train(_ trainSet: LoadResult) throws -> TrainedModel {
     let spec = FeatureSpec.standard(
       recipes: trainSet.recipes, channels: trainSet.recipes.map(\.name), sampleRateHz: 50,
       windowLength: 128, hopLength: 64)
@@ -68,16 +81,19 @@ struct Demo: ParsableCommand {
     options.hiddenLayerSizes = [32]
     options.seed = seed
     let trained = try Trainer.train(dataset: trainSet.dataset, spec: spec, options: options)
-    let model = trained.model
     print(
       "2. trained an MLP(32) on \(trained.table.windowCount) windows x "
         + "\(trained.table.featureNames.count) features (2.56 s windows, 50% overlap); "
         + String(format: "validation macro-F1 %.3f", trained.report.macroF1))
     if let output {
-      try ModelFile.write(model, to: URL(fileURLWithPath: output))
+      try ModelFile.write(trained.model, to: URL(fileURLWithPath: output))
       print("   model -> \(output)")
     }
+    return trained.model
+  }
 
+  /// Step 3: scores on the held-out synthetic subjects, with the confusion matrix.
+  private func evaluate(_ model: TrainedModel, on testSet: LoadResult) throws {
     let table = try WindowTable.make(
       dataset: testSet.dataset, extractor: FeatureExtractor(spec: model.featureSpec))
     let classIndex = Dictionary(uniqueKeysWithValues: model.classes.enumerated().map { ($1, $0) })
@@ -92,7 +108,10 @@ struct Demo: ParsableCommand {
           confusion.macroF1, Metrics.logLoss(probabilities: probabilities, labels: truth),
           table.windowCount))
     print(TextTable.confusion(confusion, labels: model.classes).indented(3))
+  }
 
+  /// Step 4: one mixed synthetic recording streamed sample by sample, as segments.
+  private func stream(_ model: TrainedModel) throws {
     var streamSimulator = ActivitySimulator(seed: seed &+ 1000)
     let plan: [(SimulatedActivity, Double)] = [
       (.stationary, 20), (.walking, 30), (.running, 20), (.pushUp, 25), (.stationary, 10),
@@ -105,18 +124,12 @@ struct Demo: ParsableCommand {
       model: model, inputChannels: ActivitySimulator.channels, configuration: configuration)
     var segments: [(ActivitySegment, Int)] = []
     var repetitionsBefore = 0
-    var row = [Float](repeating: 0, count: mixed.columns.count)
-    let handle: (StreamEvent) -> Void = { event in
+    engine.feed(timestamps: mixed.timestamps, columns: mixed.columns) { event in
       if case .segment(let s) = event {
         segments.append((s, engine.repetitionCount - repetitionsBefore))
         repetitionsBefore = engine.repetitionCount
       }
     }
-    for t in mixed.timestamps.indices {
-      for c in row.indices { row[c] = mixed.columns[c][t] }
-      row.withUnsafeBufferPointer { engine.append(timestamp: mixed.timestamps[t], values: $0, events: handle) }
-    }
-    engine.finish(events: handle)
     let truthPlan = plan.map { "\($0.0.rawValue) \(Int($0.1)) s" }.joined(separator: ", ")
     print("4. streamed one synthetic recording sample by sample (\(truthPlan)):")
     var rows = [["start s", "end s", "predicted", "confidence", "push-ups"]]
@@ -130,6 +143,5 @@ struct Demo: ParsableCommand {
     print(
       "   push-ups counted \(engine.repetitionCount), simulated \(mixed.pushUpCount) "
         + "(counter: autocorrelation period, no amplitude thresholds)")
-    print(String(format: "\ndone in %.1f s. Next: README.md shows the same steps on real data.", Date().timeIntervalSince(started)))
   }
 }

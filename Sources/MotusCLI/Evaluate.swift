@@ -116,7 +116,27 @@ struct Evaluate: ParsableCommand {
     } catch let error as ModelFileError {
       throw ToolError(error.description)
     }
+    let loaded = try load(for: trained)
+    let dataset = try perturbed(loaded.dataset)
+    if let unknownBelow { trained.unknownThreshold = unknownBelow }
+    var result: EvaluationResult
+    do {
+      result = try Evaluation.run(
+        model: trained, dataset: dataset, minimumPurity: minPurity, smoothing: smoothing.value)
+    } catch let error as EvaluationError {
+      throw ToolError(error.description)
+    } catch let error as FeatureSpecError {
+      throw ToolError(error.description)
+    }
+    result.skippedRecordings += EvaluationResult.SkippedRecording.loaderSkips(loaded.report)
+    for comparison in StepComparison.all(in: dataset) { Warnings.write(comparison.line + "\n") }
+    try write(result, reportFile: reportFile, outputFile: outputFile)
+  }
+
+  /// The data, loaded with the model's channels and rate, with its notes and warnings printed.
+  private func load(for trained: TrainedModel) throws -> LoadResult {
     let reading = ProgressLine()
+    defer { reading.clear() }
     var loaded: (result: LoadResult, resampled: Bool)
     do {
       if data.manifest != nil {
@@ -130,10 +150,8 @@ struct Evaluate: ParsableCommand {
         ) { done, total in reading.update(done: done, total: total) }
       }
     } catch let error as CSVError {
-      reading.clear()
       throw ToolError(error.description)
     } catch let error as EvaluationError {
-      reading.clear()
       throw ToolError(error.description)
     }
     reading.clear()
@@ -142,35 +160,24 @@ struct Evaluate: ParsableCommand {
       Warnings.write("note: \(note)\n")
     }
     if loaded.resampled && data.sampleRate == nil {
-      FileHandle.standardError.write(
-        Data(
-          "note: resampled the data to the model's \(trained.featureSpec.sampleRateHz) Hz.\n"
-            .utf8))
+      Warnings.write("note: resampled the data to the model's \(trained.featureSpec.sampleRateHz) Hz.\n")
     }
+    return loaded.result
+  }
 
-    var dataset = loaded.result.dataset
-    if let perturb {
-      let perturbation = try DevicePerturbation(parsing: perturb)
-      dataset = perturbation.apply(to: dataset, seed: perturbSeed)
-      FileHandle.standardError.write(
-        Data(
-          "note: real data with a simulated device change (\(perturbation), seed \(perturbSeed)).\n"
-            .utf8))
-    }
-    if let unknownBelow { trained.unknownThreshold = unknownBelow }
-    var result: EvaluationResult
-    do {
-      result = try Evaluation.run(
-        model: trained, dataset: dataset, minimumPurity: minPurity, smoothing: smoothing.value)
-    } catch let error as EvaluationError {
-      throw ToolError(error.description)
-    } catch let error as FeatureSpecError {
-      throw ToolError(error.description)
-    }
-    result.skippedRecordings += EvaluationResult.SkippedRecording.loaderSkips(
-      loaded.result.report)
-    for comparison in StepComparison.all(in: dataset) { Warnings.write(comparison.line + "\n") }
+  /// `dataset` under `--perturb`'s simulated device change, or as it is.
+  private func perturbed(_ dataset: Dataset) throws -> Dataset {
+    guard let perturb else { return dataset }
+    let perturbation = try DevicePerturbation(parsing: perturb)
+    Warnings.write(
+      "note: real data with a simulated device change (\(perturbation), seed \(perturbSeed)).\n")
+    return perturbation.apply(to: dataset, seed: perturbSeed)
+  }
 
+  /// The HTML report (`--report`) and the result in `--format` to `--output` or standard output.
+  private func write(
+    _ result: EvaluationResult, reportFile: OutputFile?, outputFile: OutputFile?
+  ) throws {
     if reportFile != nil {
       let page: String
       do {
@@ -182,7 +189,6 @@ struct Evaluate: ParsableCommand {
       }
       try reportFile?.write(page)
     }
-
     let text: Data
     switch format {
     case .text: text = Data(result.text(normalize: normalize).utf8)

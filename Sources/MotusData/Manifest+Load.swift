@@ -193,106 +193,24 @@ extension DatasetLoader {
         hint: "pass --data-root ../shared/datasets, or fix the manifest's dataRoot")
     }
     let target = manifest.sampleRateHz
-    let vocabulary = manifest.vocabulary
     var recordings: [Recording] = []
     var report = LoadReport()
     var knownRepetitions: [String: Int] = [:]
     var weights: [String: Double] = [:]
-
     for (i, source) in manifest.sources.enumerated() {
       progress?(i, manifest.sources.count)
-      let key = "sources[\(i)]"
       weights[source.name] = source.weight ?? 1
-      var options = LoadOptions()
-      options.channelPatterns = source.channels
-      options.negateAcceleration = source.negateAcceleration ?? false
-      options.labelMap = source.labels
-      options.keepLabels = Array(Set(source.labels.values)).sorted()
-      if let text = source.subjects {
-        options.subjects = try? SubjectFilter(parsing: text, flag: "\(key).subjects")
-      }
-      if let text = source.excludeSubjects {
-        options.excludeSubjects = try? SubjectFilter(parsing: text, flag: "\(key).excludeSubjects")
-      }
-      let paths = try source.files.enumerated().map { j, path in
-        try Manifest.confinedPath(
-          path, root: root, allowOutside: allowOutsideDataRoot, file: file,
-          key: "\(key).files[\(j)]")
-      }
-      let loaded: LoadResult
-      do {
-        loaded = try DatasetLoader.load(paths, options: options)
-      } catch let error as CSVError {
-        throw ManifestError.sourceFailed(file: file, key: "\(key).files", reason: error.description)
-      }
-      guard loaded.dataset.channels == manifest.channels else {
-        throw ManifestError.invalidValue(
-          file: file, key: "\(key).channels",
-          reason: "gives channels \(loaded.dataset.channels), the manifest wants "
-            + "\(manifest.channels)",
-          hint: "list patterns whose outputs match the manifest's channels, in order")
-      }
-      let labelIndex = loaded.dataset.labels.map { Int32(vocabulary.firstIndex(of: $0) ?? -1) }
-      var pieces: [Recording] = loaded.dataset.recordings.map { r in
-        var r = r
-        r.subject = "\(source.name):\(r.subject)"
-        r.session = "\(source.name):\(r.session)"
-        r.labelIndices = r.labelIndices.map { labelIndex[Int($0)] }
-        return r
-      }
-      if let join = source.joinClips {
-        let joined = Self.join(
-          pieces, by: join, vocabulary: vocabulary,
-          uncounted: Set(manifest.negativeLabels ?? []))
-        pieces = joined.recordings
-        if join.oneRepetitionPerClip ?? true {
-          knownRepetitions.merge(joined.clipCounts) { a, _ in a }
-        }
-      }
-      for r in pieces {
-        let what = "manifest \(file), \(key): session '\(Excerpt.text(r.session))'"
-        if let resampled = try Self.resample(r, to: target, what: what) {
-          recordings.append(resampled)
-        }
-      }
-      report.files += loaded.report.files
-      report.rowsRead += loaded.report.rowsRead
-      report.rowsDroppedByLabel += loaded.report.rowsDroppedByLabel
-      report.sessions += loaded.report.sessions.map { s in
-        var s = s
-        s.name = "\(source.name):\(s.name)"
-        s.subject = "\(source.name):\(s.subject)"
-        return s
-      }
-      report.skipped += loaded.report.skipped
-      for (name, count) in loaded.report.missingValues {
-        report.missingValues["\(source.name):\(name)", default: 0] += count
-      }
-      report.notes += loaded.report.notes.map { "\(source.name): \($0)" }
+      let loaded = try Self.loadSource(
+        source, key: "sources[\(i)]", manifest: manifest, root: root, file: file,
+        allowOutsideDataRoot: allowOutsideDataRoot)
+      recordings += loaded.recordings
+      knownRepetitions.merge(loaded.clipCounts) { a, _ in a }
+      report.merge(loaded.report, source: source.name)
     }
     progress?(manifest.sources.count, manifest.sources.count)
 
-    // Vocabulary: manifest labels that have samples, in manifest order.
-    var used = [Bool](repeating: false, count: vocabulary.count)
-    for r in recordings { for l in r.labelIndices { used[Int(l)] = true } }
-    let kept = vocabulary.indices.filter { used[$0] }
-    var newIndex = [Int32](repeating: -1, count: vocabulary.count)
-    for (k, old) in kept.enumerated() { newIndex[old] = Int32(k) }
-    let labels = kept.map { vocabulary[$0] }
-    var seconds = [Double](repeating: 0, count: labels.count)
-    var counts = [Int](repeating: 0, count: labels.count)
-    for i in recordings.indices {
-      recordings[i].labelIndices = recordings[i].labelIndices.map { newIndex[Int($0)] }
-      for l in recordings[i].labelIndices {
-        seconds[Int(l)] += 1 / target
-        counts[Int(l)] += 1
-      }
-    }
-    for (i, label) in labels.enumerated() {
-      report.labelDurationsSeconds[label] = seconds[i]
-      report.labelSampleCounts[label] = counts[i]
-    }
-    report.recordingCount = recordings.count
+    let labels = Self.keepUsedLabels(
+      manifest.vocabulary, recordings: &recordings, rateHz: target, report: &report)
     guard !recordings.isEmpty else {
       throw ManifestError.invalidValue(
         file: file, key: "sources", reason: "no recording is left after mapping and filters",
@@ -311,6 +229,82 @@ extension DatasetLoader {
       result: LoadResult(dataset: dataset, recipes: recipes, report: report),
       sourceWeights: weights, knownRepetitions: knownRepetitions, manifest: manifest,
       manifestFile: file)
+  }
+
+  /// One source: loaded with its own options, subjects and sessions prefixed with its name,
+  /// labels indexed in the manifest's vocabulary, clips joined, resampled to the manifest's
+  /// rate; with its load report and the repetitions of its joined clips.
+  private static func loadSource(
+    _ source: Manifest.Source, key: String, manifest: Manifest, root: String, file: String,
+    allowOutsideDataRoot: Bool
+  ) throws -> (recordings: [Recording], report: LoadReport, clipCounts: [String: Int]) {
+    let paths = try source.files.enumerated().map { j, path in
+      try Manifest.confinedPath(
+        path, root: root, allowOutside: allowOutsideDataRoot, file: file,
+        key: "\(key).files[\(j)]")
+    }
+    let loaded: LoadResult
+    do {
+      loaded = try DatasetLoader.load(paths, options: source.loadOptions(key: key))
+    } catch let error as CSVError {
+      throw ManifestError.sourceFailed(file: file, key: "\(key).files", reason: error.description)
+    }
+    guard loaded.dataset.channels == manifest.channels else {
+      throw ManifestError.invalidValue(
+        file: file, key: "\(key).channels",
+        reason: "gives channels \(loaded.dataset.channels), the manifest wants "
+          + "\(manifest.channels)",
+        hint: "list patterns whose outputs match the manifest's channels, in order")
+    }
+    let vocabulary = manifest.vocabulary
+    let labelIndex = loaded.dataset.labels.map { Int32(vocabulary.firstIndex(of: $0) ?? -1) }
+    var pieces: [Recording] = loaded.dataset.recordings.map { r in
+      var r = r
+      r.subject = "\(source.name):\(r.subject)"
+      r.session = "\(source.name):\(r.session)"
+      r.labelIndices = r.labelIndices.map { labelIndex[Int($0)] }
+      return r
+    }
+    var clipCounts: [String: Int] = [:]
+    if let join = source.joinClips {
+      let joined = Self.join(
+        pieces, by: join, vocabulary: vocabulary, uncounted: Set(manifest.negativeLabels ?? []))
+      pieces = joined.recordings
+      if join.oneRepetitionPerClip ?? true { clipCounts = joined.clipCounts }
+    }
+    let recordings = try pieces.compactMap { r in
+      let what = "manifest \(file), \(key): session '\(Excerpt.text(r.session))'"
+      return try Self.resample(r, to: manifest.sampleRateHz, what: what)
+    }
+    return (recordings, loaded.report, clipCounts)
+  }
+
+  /// Keeps the manifest labels that have samples, in manifest order, re-indexes `recordings`
+  /// and records each label's samples and seconds at `rateHz` in `report`.
+  private static func keepUsedLabels(
+    _ vocabulary: [String], recordings: inout [Recording], rateHz: Double, report: inout LoadReport
+  ) -> [String] {
+    var used = [Bool](repeating: false, count: vocabulary.count)
+    for r in recordings { for l in r.labelIndices { used[Int(l)] = true } }
+    let kept = vocabulary.indices.filter { used[$0] }
+    var newIndex = [Int32](repeating: -1, count: vocabulary.count)
+    for (k, old) in kept.enumerated() { newIndex[old] = Int32(k) }
+    let labels = kept.map { vocabulary[$0] }
+    var seconds = [Double](repeating: 0, count: labels.count)
+    var counts = [Int](repeating: 0, count: labels.count)
+    for i in recordings.indices {
+      recordings[i].labelIndices = recordings[i].labelIndices.map { newIndex[Int($0)] }
+      for l in recordings[i].labelIndices {
+        seconds[Int(l)] += 1 / rateHz
+        counts[Int(l)] += 1
+      }
+    }
+    for (i, label) in labels.enumerated() {
+      report.labelDurationsSeconds[label] = seconds[i]
+      report.labelSampleCounts[label] = counts[i]
+    }
+    report.recordingCount = recordings.count
+    return labels
   }
 
   /// Recipes over the merged channels: copies, except `|group|` recomputed from `group.x/y/z`
@@ -403,5 +397,43 @@ extension DatasetLoader {
     }
     r.sampleRateHz = rateHz
     return r.sampleCount >= 2 ? r : nil
+  }
+}
+
+extension Manifest.Source {
+  /// The loader's options for this source (`key` names it in errors).
+  func loadOptions(key: String) -> LoadOptions {
+    var options = LoadOptions()
+    options.channelPatterns = channels
+    options.negateAcceleration = negateAcceleration ?? false
+    options.labelMap = labels
+    options.keepLabels = Array(Set(labels.values)).sorted()
+    if let text = subjects {
+      options.subjects = try? SubjectFilter(parsing: text, flag: "\(key).subjects")
+    }
+    if let text = excludeSubjects {
+      options.excludeSubjects = try? SubjectFilter(parsing: text, flag: "\(key).excludeSubjects")
+    }
+    return options
+  }
+}
+
+extension LoadReport {
+  /// Adds one source's report, its sessions, subjects, channels and notes prefixed with its name.
+  mutating func merge(_ other: LoadReport, source: String) {
+    files += other.files
+    rowsRead += other.rowsRead
+    rowsDroppedByLabel += other.rowsDroppedByLabel
+    sessions += other.sessions.map { s in
+      var s = s
+      s.name = "\(source):\(s.name)"
+      s.subject = "\(source):\(s.subject)"
+      return s
+    }
+    skipped += other.skipped
+    for (name, count) in other.missingValues {
+      missingValues["\(source):\(name)", default: 0] += count
+    }
+    notes += other.notes.map { "\(source): \($0)" }
   }
 }

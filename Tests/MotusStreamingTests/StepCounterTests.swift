@@ -206,14 +206,7 @@ final class StreamingStepsTests: XCTestCase {
     let engine = try StreamingClassifier(
       model: model, inputChannels: ActivitySimulator.channels, configuration: configuration)
     var events: [StreamEvent] = []
-    var row = [Float](repeating: 0, count: ActivitySimulator.channels.count)
-    for t in recording.timestamps.indices {
-      for c in row.indices { row[c] = recording.columns[c][t] }
-      row.withUnsafeBufferPointer {
-        engine.append(timestamp: recording.timestamps[t], values: $0) { events.append($0) }
-      }
-    }
-    engine.finish { events.append($0) }
+    engine.feed(timestamps: recording.timestamps, columns: recording.columns) { events.append($0) }
     return (events, engine)
   }
 

@@ -15,14 +15,7 @@ final class StreamingClassifierRepetitionTests: XCTestCase {
     let collect: (StreamEvent) -> Void = { event in
       if case .repetition(_, let count) = event { counts.append(count) }
     }
-    var row = [Float](repeating: 0, count: recording.columns.count)
-    for t in recording.timestamps.indices {
-      for c in row.indices { row[c] = recording.columns[c][t] }
-      row.withUnsafeBufferPointer {
-        engine.append(timestamp: recording.timestamps[t], values: $0, events: collect)
-      }
-    }
-    engine.finish(events: collect)
+    engine.feed(timestamps: recording.timestamps, columns: recording.columns, events: collect)
     XCTAssertGreaterThan(recording.pushUpCount, 5)
     XCTAssertEqual(counts, Array(1...max(1, engine.repetitionCount)))
     XCTAssertLessThanOrEqual(

@@ -223,12 +223,7 @@ final class StreamingClassifierTests: XCTestCase {
     let collect: (StreamEvent) -> Void = { event in
       if case .prediction = event { streamed.append(engine.probabilities) }
     }
-    var row = [Float](repeating: 0, count: recording.columns.count)
-    for t in recording.timestamps.indices {
-      for c in row.indices { row[c] = recording.columns[c][t] }
-      row.withUnsafeBufferPointer { engine.append(timestamp: recording.timestamps[t], values: $0, events: collect) }
-    }
-    engine.finish(events: collect)
+    engine.feed(timestamps: recording.timestamps, columns: recording.columns, events: collect)
     return streamed
   }
 
