@@ -41,90 +41,86 @@ struct BenchStream: ParsableCommand {
   }
 
   func run() throws {
-    let motionSenseChannels = ["userAcceleration", "gravity", "rotationRate"].flatMap { g in
-      ["x", "y", "z"].map { "\(g).\($0)" }
-    } + ["attitude.roll", "attitude.pitch", "attitude.yaw"]
-    let trained: TrainedModel
-    if let model {
-      do {
-        trained = try ModelFile.read(path: model)
-      } catch let error as ModelFileError {
-        throw ToolError(error.description)
-      }
-    } else {
-      trained = try StreamBenchmark.referenceModel(channels: motionSenseChannels)
-    }
+    let trained = try loadModel()
     let inputs = ChannelSelector.rawInputs(of: trained.featureSpec.recipes)
     // Before loading data: freed pages would be reused and hide the engines' growth.
     let bytesPerStream = try StreamBenchmark.residentBytesPerEngine(
       model: trained, inputChannels: inputs)
+    let (stream, source) = try samplesToStream(model: trained, inputs: inputs)
+    let result = try StreamBenchmark.run(
+      model: trained, inputChannels: inputs, timestamps: stream.timestamps,
+      columns: stream.columns, repetitions: repetitions, bytesPerStream: bytesPerStream)
+    let spec = trained.featureSpec
+    print("model: \(model ?? "reference shape, random weights"): \(inputs.count) input channels, "
+      + "\(trained.featureCount) features, \(trained.classifier.kind) \(hiddenDescription(trained)), "
+      + "\(spec.sampleRateHz) Hz, window \(spec.windowLength), hop \(spec.hopLength)")
+    print("samples: \(source); \(result.predictionCount) predictions per run; \(repetitions) runs")
+    let streamed = result.streamNanosecondsPerSample, batch = result.batchNanosecondsPerSample
+    print(String(format: "streaming: %.0f ns per sample (median), %.2f M samples/s", streamed, 1e3 / streamed))
+    print(String(format: "batch:     %.0f ns per sample (median), %.2f M samples/s", batch, 1e3 / batch))
+    print(String(format: "ratio streaming / batch: %.2f", streamed / batch))
+    if let bytes = result.bytesPerStream {
+      print(String(format: "memory per stream: %.1f KB resident (growth over 1024 engines; the model is shared)", bytes / 1024))
+    }
+  }
+
+  /// `--model`, or a reference model of MotionSense's shape with random weights.
+  private func loadModel() throws -> TrainedModel {
+    guard let model else {
+      let channels = ["userAcceleration", "gravity", "rotationRate"].flatMap { g in
+        ["x", "y", "z"].map { "\(g).\($0)" }
+      } + ["attitude.roll", "attitude.pitch", "attitude.yaw"]
+      return try StreamBenchmark.referenceModel(channels: channels)
+    }
+    do {
+      return try ModelFile.read(path: model)
+    } catch let error as ModelFileError {
+      throw ToolError(error.description)
+    }
+  }
+
+  /// The first `--samples` samples of the file at the model's rate, its recordings on one
+  /// clock, or a synthetic recording when the file is absent; with a description.
+  private func samplesToStream(model trained: TrainedModel, inputs: [String]) throws
+    -> (stream: (timestamps: [Double], columns: [[Float]]), source: String)
+  {
     let path = file ?? BenchFeatures.defaultFile
-    var timestamps: [Double]
-    var columns: [[Float]]
+    let rate = trained.featureSpec.sampleRateHz
+    var dataset: Dataset
     let source: String
     if FileManager.default.fileExists(atPath: path) {
       var options = LoadOptions()
       options.channelPatterns = inputs
       options.requireLabels = false
       // The engine is timed on input at the model's own rate (the batch path has no resampler).
-      options.sampleRateHz = trained.featureSpec.sampleRateHz
-      let loaded: LoadResult
+      options.sampleRateHz = rate
       do {
-        loaded = try DatasetLoader.load([path], options: options)
+        dataset = try DatasetLoader.load([path], options: options).dataset
       } catch let error as CSVError {
         throw ToolError(error.description)
       }
-      // Concatenate recordings on one clock: a stream that runs through several sessions.
-      timestamps = []
-      columns = [[Float]](repeating: [], count: inputs.count)
-      let order = try inputs.map { name -> Int in
-        guard let index = loaded.dataset.channels.firstIndex(of: name) else {
-          throw ToolError("\(path) has no channel \(name).", hint: "pass a CSV with the model's inputs.")
-        }
-        return index
-      }
-      for r in loaded.dataset.recordings where timestamps.count < samples {
-        let offset = (timestamps.last ?? -1 / trained.featureSpec.sampleRateHz) + 1 / trained.featureSpec.sampleRateHz
-        let take = min(r.sampleCount, samples - timestamps.count)
-        timestamps += r.timestamps.prefix(take).map { $0 - r.timestamps[0] + offset }
-        for (k, c) in order.enumerated() { columns[k] += r.columns[c].prefix(take) }
-      }
-      source = "\(path) (first \(timestamps.count) samples at the model's \(trained.featureSpec.sampleRateHz) Hz)"
+      source = path
     } else {
-      let synthetic = FeatureBenchmark.syntheticDataset(sampleCount: samples)
-      guard let r = synthetic.dataset.recordings.first else { throw ToolError("no synthetic data.") }
-      guard let order = try? inputs.map({ name -> Int in
-        guard let i = synthetic.dataset.channels.firstIndex(of: name) else { throw ToolError(name) }
-        return i
-      }) else {
-        throw ToolError("\(path) not found and the synthetic recording lacks the model's inputs.",
-                        hint: "pass a CSV file with the columns \(inputs.joined(separator: ", ")).")
-      }
-      guard abs(r.sampleRateHz - trained.featureSpec.sampleRateHz) <= 0.01 * r.sampleRateHz else {
+      dataset = FeatureBenchmark.syntheticDataset(sampleCount: samples).dataset
+      guard let r = dataset.recordings.first, abs(r.sampleRateHz - rate) <= 0.01 * r.sampleRateHz
+      else {
         throw ToolError(
-          "\(path) not found and the synthetic recording is at \(r.sampleRateHz) Hz, the model at "
-            + "\(trained.featureSpec.sampleRateHz) Hz.",
+          "\(path) not found and the synthetic recording is not at the model's \(rate) Hz.",
           hint: "pass a CSV file with the model's inputs.")
       }
-      timestamps = r.timestamps
-      columns = order.map { r.columns[$0] }
       source = "synthetic recording (\(path) not found)"
     }
-    let result = try StreamBenchmark.run(
-      model: trained, inputChannels: inputs, timestamps: timestamps, columns: columns,
-      repetitions: repetitions, bytesPerStream: bytesPerStream)
-    let spec = trained.featureSpec
-    print("model: \(model ?? "reference shape, random weights"): \(inputs.count) input channels, "
-      + "\(trained.featureCount) features, \(trained.classifier.kind) \(hiddenDescription(trained)), "
-      + "\(spec.sampleRateHz) Hz, window \(spec.windowLength), hop \(spec.hopLength)")
-    print("samples: \(source); \(result.predictionCount) predictions per run; \(repetitions) runs")
-    let stream = result.streamNanosecondsPerSample, batch = result.batchNanosecondsPerSample
-    print(String(format: "streaming: %.0f ns per sample (median), %.2f M samples/s", stream, 1e3 / stream))
-    print(String(format: "batch:     %.0f ns per sample (median), %.2f M samples/s", batch, 1e3 / batch))
-    print(String(format: "ratio streaming / batch: %.2f", stream / batch))
-    if let bytes = result.bytesPerStream {
-      print(String(format: "memory per stream: %.1f KB resident (growth over 1024 engines; the model is shared)", bytes / 1024))
+    guard
+      let stream = StreamBenchmark.concatenated(
+        dataset, channels: inputs, rateHz: rate, sampleLimit: samples)
+    else {
+      throw ToolError(
+        "\(source) lacks some of the model's inputs.",
+        hint: "pass a CSV file with the columns \(inputs.joined(separator: ", ")).")
     }
+    let described = source == path
+      ? "\(path) (first \(stream.timestamps.count) samples at the model's \(rate) Hz)" : source
+    return (stream, described)
   }
 
   private func hiddenDescription(_ model: TrainedModel) -> String {

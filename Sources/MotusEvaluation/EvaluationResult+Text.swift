@@ -33,9 +33,25 @@ extension EvaluationResult {
         ["ECE (\(reliability.count) bins)", f(expectedCalibrationError)],
       ] + unknownRows(f))
     out.append("")
-    out.append(
+    out += confusionText(normalize: normalize)
+    out.append("")
+    out += Self.table(
+      header: ["class", "precision", "recall", "F1", "support"],
+      rows: perClass.map {
+        [$0.label, f($0.precision), f($0.recall), f($0.f1), String($0.support)]
+      })
+    out.append("")
+    out += breakdownText(f)
+    out += skippedText()
+    return out.joined(separator: "\n") + "\n"
+  }
+
+  /// The confusion matrix, counts or (`normalize`) each row divided by its support.
+  private func confusionText(normalize: Bool) -> [String] {
+    var out = [
       "Confusion matrix (rows = truth, columns = predicted"
-        + (normalize ? ", each row divided by its support):" : ", window counts):"))
+        + (normalize ? ", each row divided by its support):" : ", window counts):")
+    ]
     let confusionRows = classes.indices.map { t -> [String] in
       let support = confusion.support(t)
       return [classes[t]]
@@ -46,13 +62,12 @@ extension EvaluationResult {
         }
     }
     out += Self.table(header: ["truth \\ predicted"] + classes, rows: confusionRows)
-    out.append("")
-    out += Self.table(
-      header: ["class", "precision", "recall", "F1", "support"],
-      rows: perClass.map {
-        [$0.label, f($0.precision), f($0.recall), f($0.f1), String($0.support)]
-      })
-    out.append("")
+    return out
+  }
+
+  /// Per source (when several), per subject and per session, worst first.
+  private func breakdownText(_ f: (Double) -> String) -> [String] {
+    var out: [String] = []
     if perSource.count > 1 {
       out.append("Per source (worst first):")
       out += Self.table(
@@ -73,6 +88,12 @@ extension EvaluationResult {
     out += Self.table(
       header: ["session", "windows", "accuracy", "macro-F1"],
       rows: shown.map { [$0.name, String($0.windows), f($0.accuracy), f($0.macroF1)] })
+    return out
+  }
+
+  /// Windows dropped for purity and recordings that gave no window.
+  private func skippedText() -> [String] {
+    var out: [String] = []
     if droppedImpureCount > 0 {
       out.append("")
       out.append("\(droppedImpureCount) windows below --min-purity were not scored.")
@@ -90,7 +111,7 @@ extension EvaluationResult {
         out.append("... and \(more) more (see --format json)")
       }
     }
-    return out.joined(separator: "\n") + "\n"
+    return out
   }
 
   /// Long-format CSV `section,name,metric,value`: overall metrics, per class, per subject,

@@ -29,6 +29,28 @@ public enum StreamBenchmark {
     }
   }
 
+  /// The recordings of `dataset` one after another on one clock at `rateHz` (a stream that runs
+  /// through several sessions), `channels` in that order, up to `sampleLimit` samples; nil when
+  /// the dataset lacks one of `channels`.
+  public static func concatenated(
+    _ dataset: Dataset, channels: [String], rateHz: Double, sampleLimit: Int
+  ) -> (timestamps: [Double], columns: [[Float]])? {
+    var order: [Int] = []
+    for name in channels {
+      guard let index = dataset.channels.firstIndex(of: name) else { return nil }
+      order.append(index)
+    }
+    var timestamps: [Double] = []
+    var columns = [[Float]](repeating: [], count: channels.count)
+    for r in dataset.recordings where timestamps.count < sampleLimit {
+      let offset = (timestamps.last ?? -1 / rateHz) + 1 / rateHz
+      let take = min(r.sampleCount, sampleLimit - timestamps.count)
+      timestamps += r.timestamps.prefix(take).map { $0 - r.timestamps[0] + offset }
+      for (k, c) in order.enumerated() { columns[k] += r.columns[c].prefix(take) }
+    }
+    return (timestamps, columns)
+  }
+
   /// Streams `columns` (raw channels named `inputChannels`, at the model's rate) through a
   /// fresh engine `repetitions` times, and evaluates the same samples in batch as often.
   public static func run(
