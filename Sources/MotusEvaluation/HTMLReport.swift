@@ -30,7 +30,28 @@ public enum HTMLReport {
     guard sessions.contains(session) else {
       throw EvaluationError.unknownSession(session, available: sessions)
     }
-    var page = """
+    var page = head(title: title)
+    page += summary(result)
+    page += "<div class=\"row\">\n<div>\n<h2>Confusion matrix</h2>\n"
+    page += "<p class=\"note\">Rows: true class; columns: predicted. Colour: share of the row; "
+      + "numbers: window counts.</p>\n"
+    page += confusionSVG(result) + "</div>\n<div>\n<h2>Reliability</h2>\n"
+    page += "<p class=\"note\">Accuracy per confidence bin (bars) against the diagonal of "
+      + "perfect calibration; the number above each bar is its window count.</p>\n"
+    page += reliabilitySVG(result) + "</div>\n</div>\n"
+    page += "<h2>Precision, recall and F1 by class</h2>\n" + classBarsSVG(result)
+    page += "<h2>Timeline: \(escape(session))</h2>\n"
+    page += "<p class=\"note\">Each window drawn over its hop; top band: true label, middle: "
+      + "predicted, bottom: red where they differ.</p>\n"
+    page += timelineSVG(result, session: session)
+    page += groups(result)
+    page += "</body>\n</html>\n"
+    return page
+  }
+
+  /// The document head with its style sheet, and the title.
+  private static func head(title: String) -> String {
+    """
       <!DOCTYPE html>
       <html xmlns="http://www.w3.org/1999/xhtml" lang="en">
       <head>
@@ -57,6 +78,11 @@ public enum HTMLReport {
       <h1>\(escape(title))</h1>
 
       """
+  }
+
+  /// What was scored, and the headline metrics as cards.
+  private static func summary(_ result: EvaluationResult) -> String {
+    var page = ""
     let seconds = Double(result.windowLength) / result.sampleRateHz
     page += "<p class=\"note\">\(result.windowCount) windows of \(result.windowLength) samples "
       + "(\(format(seconds, 2)) s at \(format(result.sampleRateHz, 3)) Hz), hop "
@@ -78,19 +104,12 @@ public enum HTMLReport {
         + "<div class=\"k\">\(escape(name))</div></div>\n"
     }
     page += "</div>\n"
-    page += "<div class=\"row\">\n<div>\n<h2>Confusion matrix</h2>\n"
-    page += "<p class=\"note\">Rows: true class; columns: predicted. Colour: share of the row; "
-      + "numbers: window counts.</p>\n"
-    page += confusionSVG(result) + "</div>\n<div>\n<h2>Reliability</h2>\n"
-    page += "<p class=\"note\">Accuracy per confidence bin (bars) against the diagonal of "
-      + "perfect calibration; the number above each bar is its window count.</p>\n"
-    page += reliabilitySVG(result) + "</div>\n</div>\n"
-    page += "<h2>Precision, recall and F1 by class</h2>\n" + classBarsSVG(result)
-    page += "<h2>Timeline: \(escape(session))</h2>\n"
-    page += "<p class=\"note\">Each window drawn over its hop; top band: true label, middle: "
-      + "predicted, bottom: red where they differ.</p>\n"
-    page += timelineSVG(result, session: session)
-    page += "<div class=\"row\">\n<div>\n"
+    return page
+  }
+
+  /// Sources, subjects and sessions worst first, and the skipped recordings.
+  private static func groups(_ result: EvaluationResult) -> String {
+    var page = "<div class=\"row\">\n<div>\n"
     if result.perSource.count > 1 {
       page += "<h2>Sources (worst first)</h2>\n"
         + groupTable(result.perSource, nameHeader: "source", limit: nil)
@@ -109,7 +128,6 @@ public enum HTMLReport {
       }
       page += "</table>\n"
     }
-    page += "</body>\n</html>\n"
     return page
   }
 
