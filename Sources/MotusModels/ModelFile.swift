@@ -111,6 +111,54 @@ public enum ModelFile {
   /// Parses file bytes; `file` names the source in errors.
   public static func decode(_ data: Data, file: String) throws -> TrainedModel {
     let bytes = [UInt8](data)
+    let (version, headerLength) = try readPreamble(bytes, file: file)
+    let header = try readHeader(bytes, version: version, headerLength: headerLength, file: file)
+    try validate(header, file: file)
+    let structure = try expectedShapes(header, file: file)
+    guard header.tensors.map(\.name) == structure.map(\.name) else {
+      throw ModelFileError.malformedHeader(
+        file: file,
+        reason: "tensors \(header.tensors.map(\.name)), expected \(structure.map(\.name))")
+    }
+    for (declared, expected) in zip(header.tensors, structure)
+    where declared.shape != expected.shape {
+      throw ModelFileError.shapeMismatch(
+        file: file, tensor: declared.name, expected: expected.shape, actual: declared.shape)
+    }
+    guard let floatCount = checkedFloatCount(structure),
+      let end = expectedByteCount(
+        headerLength: headerLength, floatCount: floatCount, version: version)
+    else {
+      throw ModelFileError.malformedHeader(file: file, reason: "tensor sizes overflow")
+    }
+    guard bytes.count >= end else {
+      throw ModelFileError.truncated(file: file, expected: end, actual: bytes.count)
+    }
+    guard bytes.count == end else {
+      throw ModelFileError.trailingBytes(file: file, count: bytes.count - end)
+    }
+    let layers = try readLayers(bytes, at: 16 + headerLength, structure: structure, file: file)
+    let classifier: ModelClassifier
+    if header.kind == "logistic" {
+      classifier = .logistic(LogisticRegression(classes: header.classes, linear: layers[0]))
+    } else {
+      classifier = .mlp(
+        MLPClassifier(
+          classes: header.classes, hidden: Array(layers.dropLast()),
+          output: layers[layers.count - 1]))
+    }
+    return TrainedModel(
+      featureSpec: header.featureSpec, standardizer: header.standardizer, classifier: classifier,
+      temperature: header.temperature, confidenceCutoffs: header.confidenceCutoffs,
+      unknownThreshold: header.unknownThreshold, negativeClasses: header.negativeClasses ?? [],
+      negativeThreshold: header.negativeThreshold ?? 0.5, novelty: header.novelty,
+      metadata: header.metadata)
+  }
+
+  /// Magic, a supported version and a header length the file is long enough for.
+  private static func readPreamble(_ bytes: [UInt8], file: String) throws
+    -> (version: UInt32, headerLength: Int)
+  {
     if bytes.count < magic.count {
       if Array(magic.prefix(bytes.count)) != bytes { throw ModelFileError.badMagic(file: file) }
       throw ModelFileError.truncated(file: file, expected: 16, actual: bytes.count)
@@ -130,6 +178,14 @@ public enum ModelFile {
       throw ModelFileError.truncated(
         file: file, expected: 16 + headerLength + trailer, actual: bytes.count)
     }
+    return (version, headerLength)
+  }
+
+  /// The JSON header, decoded, with the checksum (version 2) verified.
+  private static func readHeader(
+    _ bytes: [UInt8], version: UInt32, headerLength: Int, file: String
+  ) throws -> Header {
+    let trailer = version >= 2 ? 4 : 0
     let header: Header
     do {
       // The JSON is checked by a walker with a depth limit before the decoder sees it.
@@ -158,31 +214,14 @@ public enum ModelFile {
       }
       throw ModelFileError.checksumMismatch(file: file)
     }
-    try validate(header, file: file)
-    let structure = try expectedShapes(header, file: file)
-    guard header.tensors.map(\.name) == structure.map(\.name) else {
-      throw ModelFileError.malformedHeader(
-        file: file,
-        reason: "tensors \(header.tensors.map(\.name)), expected \(structure.map(\.name))")
-    }
-    for (declared, expected) in zip(header.tensors, structure)
-    where declared.shape != expected.shape {
-      throw ModelFileError.shapeMismatch(
-        file: file, tensor: declared.name, expected: expected.shape, actual: declared.shape)
-    }
-    guard let floatCount = checkedFloatCount(structure),
-      let end = expectedByteCount(
-        headerLength: headerLength, floatCount: floatCount, version: version)
-    else {
-      throw ModelFileError.malformedHeader(file: file, reason: "tensor sizes overflow")
-    }
-    guard bytes.count >= end else {
-      throw ModelFileError.truncated(file: file, expected: end, actual: bytes.count)
-    }
-    guard bytes.count == end else {
-      throw ModelFileError.trailingBytes(file: file, count: bytes.count - end)
-    }
-    var offset = 16 + headerLength
+    return header
+  }
+
+  /// The weight and bias of each layer, from `offset` on; finite values only.
+  private static func readLayers(
+    _ bytes: [UInt8], at start: Int, structure: [TensorEntry], file: String
+  ) throws -> [Linear] {
+    var offset = start
     var layers: [Linear] = []
     for l in 0..<(structure.count / 2) {
       let shape = structure[2 * l].shape
@@ -196,21 +235,7 @@ public enum ModelFile {
         Linear(
           weight: Matrix(rowCount: shape[0], columnCount: shape[1], values: weight), bias: bias))
     }
-    let classifier: ModelClassifier
-    if header.kind == "logistic" {
-      classifier = .logistic(LogisticRegression(classes: header.classes, linear: layers[0]))
-    } else {
-      classifier = .mlp(
-        MLPClassifier(
-          classes: header.classes, hidden: Array(layers.dropLast()),
-          output: layers[layers.count - 1]))
-    }
-    return TrainedModel(
-      featureSpec: header.featureSpec, standardizer: header.standardizer, classifier: classifier,
-      temperature: header.temperature, confidenceCutoffs: header.confidenceCutoffs,
-      unknownThreshold: header.unknownThreshold, negativeClasses: header.negativeClasses ?? [],
-      negativeThreshold: header.negativeThreshold ?? 0.5, novelty: header.novelty,
-      metadata: header.metadata)
+    return layers
   }
 
   /// The tensor list the header's kind, classes and standardiser imply, using the declared
