@@ -141,12 +141,15 @@ struct BenchTransfer: ParsableCommand {
     }
   }
 
+  private static func f(_ x: Double?) -> String { x.map { String(format: "%.3f", $0) } ?? "-" }
+
+  /// `median (min-max)` over seeds, or the value when they agree.
+  private static func range(_ s: SeedSummary?) -> String {
+    guard let s else { return "-" }
+    return s.min == s.max ? f(s.median) : "\(f(s.median)) (\(f(s.min))-\(f(s.max)))"
+  }
+
   static func table(_ r: TransferReport) -> String {
-    func f(_ x: Double?) -> String { x.map { String(format: "%.3f", $0) } ?? "-" }
-    func range(_ s: SeedSummary?) -> String {
-      guard let s else { return "-" }
-      return s.min == s.max ? f(s.median) : "\(f(s.median)) (\(f(s.min))-\(f(s.max)))"
-    }
     var lines = [
       "manifest \(r.manifest): classes \(r.classes.joined(separator: ", "))"
         + (r.negativeLabels.isEmpty ? "" : "; negatives \(r.negativeLabels.joined(separator: ", "))")
@@ -180,23 +183,7 @@ struct BenchTransfer: ParsableCommand {
     }
     lines.append(TextTable.render(recall))
     lines.append("")
-    if let p = r.pushUps {
-      lines.append(
-        "push-up runs of \(p.source): \(p.sets) sets in \(p.runs) runs, \(p.folds) folds of runs "
-          + "held out; each set streamed from a fresh engine, as recorded and under a random "
-          + "rotation of the sensor")
-      var rows: [[String]] = [["method", "sensor", "push-up recall", "counted / known", "MAE/set"]]
-      for m in p.results {
-        let counted = m.seeds.map(\.repetitionsCounted).sorted()
-        let known = m.seeds.first?.repetitionsKnown ?? 0
-        rows.append([
-          m.method, m.rotated ? "rotated" : "as recorded", range(m.recall),
-          "\(counted[counted.count / 2]) / \(known)", range(m.meanAbsoluteError),
-        ])
-      }
-      lines.append(TextTable.render(rows))
-      lines.append("")
-    }
+    if let p = r.pushUps { lines += pushUpLines(p) }
     let twoOrMore = r.groups.filter { $0.classes.count >= 2 }
     let margins = twoOrMore.compactMap(\.streamedMargin)
     lines.append(
@@ -205,5 +192,26 @@ struct BenchTransfer: ParsableCommand {
         + f(margins.min()) + "; median streamed accuracy over them: "
         + f(r.medianStreamedAccuracy))
     return lines.joined(separator: "\n")
+  }
+
+  /// The held-out push-up runs: recall, counts and error per method and sensor orientation.
+  private static func pushUpLines(_ p: TransferBenchmark.PushUpReport) -> [String] {
+    var lines: [String] = []
+    lines.append(
+      "push-up runs of \(p.source): \(p.sets) sets in \(p.runs) runs, \(p.folds) folds of runs "
+        + "held out; each set streamed from a fresh engine, as recorded and under a random "
+        + "rotation of the sensor")
+    var rows: [[String]] = [["method", "sensor", "push-up recall", "counted / known", "MAE/set"]]
+    for m in p.results {
+      let counted = m.seeds.map(\.repetitionsCounted).sorted()
+      let known = m.seeds.first?.repetitionsKnown ?? 0
+      rows.append([
+        m.method, m.rotated ? "rotated" : "as recorded", range(m.recall),
+        "\(counted[counted.count / 2]) / \(known)", range(m.meanAbsoluteError),
+      ])
+    }
+    lines.append(TextTable.render(rows))
+    lines.append("")
+    return lines
   }
 }

@@ -93,7 +93,15 @@ struct Inspect: ParsableCommand {
         [$0.name, $0.subject, "\($0.rows)", format($0.rateHz, 2), "\($0.recordings)"]
       }, rightAligned: [2, 3, 4])
 
-    out += "\nsubjects (\(summary.subjects.count)):\n"
+    out += groupTables(summary)
+    out += dataTables(summary)
+    for note in summary.notes { out += "\nnote: \(note)\n" }
+    return out
+  }
+
+  /// Subjects and labels with their durations.
+  private static func groupTables(_ summary: DatasetSummary) -> String {
+    var out = "\nsubjects (\(summary.subjects.count)):\n"
     out += table(
       ["subject", "recordings", "duration"],
       summary.subjects.map { [$0.name, "\($0.recordings)", duration($0.durationSeconds)] },
@@ -108,8 +116,12 @@ struct Inspect: ParsableCommand {
           duration($0.durationSeconds), format($0.sharePercent, 1) + "%",
         ]
       }, rightAligned: [1, 2, 3])
+    return out
+  }
 
-    out += "\nrecording rates:\n"
+  /// Recording rates, missing values and what was skipped.
+  private static func dataTables(_ summary: DatasetSummary) -> String {
+    var out = "\nrecording rates:\n"
     out += table(
       ["rate Hz", "recordings"],
       summary.recordingRates.map { [format($0.rateHz, 2), "\($0.recordings)"] },
@@ -131,7 +143,6 @@ struct Inspect: ParsableCommand {
         ["reason", "count"], summary.skippedByReason.map { [$0.reason, "\($0.count)"] },
         rightAligned: [1])
     }
-    for note in summary.notes { out += "\nnote: \(note)\n" }
     return out
   }
 
