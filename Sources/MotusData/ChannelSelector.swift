@@ -32,26 +32,8 @@ public enum ChannelSelector {
       let members = axes.map { "\(group).\($0)" }
       if members.allSatisfy({ raw.contains($0) || derived.contains($0) }) { groups.append(group) }
     }
-    let magnitudes = groups.map { "|\($0)|" }
-
-    var selected: [String] = []
-    var seen: Set<String> = []
-    if patterns.isEmpty {
-      selected = rawChannels
-    } else {
-      for pattern in patterns {
-        var candidates = rawChannels
-        if pattern.hasPrefix("acceleration") { candidates += derived }
-        if pattern.hasPrefix("|") { candidates = magnitudes }
-        let matches = candidates.filter { globMatches(pattern, $0) }
-        guard !matches.isEmpty else {
-          throw CSVError.noChannelMatches(
-            pattern: pattern, available: rawChannels + derived + magnitudes)
-        }
-        for m in matches where seen.insert(m).inserted { selected.append(m) }
-      }
-    }
-
+    let selected = try select(
+      patterns, rawChannels: rawChannels, derived: derived, magnitudes: groups.map { "|\($0)|" })
     var recipes: [ChannelRecipe] = []
     var notes: [String] = []
     var outputNames: Set<String> = []
@@ -94,6 +76,29 @@ public enum ChannelSelector {
       throw CSVError.negateWithoutAcceleration(available: rawChannels)
     }
     return (recipes, notes)
+  }
+
+  /// The channels `patterns` name, in pattern order without repeats (every raw channel when
+  /// there is no pattern); `acceleration*` patterns also match derived acceleration and
+  /// `|...|` patterns match magnitudes only.
+  private static func select(
+    _ patterns: [String], rawChannels: [String], derived: [String], magnitudes: [String]
+  ) throws -> [String] {
+    guard !patterns.isEmpty else { return rawChannels }
+    var selected: [String] = []
+    var seen: Set<String> = []
+    for pattern in patterns {
+      var candidates = rawChannels
+      if pattern.hasPrefix("acceleration") { candidates += derived }
+      if pattern.hasPrefix("|") { candidates = magnitudes }
+      let matches = candidates.filter { globMatches(pattern, $0) }
+      guard !matches.isEmpty else {
+        throw CSVError.noChannelMatches(
+          pattern: pattern, available: rawChannels + derived + magnitudes)
+      }
+      for m in matches where seen.insert(m).inserted { selected.append(m) }
+    }
+    return selected
   }
 
   /// Raw columns the recipes read (inputs that are not outputs of earlier recipes), in

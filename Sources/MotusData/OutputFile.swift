@@ -61,32 +61,50 @@ public final class OutputFile {
       throw OutputFileError.danglingLink(path: path, flag: flag)
     }
     if exists {
-      for input in inputs where OutputFile.sameFile(info, input) {
-        throw OutputFileError.sameAsInput(path: path, flag: flag, input: input)
-      }
-      for other in otherOutputs where OutputFile.sameFile(info, other) {
-        throw OutputFileError.sameAsOtherOutput(path: path, flag: flag, other: other)
-      }
-      switch info.st_mode & S_IFMT {
-      case S_IFREG: break
-      case S_IFCHR, S_IFIFO:
-        let fd = open(path, O_WRONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-          throw OutputFileError.cannotCreate(path: path, flag: flag, reason: InputFile.lastError())
-        }
-        target = .inPlace(fd: fd)
+      if let device = try Self.existingTarget(
+        path: path, flag: flag, info: info, inputs: inputs, otherOutputs: otherOutputs)
+      {
+        target = device
         return
-      case S_IFDIR: throw OutputFileError.notAFile(path: path, flag: flag, kind: "a folder")
-      case S_IFBLK: throw OutputFileError.notAFile(path: path, flag: flag, kind: "a block device")
-      default: throw OutputFileError.notAFile(path: path, flag: flag, kind: "a socket")
       }
     } else {
       for other in otherOutputs where other == path {
         throw OutputFileError.sameAsOtherOutput(path: path, flag: flag, other: other)
       }
     }
+    target = try Self.replacement(path: path, flag: flag, existing: exists ? info : nil)
+  }
+
+  /// Refuses an existing `path` that is an input, another output or not a file; a device or a
+  /// FIFO is written in place (returned), a regular file replaced (nil).
+  private static func existingTarget(
+    path: String, flag: String, info: stat, inputs: [String], otherOutputs: [String]
+  ) throws -> Target? {
+    for input in inputs where OutputFile.sameFile(info, input) {
+      throw OutputFileError.sameAsInput(path: path, flag: flag, input: input)
+    }
+    for other in otherOutputs where OutputFile.sameFile(info, other) {
+      throw OutputFileError.sameAsOtherOutput(path: path, flag: flag, other: other)
+    }
+    switch info.st_mode & S_IFMT {
+    case S_IFREG: return nil
+    case S_IFCHR, S_IFIFO:
+      let fd = open(path, O_WRONLY | O_CLOEXEC)
+      guard fd >= 0 else {
+        throw OutputFileError.cannotCreate(path: path, flag: flag, reason: InputFile.lastError())
+      }
+      return .inPlace(fd: fd)
+    case S_IFDIR: throw OutputFileError.notAFile(path: path, flag: flag, kind: "a folder")
+    case S_IFBLK: throw OutputFileError.notAFile(path: path, flag: flag, kind: "a block device")
+    default: throw OutputFileError.notAFile(path: path, flag: flag, kind: "a socket")
+    }
+  }
+
+  /// A new temporary file beside `path`, renamed over it on commit; `existing` is the file it
+  /// replaces, whose permissions it keeps.
+  private static func replacement(path: String, flag: String, existing: stat?) throws -> Target {
     // A symbolic link is replaced at the file it names, not by a regular file of its own.
-    let final = exists ? (InputFile.realPath(path) ?? path) : path
+    let final = existing != nil ? (InputFile.realPath(path) ?? path) : path
     let folder = (final as NSString).deletingLastPathComponent
     let directory = folder.isEmpty ? "." : folder
     var folderInfo = stat()
@@ -107,10 +125,9 @@ public final class OutputFile {
       throw OutputFileError.cannotCreate(
         path: path, flag: flag, reason: InputFile.describe(failure))
     }
-    // The replacement keeps the permissions of the file it replaces.
-    if exists { _ = fchmod(fd, info.st_mode & 0o7777) }
+    if let existing { _ = fchmod(fd, existing.st_mode & 0o7777) }
     let slot = TemporaryFiles.register(temporary)
-    target = .replace(fd: fd, temporary: temporary, final: final, slot: slot)
+    return .replace(fd: fd, temporary: temporary, final: final, slot: slot)
   }
 
   deinit { discard() }
