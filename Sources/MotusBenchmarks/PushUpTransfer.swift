@@ -197,7 +197,7 @@ extension TransferBenchmark {
     settings.inputRateHz = dataset.recordings.first?.sampleRateHz ?? 1
     settings.smoothing = configuration.streamed
     let engine = settings
-    let done = Counter()
+    let done = ConcurrentSlots<Int>(count: 1)
     let jobs = folds.count * seeds.count
     let results = try parallelMap(count: jobs, parallelism: configuration.parallelism) { job in
       let (f, s) = (job / seeds.count, job % seeds.count)

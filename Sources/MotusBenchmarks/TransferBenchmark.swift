@@ -218,7 +218,7 @@ public enum TransferBenchmark {
         configuration.seeds.indices.map { s in (group: g, fold: f, seed: s) }
       }
     }
-    let done = Counter()
+    let done = ConcurrentSlots<Int>(count: 1)
     let results = try parallelMap(count: jobs.count, parallelism: configuration.parallelism) {
       index in
       let job = jobs[index]

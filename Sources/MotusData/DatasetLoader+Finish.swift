@@ -89,11 +89,11 @@ extension LoadState {
         .deletingPathExtension + "/" + name
     }
     let subjects = sessions.map { subjectNames.names[Int($0.subject)] }
-    let inputs = ChunkSlots<SessionData>(count: sessions.count)
+    let inputs = ConcurrentSlots<SessionData>(count: sessions.count)
     for (i, s) in sessions.enumerated() { inputs.set(i, s) }
     sessions = []
-    let outcomes = ChunkSlots<Result<SessionOutcome, Error>>(count: names.count)
-    let next = ChunkSlots<Int>(count: 1)
+    let outcomes = ConcurrentSlots<Result<SessionOutcome, Error>>(count: names.count)
+    let next = ConcurrentSlots<Int>(count: 1)
     DispatchQueue.concurrentPerform(
       iterations: min(names.count, max(1, ProcessInfo.processInfo.activeProcessorCount))
     ) { _ in

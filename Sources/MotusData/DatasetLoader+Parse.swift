@@ -203,7 +203,7 @@ struct LoadState {
   /// Line ends in each piece, counted on every core.
   private static func lineEndCounts(_ base: UnsafePointer<UInt8>, _ pieces: [Range<Int>]) -> [Int] {
     if pieces.count == 1 { return [ChunkSplitter.lineEnds(base, pieces[0])] }
-    let counts = ChunkSlots<Int>(count: pieces.count)
+    let counts = ConcurrentSlots<Int>(count: pieces.count)
     let address = Int(bitPattern: base)
     DispatchQueue.concurrentPerform(iterations: pieces.count) { i in
       let base = UnsafePointer<UInt8>(bitPattern: address)!
@@ -216,7 +216,7 @@ struct LoadState {
     layout: RowLayout, base: UnsafePointer<UInt8>, _ bounds: [ChunkBounds]
   ) -> [ParsedChunk] {
     if bounds.count == 1 { return [ChunkParser.parse(layout: layout, base: base, bounds: bounds[0])] }
-    let chunks = ChunkSlots<ParsedChunk>(count: bounds.count)
+    let chunks = ConcurrentSlots<ParsedChunk>(count: bounds.count)
     let address = Int(bitPattern: base)
     DispatchQueue.concurrentPerform(iterations: bounds.count) { i in
       let base = UnsafePointer<UInt8>(bitPattern: address)!
@@ -401,40 +401,5 @@ struct LoadState {
     if !adapter.adaptations.isEmpty {
       report.notes.append("input: " + adapter.adaptations.joined(separator: "; "))
     }
-  }
-}
-
-/// One result per chunk, filled concurrently.
-final class ChunkSlots<Value>: @unchecked Sendable {
-  private let lock = NSLock()
-  private(set) var values: [Value?]
-
-  init(count: Int) { values = [Value?](repeating: nil, count: count) }
-
-  func set(_ index: Int, _ value: Value) {
-    lock.lock()
-    values[index] = value
-    lock.unlock()
-  }
-
-  /// The value at `index`, removed from the slots.
-  func take(_ index: Int) -> Value? {
-    lock.lock()
-    defer { lock.unlock() }
-    let value = values[index]
-    values[index] = nil
-    return value
-  }
-}
-
-extension ChunkSlots where Value == Int {
-  /// A shared counter in slot 0: the next index below `count`, or nil when all are taken.
-  func increment(below count: Int) -> Int? {
-    lock.lock()
-    defer { lock.unlock() }
-    let index = values[0] ?? 0
-    guard index < count else { return nil }
-    values[0] = index + 1
-    return index
   }
 }
