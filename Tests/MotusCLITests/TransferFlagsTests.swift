@@ -95,4 +95,24 @@ final class TransferFlagsTests: XCTestCase {
     }
     XCTAssertFalse(FileManager.default.fileExists(atPath: model))
   }
+
+  /// `train` spells the unknown cut-off as `stream` and `evaluate` do; the older spelling
+  /// still gives the same model bytes, and a bad value names the flag.
+  func testTrain_UnknownBelowAndItsOlderSpellingGiveTheSameModel() throws {
+    var bytes: [Data] = []
+    for flag in ["--unknown-below", "--unknown-threshold"] {
+      let model = folder.appendingPathComponent("u\(bytes.count).motus").path
+      let run = try MotusRunner.run([
+        "train", data, "-o", model, "--channels", "acceleration.*", "--seed", "3", flag, "0.6",
+      ])
+      XCTAssertEqual(run.exitCode, 0, run.standardError)
+      bytes.append(try Data(contentsOf: URL(fileURLWithPath: model)))
+      let info = try MotusRunner.run(["model-info", model])
+      XCTAssertTrue(info.standardOutput.contains("unknown threshold: 0.6"), info.standardOutput)
+    }
+    XCTAssertEqual(bytes[0], bytes[1])
+    let bad = try MotusRunner.run(["train", data, "-o", "x.motus", "--unknown-below", "1.5"])
+    XCTAssertNotEqual(bad.exitCode, 0)
+    XCTAssertTrue(bad.standardError.contains("'--unknown-below' must be in [0, 1)"), bad.standardError)
+  }
 }

@@ -112,12 +112,14 @@ struct TrainingFlags: ParsableArguments {
     help: "Temperature scaling on the validation part (--no-calibration keeps temperature 1).")
   var calibration = defaults.calibrate
 
+  // `--unknown-below`, as `stream` and `evaluate` spell it; `--unknown-threshold` still works.
   @Option(
+    name: [.customLong("unknown-below"), .customLong("unknown-threshold")],
     parsing: .unconditional,
     help: ArgumentHelp(
       "Report 'unknown' when the calibrated top probability is below this, in [0, 1).",
       discussion: "Stored in the model (default: \(defaults.unknownThreshold); 0 always names a "
-        + "class on confidence alone).",
+        + "class on confidence alone). `stream` and `evaluate --unknown-below` override it.",
       valueName: "p"))
   var unknownThreshold: Float?
 
@@ -222,7 +224,7 @@ struct TrainingFlags: ParsableArguments {
         "'--patience' must be in 1...\(Self.maximumEpochs) epochs, got \(patience).")
     }
     if let unknownThreshold, !(unknownThreshold >= 0 && unknownThreshold < 1) {
-      throw ValidationError("'--unknown-threshold' must be in [0, 1), got \(unknownThreshold).")
+      throw ValidationError("'--unknown-below' must be in [0, 1), got \(unknownThreshold).")
     }
     if let validationFraction, !(validationFraction > 0 && validationFraction < 1) {
       throw ValidationError("'--validation-fraction' must be in (0, 1), got \(validationFraction).")
