@@ -58,7 +58,7 @@ public enum AccuracyBenchmark {
       ("no smoothing", .none),
       (
         "switch penalty \(StreamConfiguration.defaultSwitchProbability)",
-        .switchPenalty(switchProbability: StreamConfiguration.defaultSwitchProbability)
+        .hiddenMarkov(switchProbability: StreamConfiguration.defaultSwitchProbability)
       ),
     ]
 

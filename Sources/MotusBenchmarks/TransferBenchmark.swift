@@ -28,7 +28,7 @@ public enum TransferBenchmark {
     /// Training options of the learned model; the seed is replaced by each of `seeds`.
     public var training = TrainingOptions()
     /// The stream's smoothing for the "streamed" rows.
-    public var streamed: Smoothing = .switchPenalty(
+    public var streamed: Smoothing = .hiddenMarkov(
       switchProbability: StreamConfiguration.defaultSwitchProbability)
     /// Subject folds per held-out placement.
     public var placementFolds = 2

@@ -109,7 +109,7 @@ struct BenchTransfer: ParsableCommand {
     configuration.seeds = try seedList()
     configuration.features = featureChannels.apply(to: try windows.featureChoice())
     configuration.training = try training.trainingOptions()
-    configuration.streamed = .switchPenalty(switchProbability: switchProbability)
+    configuration.streamed = .hiddenMarkov(switchProbability: switchProbability)
     configuration.placementFolds = placementFolds
     configuration.pushUpFolds = pushUpFolds
     configuration.placements = !noPlacements

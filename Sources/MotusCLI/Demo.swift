@@ -119,7 +119,7 @@ struct Demo: ParsableCommand {
     ]
     let mixed = streamSimulator.recording(segments: plan, subject: subjects + 3)
     var configuration = StreamConfiguration()
-    configuration.smoothing = .switchPenalty(switchProbability: 0.05)
+    configuration.smoothing = .hiddenMarkov(switchProbability: 0.05)
     let engine = try StreamingClassifier(
       model: model, inputChannels: ActivitySimulator.channels, configuration: configuration)
     var segments: [(ActivitySegment, Int)] = []

@@ -28,11 +28,12 @@ struct Evaluate: ParsableCommand {
   @OptionGroup var data: DataOptions
 
   @Option(
+    name: .customLong("min-purity"),
     parsing: .unconditional,
     help: ArgumentHelp(
       "Drop windows whose majority label covers less than this fraction (0...1).",
       valueName: "fraction"))
-  var minPurity: Float = 0
+  var minimumPurity: Float = 0
 
   @OptionGroup var smoothing: SmoothingOptions
 
@@ -92,8 +93,8 @@ struct Evaluate: ParsableCommand {
         throw ValidationError("'--perturb': \(error)")
       }
     }
-    guard (0...1).contains(minPurity) else {
-      throw ValidationError("'--min-purity' must be in 0...1, got \(minPurity).")
+    guard (0...1).contains(minimumPurity) else {
+      throw ValidationError("'--min-purity' must be in 0...1, got \(minimumPurity).")
     }
     if data.channels != nil {
       throw ValidationError(
@@ -122,7 +123,7 @@ struct Evaluate: ParsableCommand {
     var result: EvaluationResult
     do {
       result = try Evaluation.run(
-        model: trained, dataset: dataset, minimumPurity: minPurity, smoothing: smoothing.value)
+        model: trained, dataset: dataset, minimumPurity: minimumPurity, smoothing: smoothing.value)
     } catch let error as EvaluationError {
       throw ToolError(error.description)
     } catch let error as FeatureSpecError {

@@ -48,7 +48,7 @@ struct Features: ParsableCommand {
     }
     if table.droppedImpureCount > 0 {
       print(
-        "windows below --min-purity \(windows.minPurity) (dropped): \(table.droppedImpureCount)")
+        "windows below --min-purity \(windows.minimumPurity) (dropped): \(table.droppedImpureCount)")
     }
   }
 

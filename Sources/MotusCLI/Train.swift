@@ -38,7 +38,7 @@ struct Train: ParsableCommand {
     let trained: (model: TrainedModel, report: TrainingReport, table: WindowTable)
     do {
       trained = try Trainer.train(
-        dataset: result.dataset, spec: spec, minimumPurity: windows.minPurity,
+        dataset: result.dataset, spec: spec, minimumPurity: windows.minimumPurity,
         validationGroup: training.validationGroup.trainerGroup, options: options,
         sourceWeights: sourceWeights, progress: progress.update)
     } catch let error as TrainingError {

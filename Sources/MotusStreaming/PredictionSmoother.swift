@@ -1,7 +1,7 @@
 // Smoothing of per-window class probabilities against flicker. K = classes.
 //
 // - exponential: p̄_t = a·p_t + (1 − a)·p̄_{t−1}.
-// - switchPenalty: the forward pass of a hidden Markov model whose state is the activity. The
+// - hiddenMarkov: the forward pass of a hidden Markov model whose state is the activity. The
 //   transition matrix keeps the class with probability 1 − s and moves to each other class
 //   with s / (K − 1); the classifier's calibrated probabilities act as the emission
 //   likelihoods (up to a constant). Each step is O(K) because the transition is uniform
@@ -13,7 +13,7 @@ public enum Smoothing: Codable, Sendable, Equatable {
   /// Exponential averaging with weight `alpha` in (0, 1] on the newest probabilities.
   case exponential(alpha: Float)
   /// Forward filtering with class-switch probability `switchProbability` in (0, 1).
-  case switchPenalty(switchProbability: Float)
+  case hiddenMarkov(switchProbability: Float)
 }
 
 extension Smoothing: CustomStringConvertible {
@@ -22,7 +22,7 @@ extension Smoothing: CustomStringConvertible {
     switch self {
     case .none: "none"
     case .exponential(let alpha): "ema alpha=\(alpha)"
-    case .switchPenalty(let s): "hmm switch-probability=\(s)"
+    case .hiddenMarkov(let s): "hmm switch-probability=\(s)"
     }
   }
 }
@@ -38,7 +38,7 @@ public struct PredictionSmoother: Sendable {
     case .none: break
     case .exponential(let alpha):
       precondition(alpha > 0 && alpha <= 1, "alpha must be in (0, 1], got \(alpha)")
-    case .switchPenalty(let s):
+    case .hiddenMarkov(let s):
       precondition(s > 0 && s < 1, "switchProbability must be in (0, 1), got \(s)")
     }
     self.smoothing = smoothing
@@ -64,7 +64,7 @@ public struct PredictionSmoother: Sendable {
         state[i] = alpha * probabilities[i] + (1 - alpha) * state[i]
         probabilities[i] = state[i]
       }
-    case .switchPenalty(let s):
+    case .hiddenMarkov(let s):
       let move = k > 1 ? s / Float(k - 1) : 0
       var total: Float = 0
       for i in 0..<k {

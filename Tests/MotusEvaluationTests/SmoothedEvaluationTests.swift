@@ -9,7 +9,7 @@ import XCTest
 @testable import MotusEvaluation
 
 final class SmoothedEvaluationTests: XCTestCase {
-  private let smoothing = Smoothing.switchPenalty(switchProbability: 0.1)
+  private let smoothing = Smoothing.hiddenMarkov(switchProbability: 0.1)
 
   /// `rows` of `raw` after one smoother per run of consecutive rows in `runs`.
   private func smoothed(_ raw: Matrix, runs: [Range<Int>]) -> [[Float]] {

@@ -32,7 +32,7 @@ final class StreamingClassifierTests: XCTestCase {
     var simulator = ActivitySimulator(seed: 99)
     let recording = simulator.recording(
       segments: [(.walking, 12), (.stationary, 8), (.pushUp, 10)], subject: 7)
-    let smoothing = Smoothing.switchPenalty(switchProbability: 0.05)
+    let smoothing = Smoothing.hiddenMarkov(switchProbability: 0.05)
     let loaded = try StreamingFixture.load([recording])
     let evaluated = try Evaluation.run(model: model, dataset: loaded.dataset, smoothing: smoothing)
     let batch = try batchProbabilities(model: model, recording: recording).probabilities
@@ -132,7 +132,7 @@ final class StreamingClassifierTests: XCTestCase {
     let recording = simulator.recording(
       segments: [(.stationary, 15), (.running, 15)], subject: 9)
     var configuration = StreamConfiguration()
-    configuration.smoothing = .switchPenalty(switchProbability: 0.05)
+    configuration.smoothing = .hiddenMarkov(switchProbability: 0.05)
     let engine = try StreamingClassifier(
       model: model, inputChannels: ActivitySimulator.channels, configuration: configuration)
     let events = StreamingFixture.stream(recording, engine: engine)
@@ -166,7 +166,7 @@ final class StreamingClassifierTests: XCTestCase {
     var simulator = ActivitySimulator(seed: 8)
     let recording = simulator.recording(segments: [(.walking, 10), (.pushUp, 10)], subject: 4)
     var configuration = StreamConfiguration()
-    configuration.smoothing = .switchPenalty(switchProbability: 0.05)
+    configuration.smoothing = .hiddenMarkov(switchProbability: 0.05)
     let engine = try StreamingClassifier(
       model: model, inputChannels: ActivitySimulator.channels, configuration: configuration)
     var row = [Float](repeating: 0, count: 6)

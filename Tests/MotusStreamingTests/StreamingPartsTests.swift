@@ -31,7 +31,7 @@ final class PredictionSmootherTests: XCTestCase {
   }
 
   func testSwitchPenalty_WorkedByHand() {
-    var smoother = PredictionSmoother(smoothing: .switchPenalty(switchProbability: 0.1), classCount: 2)
+    var smoother = PredictionSmoother(smoothing: .hiddenMarkov(switchProbability: 0.1), classCount: 2)
     var p: [Float] = [0.9, 0.1]
     p.withUnsafeMutableBufferPointer { smoother.smooth($0) }
     p = [0.3, 0.7]
@@ -43,7 +43,7 @@ final class PredictionSmootherTests: XCTestCase {
   }
 
   func testSwitchPenalty_SuppressesSingleWindowFlicker() {
-    var smoother = PredictionSmoother(smoothing: .switchPenalty(switchProbability: 0.05), classCount: 2)
+    var smoother = PredictionSmoother(smoothing: .hiddenMarkov(switchProbability: 0.05), classCount: 2)
     var labels: [Int] = []
     for step in 0..<20 {
       var p: [Float] = step == 10 ? [0.35, 0.65] : [0.7, 0.3]

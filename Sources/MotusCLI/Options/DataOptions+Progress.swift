@@ -23,7 +23,7 @@ extension WindowOptions {
   func windowTable(for result: LoadResult, spec: FeatureSpec) throws -> WindowTable {
     do {
       return try WindowTable.makeConcurrently(
-        dataset: result.dataset, extractor: FeatureExtractor(spec: spec), minimumPurity: minPurity)
+        dataset: result.dataset, extractor: FeatureExtractor(spec: spec), minimumPurity: minimumPurity)
     } catch let error as FeatureSpecError {
       throw ToolError(error.description)
     }

@@ -12,7 +12,8 @@ struct SmoothingOptions: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
-      "Smoothing of probabilities: none, ema (exponential average), hmm (switch penalty).",
+      "Smoothing of probabilities: none, ema (exponential average), hmm (a hidden Markov "
+        + "filter with a class-switch probability).",
       discussion: "Example: `--smoothing hmm --switch-probability 0.02`."))
   var smoothing: Choice = .none
 
@@ -44,7 +45,7 @@ struct SmoothingOptions: ParsableArguments {
     switch smoothing {
     case .none: .none
     case .ema: .exponential(alpha: alpha)
-    case .hmm: .switchPenalty(switchProbability: switchProbability)
+    case .hmm: .hiddenMarkov(switchProbability: switchProbability)
     }
   }
 }

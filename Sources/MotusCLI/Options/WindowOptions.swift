@@ -58,11 +58,12 @@ struct WindowOptions: ParsableArguments {
   var hop: WindowSpan?
 
   @Option(
+    name: .customLong("min-purity"),
     parsing: .unconditional,
     help: ArgumentHelp(
       "Drop windows whose majority label covers less than this fraction (0...1).",
       valueName: "fraction"))
-  var minPurity: Float = 0
+  var minimumPurity: Float = 0
 
   @Option(
     help: ArgumentHelp(
@@ -103,8 +104,8 @@ struct WindowOptions: ParsableArguments {
   func validate() throws {
     if let problem = window.problem(flag: "--window") { throw ValidationError(problem) }
     if let problem = hop?.problem(flag: "--hop") { throw ValidationError(problem) }
-    guard (0...1).contains(minPurity) else {
-      throw ValidationError("'--min-purity' must be in 0...1, got \(minPurity).")
+    guard (0...1).contains(minimumPurity) else {
+      throw ValidationError("'--min-purity' must be in 0...1, got \(minimumPurity).")
     }
     _ = try bandEdges()
     _ = try chosenStatistics()

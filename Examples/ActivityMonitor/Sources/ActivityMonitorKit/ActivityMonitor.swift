@@ -38,7 +38,7 @@ public final class ActivityMonitor {
     var configuration = StreamConfiguration()
     configuration.inputRateHz = sampleRateHz
     // Forward filtering: an activity must win a few windows in a row before it shows.
-    configuration.smoothing = .switchPenalty(
+    configuration.smoothing = .hiddenMarkov(
       switchProbability: StreamConfiguration.defaultSwitchProbability)
     let recipes = model.featureSpec.recipes
     adapter = try InputAdapter(
