@@ -6,7 +6,7 @@
 ///
 /// - Complexity: O(1) per sample, O(window) per hop; no allocation once built.
 public struct ThresholdActivityClassifier: Sendable {
-  public let cutoffs: ActivityCutoffs
+  public let cutoffs: ActivityThresholds
   public let sampleRateHz: Double
   /// Samples per window and per hop.
   public let windowLength: Int
@@ -29,7 +29,7 @@ public struct ThresholdActivityClassifier: Sendable {
   ///   - smoothingSeconds: RC of the |a| smoother (0.05 s: corner ~3.2 Hz, between gait
   ///     and vibration).
   public init(
-    cutoffs: ActivityCutoffs, sampleRateHz: Double, windowSeconds: Double = 2.56,
+    cutoffs: ActivityThresholds, sampleRateHz: Double, windowSeconds: Double = 2.56,
     smoothingSeconds: Double = 0.05
   ) {
     precondition(sampleRateHz > 0, "rate must be > 0, got \(sampleRateHz)")

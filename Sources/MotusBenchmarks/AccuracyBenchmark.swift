@@ -255,10 +255,10 @@ public enum AccuracyBenchmark {
   /// Threshold classifiers with typical and tuned cut-offs, and tuned with a majority vote
   /// over the last window labels (which trades latency for less flicker).
   static func thresholdScores(
-    tuned: ActivityCutoffs, split: Split, configuration: Configuration,
+    tuned: ActivityThresholds, split: Split, configuration: Configuration,
     progress: ((String) -> Void)?
   ) -> [MethodScore] {
-    let variants: [(String, ActivityCutoffs, Int)] = [
+    let variants: [(String, ActivityThresholds, Int)] = [
       ("threshold, typical cut-offs", .typical, 1),
       ("threshold, tuned cut-offs", tuned, 1),
       ("threshold, tuned, vote of \(configuration.voteLength)", tuned, configuration.voteLength),
@@ -280,14 +280,14 @@ public enum AccuracyBenchmark {
   static func counterScores(split: Split, progress: ((String) -> Void)?) -> [MethodScore] {
     var scores: [MethodScore] = []
     for (name, thresholds) in [
-      ("push-up counter -0.5/+0.5 g", PushUpCounter.Thresholds.initial),
-      ("push-up counter -0.7/+0.4 g", PushUpCounter.Thresholds.tuned),
+      ("push-up counter -0.5/+0.5 g", ThresholdPushUpCounter.Thresholds.initial),
+      ("push-up counter -0.7/+0.4 g", ThresholdPushUpCounter.Thresholds.tuned),
     ] {
       progress?("running \(name)")
       scores.append(
         score(name, split: split) { stream in
           countSets(of: stream, axes: split.axes, rate: split.rate) {
-            ChestPushUpCounter(thresholds: thresholds, sampleRateHz: split.rate)
+            ThresholdChestPushUpCounter(thresholds: thresholds, sampleRateHz: split.rate)
           }
         })
     }
@@ -372,16 +372,16 @@ public enum AccuracyBenchmark {
   /// The report: every method's scores with the split and the cut-offs they ran with.
   static func report(
     split: Split, configuration: Configuration, methods: [MethodScore],
-    shakesPerMinute: [String: Double], tuned: (cutoffs: ActivityCutoffs, macroF1: Double),
+    shakesPerMinute: [String: Double], tuned: (cutoffs: ActivityThresholds, macroF1: Double),
     learnedSummary: String
   ) -> AccuracyReport {
     var truthChanges = 0
     for s in split.streams {
       for i in 1..<max(s.truth.count, 1) where s.truth[i] != s.truth[i - 1] { truthChanges += 1 }
     }
-    func dictionary(_ c: ActivityCutoffs) -> [String: Float] {
+    func dictionary(_ c: ActivityThresholds) -> [String: Float] {
       Dictionary(
-        uniqueKeysWithValues: ActivityCutoffs.parameters.map { ($0.name, c[keyPath: $0.keyPath]) })
+        uniqueKeysWithValues: ActivityThresholds.parameters.map { ($0.name, c[keyPath: $0.keyPath]) })
     }
     let testSamples = split.testSamples
     return AccuracyReport(
@@ -416,4 +416,4 @@ public enum AccuracyBenchmark {
   }
 }
 
-extension ChestPushUpCounter: AccuracyBenchmark.AxisCounter {}
+extension ThresholdChestPushUpCounter: AccuracyBenchmark.AxisCounter {}

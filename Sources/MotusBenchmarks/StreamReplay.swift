@@ -78,7 +78,7 @@ public enum StreamReplay {
   /// The threshold rules over raw acceleration axes `axes` (column indices), with a majority
   /// vote over the last `voteLength` window labels.
   public static func thresholds(
-    cutoffs: ActivityCutoffs, voteLength: Int, windowSeconds: Double, stream: BenchmarkStream,
+    cutoffs: ActivityThresholds, voteLength: Int, windowSeconds: Double, stream: BenchmarkStream,
     axes: [Int], labels: [String]
   ) -> (labels: [Int32], cpuSeconds: Double) {
     let index = ThresholdActivity.allCases.map { Int32(labels.firstIndex(of: $0.rawValue) ?? -1) }
@@ -105,7 +105,7 @@ public enum StreamReplay {
   /// (only windows whose label is one of the rules' classes).
   public static func tuneThresholds(
     recordings: [Recording], axes: [Int], labels: [String], windowSeconds: Double
-  ) -> (cutoffs: ActivityCutoffs, macroF1: Double) {
+  ) -> (cutoffs: ActivityThresholds, macroF1: Double) {
     var statistics: [ActivityWindowStatistics] = []
     var windowLabels: [ThresholdActivity] = []
     for r in recordings {
@@ -121,6 +121,6 @@ public enum StreamReplay {
         }
       }
     }
-    return CutoffSearch.tune(statistics: statistics, labels: windowLabels)
+    return ThresholdSearch.tune(statistics: statistics, labels: windowLabels)
   }
 }

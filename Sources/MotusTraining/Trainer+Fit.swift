@@ -6,7 +6,7 @@ import MotusModels
 
 extension Trainer {
   /// The resolved options of one training run (defaults filled in).
-  struct FitRecipe {
+  struct TrainingPlan {
     var options: TrainingOptions
     var l2Penalty: Float
     var tolerance: Float

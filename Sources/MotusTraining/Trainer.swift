@@ -40,7 +40,7 @@ public enum Trainer {
     let split = try splitAndStandardize(
       features: features, labels: labels, groups: groups, sampleWeights: sampleWeights,
       options: options)
-    let recipe = FitRecipe(options: options, classNames: classNames)
+    let recipe = TrainingPlan(options: options, classNames: classNames)
     let heldOut = try fitHeldOut(split, recipe: recipe, progress: progress)
     let negatives = Set(negativeClasses.compactMap { classNames.firstIndex(of: $0) })
     let calibration = try calibrate(
@@ -184,7 +184,7 @@ public enum Trainer {
   /// Fits `recipe` on the training part, stopping early on the validation part (Adam), and
   /// forwards each epoch's report to `progress`.
   private static func fitHeldOut(
-    _ split: HeldOutSplit, recipe: FitRecipe, progress: ((EpochReport) -> Void)?
+    _ split: HeldOutSplit, recipe: TrainingPlan, progress: ((EpochReport) -> Void)?
   ) throws -> HeldOutFit {
     var epochs: [EpochReport] = []
     let clock = ContinuousClock()
@@ -311,7 +311,7 @@ public enum Trainer {
   /// epoch count, L-BFGS to tolerance from the held-out optimum. Refits the novelty subspace
   /// too, keeping the calibrated threshold.
   private static func refitOnEveryRow(
-    features: Matrix, labels: [Int], sampleWeights: [Float]?, recipe: FitRecipe,
+    features: Matrix, labels: [Int], sampleWeights: [Float]?, recipe: TrainingPlan,
     heldOut: HeldOutFit, split: HeldOutSplit, calibration: Calibration, negatives: Set<Int>,
     progress: ((EpochReport) -> Void)?
   ) throws -> Refit {
@@ -425,7 +425,7 @@ public enum Trainer {
 
   /// The settings `TrainingMetadata.hyperparameters` records: every default `recipe` resolved,
   /// and the options of the parts that ran only (negatives, novelty, augmentation, Adam, MLP).
-  private static func recordedHyperparameters(_ recipe: FitRecipe, hasNegatives: Bool)
+  private static func recordedHyperparameters(_ recipe: TrainingPlan, hasNegatives: Bool)
     -> [String: String]
   {
     let options = recipe.options

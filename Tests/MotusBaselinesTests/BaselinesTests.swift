@@ -42,7 +42,7 @@ final class BaselinesTests: XCTestCase {
   /// Labelled synthetic: `reps` push-ups as vertical acceleration -0.8 then +0.8 g.
   func testPushUpCounter_CountsSyntheticRepetitions() {
     for reps in [1, 5, 12] {
-      var counter = PushUpCounter(thresholds: .tuned)
+      var counter = ThresholdPushUpCounter(thresholds: .tuned)
       for _ in 0..<reps {
         for a: Float in [0, -0.8, -0.3, 0.2, 0.8, 0.1, 0] {
           _ = counter.push(acceleration: a, pitch: -1.3)
@@ -53,7 +53,7 @@ final class BaselinesTests: XCTestCase {
   }
 
   func testPushUpCounter_PitchGate() {
-    var counter = PushUpCounter(thresholds: .initial)
+    var counter = ThresholdPushUpCounter(thresholds: .initial)
     for a: Float in [-0.6, 0.6, -0.6, 0.6] { _ = counter.push(acceleration: a, pitch: -0.2) }
     XCTAssertEqual(counter.count, 0, "upright: not prone, nothing counted")
     for a: Float in [-0.6, 0.6] { _ = counter.push(acceleration: a, pitch: -1.2) }
@@ -62,8 +62,8 @@ final class BaselinesTests: XCTestCase {
 
   func testPushUpCounter_ThresholdsDiffer() {
     // -0.6 g crosses the first -0.5 but not the tuned -0.7 down threshold.
-    var first = PushUpCounter(thresholds: .initial)
-    var tuned = PushUpCounter(thresholds: .tuned)
+    var first = ThresholdPushUpCounter(thresholds: .initial)
+    var tuned = ThresholdPushUpCounter(thresholds: .tuned)
     for a: Float in [-0.6, 0.6, -0.6, 0.6] {
       _ = first.push(acceleration: a, pitch: -1.5)
       _ = tuned.push(acceleration: a, pitch: -1.5)
@@ -78,7 +78,7 @@ final class BaselinesTests: XCTestCase {
     let rate = 50.0
     for sign: Float in [1, -1] {
       for (tilted, expected) in [(true, 8), (false, 0)] {
-        var counter = ChestPushUpCounter(thresholds: .tuned, sampleRateHz: rate)
+        var counter = ThresholdChestPushUpCounter(thresholds: .tuned, sampleRateHz: rate)
         let n = Int(rate) * 10
         for t in 0..<n {
           let time = Double(t) / rate
@@ -100,7 +100,7 @@ final class BaselinesTests: XCTestCase {
   // MARK: Threshold classifier
 
   func testCutoffs_RulesByHand() {
-    let c = ActivityCutoffs.typical
+    let c = ActivityThresholds.typical
     func s(_ std: Float, _ vib: Float, _ cad: Float, _ tilt: Float) -> ActivityWindowStatistics {
       ActivityWindowStatistics(motionStd: std, vibrationRMS: vib, cadenceHz: cad, tilt: tilt)
     }
@@ -142,8 +142,8 @@ final class BaselinesTests: XCTestCase {
         ActivityWindowStatistics(motionStd: std, vibrationRMS: 0, cadenceHz: 1.8, tilt: 0))
       labels.append(std < 0.05 ? .stationary : .walking)
     }
-    let before = CutoffSearch.macroF1(.typical, stats, labels)
-    let result = CutoffSearch.tune(statistics: stats, labels: labels, gridSize: 200)
+    let before = ThresholdSearch.macroF1(.typical, stats, labels)
+    let result = ThresholdSearch.tune(statistics: stats, labels: labels, gridSize: 200)
     XCTAssertLessThan(before, 0.9)
     XCTAssertEqual(result.macroF1, 1, accuracy: 1e-12)
     XCTAssertEqual(result.cutoffs.stillStd, 0.05, accuracy: 0.0006)

@@ -14,8 +14,8 @@ import Foundation
 /// face points at the floor; the torso's equivalent is its normal (sensor z) pointing at the
 /// floor, so `pitch = -asin(|g_z| / |g|)`, below -1 rad when the torso is within about 33
 /// degrees of horizontal.
-public struct ChestPushUpCounter: Sendable, Equatable {
-  public private(set) var counter: PushUpCounter
+public struct ThresholdChestPushUpCounter: Sendable, Equatable {
+  public private(set) var counter: ThresholdPushUpCounter
   private var gravity: LowPassFilter
   /// The last vertical acceleration (g) and pitch (rad) fed to the counter.
   public private(set) var vertical: Float = 0
@@ -26,9 +26,9 @@ public struct ChestPushUpCounter: Sendable, Equatable {
   ///   - sampleRateHz: Rate of the samples passed to `push`.
   ///   - timeConstantSeconds: RC of the gravity low-pass (default 0.3 s).
   public init(
-    thresholds: PushUpCounter.Thresholds, sampleRateHz: Double, timeConstantSeconds: Double = 0.3
+    thresholds: ThresholdPushUpCounter.Thresholds, sampleRateHz: Double, timeConstantSeconds: Double = 0.3
   ) {
-    counter = PushUpCounter(thresholds: thresholds)
+    counter = ThresholdPushUpCounter(thresholds: thresholds)
     gravity = LowPassFilter(
       timeConstantSeconds: timeConstantSeconds, sampleRateHz: sampleRateHz, channelCount: 3)
   }

@@ -3,7 +3,7 @@
 // below the prone threshold.
 
 /// The threshold state machine of the AirPods push-up counter, sample by sample.
-public struct PushUpCounter: Sendable, Equatable {
+public struct ThresholdPushUpCounter: Sendable, Equatable {
   public struct Thresholds: Sendable, Equatable, Codable {
     /// g; the dip starts when the acceleration falls below this.
     public var down: Float

@@ -33,7 +33,7 @@ public struct ActivityWindowStatistics: Sendable, Equatable {
 /// 3. `cadenceHz >= stepCadence` -> running when `cadenceHz >= runCadence` or
 ///    `motionStd >= runStd`, else walking;
 /// 4. otherwise cycling (moving without a step rhythm).
-public struct ActivityCutoffs: Sendable, Equatable, Codable {
+public struct ActivityThresholds: Sendable, Equatable, Codable {
   /// g.
   public var stillStd: Float
   /// g.
@@ -67,7 +67,7 @@ public struct ActivityCutoffs: Sendable, Equatable, Codable {
   /// - gait: walking cadence 1.4-2.3 steps/s (85-140 steps/min), running from 2.5 steps/s
   ///   (150+ steps/min); running swings |a| by more than 0.4 g standard deviation;
   /// - push-up: the seed's prone gate, pitch below -1 rad, i.e. tilt above sin(1) = 0.84.
-  public static let typical = ActivityCutoffs(
+  public static let typical = ActivityThresholds(
     stillStd: 0.02, vibrationRMS: 0.01, stepCadence: 1.4, runCadence: 2.5, runStd: 0.4,
     pushUpTilt: 0.84)
 
@@ -82,7 +82,7 @@ public struct ActivityCutoffs: Sendable, Equatable, Codable {
   }
 
   /// Names and key paths of the tunable cut-offs, for the grid search.
-  public static var parameters: [(name: String, keyPath: WritableKeyPath<ActivityCutoffs, Float>)] {
+  public static var parameters: [(name: String, keyPath: WritableKeyPath<ActivityThresholds, Float>)] {
     [
       ("stillStd", \.stillStd), ("vibrationRMS", \.vibrationRMS),
       ("stepCadence", \.stepCadence), ("runCadence", \.runCadence), ("runStd", \.runStd),

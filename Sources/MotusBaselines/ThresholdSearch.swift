@@ -1,23 +1,23 @@
-// Tunes `ActivityCutoffs` on labelled window statistics: coordinate-wise grid search that
+// Tunes `ActivityThresholds` on labelled window statistics: coordinate-wise grid search that
 // maximises macro-F1 over the classes present. Grids are quantiles of each statistic.
 
 /// Grid search over the threshold rules' cut-offs.
-public enum CutoffSearch {
+public enum ThresholdSearch {
   /// - Parameters:
   ///   - statistics: One entry per training window.
   ///   - labels: The true class of each window.
-  ///   - start: The starting point (for example `ActivityCutoffs.typical`).
+  ///   - start: The starting point (for example `ActivityThresholds.typical`).
   ///   - gridSize: Candidate values per cut-off (quantiles of the matching statistic).
   ///   - sweeps: Passes over the six cut-offs; each pass keeps only improvements.
   /// - Returns: The best cut-offs found and their training macro-F1.
   /// - Complexity: O(sweeps * 6 * gridSize * windows).
   public static func tune(
     statistics: [ActivityWindowStatistics], labels: [ThresholdActivity],
-    start: ActivityCutoffs = .typical, gridSize: Int = 40, sweeps: Int = 4
-  ) -> (cutoffs: ActivityCutoffs, macroF1: Double) {
+    start: ActivityThresholds = .typical, gridSize: Int = 40, sweeps: Int = 4
+  ) -> (cutoffs: ActivityThresholds, macroF1: Double) {
     precondition(statistics.count == labels.count, "\(statistics.count) vs \(labels.count)")
     precondition(gridSize >= 2 && sweeps >= 1, "gridSize \(gridSize), sweeps \(sweeps)")
-    let grids: [[Float]] = ActivityCutoffs.parameters.map { parameter in
+    let grids: [[Float]] = ActivityThresholds.parameters.map { parameter in
       let values: [Float]
       switch parameter.name {
       case "stillStd", "runStd": values = statistics.map(\.motionStd)
@@ -31,7 +31,7 @@ public enum CutoffSearch {
     var bestScore = macroF1(best, statistics, labels)
     for _ in 0..<sweeps {
       var improved = false
-      for (p, parameter) in ActivityCutoffs.parameters.enumerated() {
+      for (p, parameter) in ActivityThresholds.parameters.enumerated() {
         for value in grids[p] {
           var candidate = best
           candidate[keyPath: parameter.keyPath] = value
@@ -50,7 +50,7 @@ public enum CutoffSearch {
 
   /// Macro-F1 of `cutoffs` over the classes that occur in `labels`.
   public static func macroF1(
-    _ cutoffs: ActivityCutoffs, _ statistics: [ActivityWindowStatistics],
+    _ cutoffs: ActivityThresholds, _ statistics: [ActivityWindowStatistics],
     _ labels: [ThresholdActivity]
   ) -> Double {
     let all = ThresholdActivity.allCases
