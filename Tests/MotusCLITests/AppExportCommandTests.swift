@@ -3,6 +3,7 @@
 // the errors for an unlabelled or unknown recording.
 
 import Foundation
+import MotusTestSupport
 import XCTest
 
 final class AppExportCommandTests: TemporaryFolderTestCase {

@@ -9,11 +9,8 @@ import MotusSimulation
 import MotusTestSupport
 import XCTest
 
-final class BadInputCommandTests: XCTestCase {
-  private var folder: URL!
+final class BadInputCommandTests: TemporaryFolderTestCase {
 
-  override func setUpWithError() throws { folder = try makeTemporaryDirectory() }
-  override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
 
   private static var sixClassModel: String {
     URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

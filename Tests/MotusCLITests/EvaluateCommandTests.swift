@@ -6,15 +6,10 @@ import MotusSimulation
 import MotusTestSupport
 import XCTest
 
-final class EvaluateCommandTests: XCTestCase {
-  private var folder: URL!
+final class EvaluateCommandTests: TemporaryFolderTestCase {
 
   override func setUpWithError() throws {
-    folder = try makeTemporaryDirectory()
-  }
-
-  override func tearDownWithError() throws {
-    try? FileManager.default.removeItem(at: folder)
+    try super.setUpWithError()
   }
 
   /// Synthetic CSV: each subject does each activity for `seconds` in its own session.

@@ -6,21 +6,16 @@ import MotusSimulation
 import MotusTestSupport
 import XCTest
 
-final class FeatureSelectionFlagsTests: XCTestCase {
-  private var folder: URL!
+final class FeatureSelectionFlagsTests: TemporaryFolderTestCase {
   private var data: String!
 
   override func setUpWithError() throws {
-    folder = try makeTemporaryDirectory()
+    try super.setUpWithError()
     var simulator = ActivitySimulator(seed: 5, sampleRateHz: 50)
     let text = simulator.recording(.walking, subject: 1, seconds: 12).csv()
     let url = folder.appendingPathComponent("walk.csv")
     try text.write(to: url, atomically: true, encoding: .utf8)
     data = url.path
-  }
-
-  override func tearDownWithError() throws {
-    try? FileManager.default.removeItem(at: folder)
   }
 
   /// Runs `motus features` with `flags`; returns the header and the numeric rows.

@@ -4,6 +4,7 @@
 // regenerate them only for a change of output that is meant.
 
 import Foundation
+import MotusTestSupport
 import XCTest
 
 final class GoldenOutputTests: TemporaryFolderTestCase {

@@ -6,17 +6,8 @@ import MotusSimulation
 import MotusTestSupport
 import XCTest
 
-final class InspectAndModelInfoTests: XCTestCase {
-  private var folder: URL!
+final class InspectAndModelInfoTests: TemporaryFolderTestCase {
 
-  override func setUpWithError() throws { folder = try makeTemporaryDirectory() }
-  override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
-
-  private func write(_ text: String, _ name: String) throws -> String {
-    let url = folder.appendingPathComponent(name)
-    try Data(text.utf8).write(to: url)
-    return url.path
-  }
 
   private func object(_ text: String) throws -> [String: Any] {
     try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], text)

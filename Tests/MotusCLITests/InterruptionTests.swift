@@ -10,11 +10,8 @@ import XCTest
   import Glibc
 #endif
 
-final class InterruptionTests: XCTestCase {
-  private var folder: URL!
+final class InterruptionTests: TemporaryFolderTestCase {
 
-  override func setUpWithError() throws { folder = try makeTemporaryDirectory() }
-  override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
 
   private func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 

@@ -7,11 +7,8 @@ import Foundation
 import MotusTestSupport
 import XCTest
 
-final class StreamInputAdaptationTests: XCTestCase {
-  private var folder: URL!
+final class StreamInputAdaptationTests: TemporaryFolderTestCase {
 
-  override func setUpWithError() throws { folder = try makeTemporaryDirectory() }
-  override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
 
   private static var sixClassModel: String {
     URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

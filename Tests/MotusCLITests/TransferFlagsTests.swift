@@ -7,12 +7,11 @@ import MotusSimulation
 import MotusTestSupport
 import XCTest
 
-final class TransferFlagsTests: XCTestCase {
-  private var folder: URL!
+final class TransferFlagsTests: TemporaryFolderTestCase {
   private var data: String!
 
   override func setUpWithError() throws {
-    folder = try makeTemporaryDirectory()
+    try super.setUpWithError()
     var simulator = ActivitySimulator(seed: 8, sampleRateHz: 25)
     var text = ""
     for subject in 1...3 {
@@ -24,10 +23,6 @@ final class TransferFlagsTests: XCTestCase {
     let url = folder.appendingPathComponent("synthetic.csv")
     try text.write(to: url, atomically: true, encoding: .utf8)
     data = url.path
-  }
-
-  override func tearDownWithError() throws {
-    try? FileManager.default.removeItem(at: folder)
   }
 
   private func header(_ flags: [String]) throws -> [String] {

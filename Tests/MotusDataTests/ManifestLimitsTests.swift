@@ -7,11 +7,10 @@ import XCTest
 
 @testable import MotusData
 
-final class ManifestLimitsTests: XCTestCase {
-  private var folder: URL!
+final class ManifestLimitsTests: TemporaryFolderTestCase {
 
   override func setUpWithError() throws {
-    folder = try makeTemporaryDirectory()
+    try super.setUpWithError()
     try FileManager.default.createDirectory(
       at: folder.appendingPathComponent("root/a"), withIntermediateDirectories: true)
     var csv = "timestamp,session,subject,label,acceleration.x,acceleration.y,acceleration.z\n"
@@ -23,7 +22,6 @@ final class ManifestLimitsTests: XCTestCase {
       to: folder.appendingPathComponent("secret.csv"), atomically: true, encoding: .utf8)
   }
 
-  override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
 
   private func manifest(files: [String], rate: String = "10", weight: String = "1") throws
     -> String

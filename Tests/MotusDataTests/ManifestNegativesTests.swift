@@ -7,18 +7,17 @@ import XCTest
 
 @testable import MotusData
 
-final class ManifestNegativesTests: XCTestCase {
-  private var folder: URL!
+final class ManifestNegativesTests: TemporaryFolderTestCase {
 
   override func setUpWithError() throws {
-    folder = try makeTemporaryDirectory()
+    try super.setUpWithError()
     let header = "timestamp,session,subject,label,acceleration.x,acceleration.y,acceleration.z\n"
     // Labelled synthetic: a source without placements, 3 s per session at 10 Hz.
     var plain = header
     for (session, label) in [("w1", "walk"), ("s1", "sit")] {
       for t in 0..<30 { plain += "\(Double(t) / 10),\(session),1,\(label),0,0,1\n" }
     }
-    try write("plain.csv", plain)
+    try writeFile("plain.csv", plain)
     // Labelled synthetic: one activity per session recorded at three placements (the session
     // name ends in _T, _RA or _LL); a12 and a13 are activities outside the classes. The LL
     // session of a09 has a 7 s gap, so it loads as two pieces, the second named `...#2`;
@@ -34,14 +33,10 @@ final class ManifestNegativesTests: XCTestCase {
       let time = Double(t) / 10 + (t >= 30 ? 7 : 0)
       placed += "\(time),a09_p1_LL,p1,a09,0,1,0\n"
     }
-    try write("placed.csv", placed)
+    try writeFile("placed.csv", placed)
   }
 
-  override func tearDownWithError() throws {
-    try? FileManager.default.removeItem(at: folder)
-  }
-
-  private func write(_ path: String, _ text: String) throws {
+  private func writeFile(_ path: String, _ text: String) throws {
     try text.write(to: folder.appendingPathComponent(path), atomically: true, encoding: .utf8)
   }
 

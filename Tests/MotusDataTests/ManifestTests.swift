@@ -6,24 +6,23 @@ import XCTest
 
 @testable import MotusData
 
-final class ManifestTests: XCTestCase {
-  private var folder: URL!
+final class ManifestTests: TemporaryFolderTestCase {
 
   override func setUpWithError() throws {
-    folder = try makeTemporaryDirectory()
+    try super.setUpWithError()
     // Labelled synthetic: an "Android" source at 20 Hz reading +1 g on z at rest.
     var android = "timestamp,session,subject,label,acceleration.x,acceleration.y,acceleration.z\n"
     for t in 0..<100 {
       let label = t < 50 ? "still" : "walk"
       android += "\(Double(t) / 20),s1,1,\(label),0,0,1\n"
     }
-    try write("android/a.csv", android)
+    try writeFile("android/a.csv", android)
     // Labelled synthetic: a device-motion source at 10 Hz (gravity + userAcceleration).
     var motion =
       "timestamp,session,subject,label,userAcceleration.x,userAcceleration.y,"
       + "userAcceleration.z,gravity.x,gravity.y,gravity.z\n"
     for t in 0..<40 { motion += "\(Double(t) / 10),m1,1,sitting,0.5,0,0,0,0,-1\n" }
-    try write("motion/m.csv", motion)
+    try writeFile("motion/m.csv", motion)
     // Labelled synthetic: 3 clips of 8 samples at 10 Hz, one run, plus an unmapped clip.
     var clips = "timestamp,session,subject,label,acceleration.x,acceleration.y,acceleration.z\n"
     for (session, label, value) in [
@@ -32,14 +31,10 @@ final class ManifestTests: XCTestCase {
     ] {
       for t in 0..<8 { clips += "\(Double(t) / 10),\(session),Eric,\(label),\(value),0,0\n" }
     }
-    try write("clips/c.csv", clips)
+    try writeFile("clips/c.csv", clips)
   }
 
-  override func tearDownWithError() throws {
-    try? FileManager.default.removeItem(at: folder)
-  }
-
-  private func write(_ path: String, _ text: String) throws {
+  private func writeFile(_ path: String, _ text: String) throws {
     let url = folder.appendingPathComponent(path)
     try FileManager.default.createDirectory(
       at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

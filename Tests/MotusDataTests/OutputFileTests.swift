@@ -11,11 +11,8 @@ import XCTest
   import Glibc
 #endif
 
-final class OutputFileTests: XCTestCase {
-  var folder: URL!
+final class OutputFileTests: TemporaryFolderTestCase {
 
-  override func setUpWithError() throws { folder = try makeTemporaryDirectory() }
-  override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
 
   private func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 
