@@ -151,23 +151,7 @@ public enum Evaluation {
     let negativeScored = pure.filter { negative.contains(table.label(at: rows[$0])) }
     precondition(!scored.isEmpty, "no row reaches purity \(minimumPurity)")
     let scoredRows = scored.map { rows[$0] }
-    let classIndex = Dictionary(
-      model.classes.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
-    var truth: [Int] = []
-    truth.reserveCapacity(scoredRows.count)
-    var unknown: [String] = []
-    for row in scoredRows {
-      let label = table.label(at: row)
-      if let c = classIndex[label] {
-        truth.append(c)
-      } else if !unknown.contains(label) {
-        unknown.append(label)
-      }
-    }
-    guard unknown.isEmpty else {
-      throw EvaluationError.unknownLabels(
-        unknown.sorted(by: naturalOrder), modelClasses: model.classes)
-    }
+    let truth = try classIndices(of: scoredRows, in: table, classes: model.classes)
     let features = table.features.rows(rows)
     var probabilities = model.predictProbabilities(features)
     // A NaN probability must not reach a metric: name the window instead.
@@ -187,14 +171,8 @@ public enum Evaluation {
     let reasons = (0..<probabilities.rowCount).map { i in
       model.answer(probabilities: probabilities.row(i), noveltyScore: novelty?[i]).unknownReason
     }
-    var negatives = EvaluationResult.NegativeSummary(
-      labels: negativeLabels.filter { label in
-        negativeScored.contains { table.label(at: rows[$0]) == label }
-      })
-    for i in negativeScored {
-      negatives.windows += 1
-      if let reason = reasons[i] { negatives.unknownByReason[reason.rawValue, default: 0] += 1 }
-    }
+    let negatives = negativeSummary(
+      negativeScored.map { (table.label(at: rows[$0]), reasons[$0]) }, labels: negativeLabels)
     if scored.count < rows.count { probabilities = probabilities.rows(scored) }
     var result = EvaluationResult(
       classes: model.classes, truth: truth, predicted: Metrics.argmax(probabilities),
@@ -208,6 +186,43 @@ public enum Evaluation {
     result.negatives = negativeScored.isEmpty ? nil : negatives
     result.smoothing = smoothing
     return result
+  }
+
+  /// Each row's label as an index into `classes`.
+  /// - Throws: `EvaluationError.unknownLabels` naming every label the model does not know.
+  private static func classIndices(
+    of rows: [Int], in table: WindowTable, classes: [String]
+  ) throws -> [Int] {
+    let classIndex = Dictionary(
+      classes.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+    var truth: [Int] = []
+    truth.reserveCapacity(rows.count)
+    var unknown: [String] = []
+    for row in rows {
+      let label = table.label(at: row)
+      if let c = classIndex[label] {
+        truth.append(c)
+      } else if !unknown.contains(label) {
+        unknown.append(label)
+      }
+    }
+    guard unknown.isEmpty else {
+      throw EvaluationError.unknownLabels(unknown.sorted(by: naturalOrder), modelClasses: classes)
+    }
+    return truth
+  }
+
+  /// How the windows of negative labels (none of the classes) were answered.
+  private static func negativeSummary(
+    _ windows: [(label: String, reason: UnknownReason?)], labels: [String]
+  ) -> EvaluationResult.NegativeSummary {
+    var negatives = EvaluationResult.NegativeSummary(
+      labels: labels.filter { label in windows.contains { $0.label == label } })
+    for window in windows {
+      negatives.windows += 1
+      if let reason = window.reason { negatives.unknownByReason[reason.rawValue, default: 0] += 1 }
+    }
+    return negatives
   }
 
   /// Smooths the rows of `probabilities` in order with one `PredictionSmoother`, restarting it

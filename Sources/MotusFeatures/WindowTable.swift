@@ -48,16 +48,7 @@ public struct WindowTable: Sendable, Equatable {
     dataset: Dataset, extractor: FeatureExtractor, minimumPurity: Float = 0
   ) throws -> WindowTable {
     let spec = extractor.spec
-    let recipeNames = spec.recipes.map(\.name)
-    guard dataset.channels == recipeNames else {
-      throw FeatureSpecError.channelMismatch(dataset: dataset.channels, recipes: recipeNames)
-    }
-    for recording in dataset.recordings
-    where abs(recording.sampleRateHz - spec.sampleRateHz) > 0.02 * spec.sampleRateHz {
-      throw FeatureSpecError.sampleRateMismatch(
-        session: recording.session, recordingHz: recording.sampleRateHz,
-        specHz: spec.sampleRateHz)
-    }
+    try checkCompatible(dataset, spec: spec)
     var extractor = extractor
     let window = SlidingWindow(length: spec.windowLength, hop: spec.hopLength)
     let featureCount = extractor.featureCount
@@ -79,37 +70,62 @@ public struct WindowTable: Sendable, Equatable {
     values.reserveCapacity(windowCount * featureCount)
     var row = [Float](repeating: 0, count: featureCount)
     for (r, recording) in dataset.recordings.enumerated() {
-      let count = window.count(sampleCount: recording.sampleCount)
-      if count == 0 {
-        table.skippedRecordingCount += 1
-        continue
-      }
-      for start in window.starts(sampleCount: recording.sampleCount) {
-        let majority = SlidingWindow.majorityLabel(
-          recording.labelIndices[start..<(start + window.length)])
-        if majority.purity < minimumPurity {
-          table.droppedImpureCount += 1
-          continue
-        }
-        row.withUnsafeMutableBufferPointer {
-          extractor.extract(columns: recording.columns, start: start, into: $0)
-        }
-        // A NaN feature would reach a model or a metric; name the window instead.
-        if let bad = row.firstIndex(where: { !$0.isFinite }) {
-          throw FeatureSpecError.nonFiniteFeature(
-            feature: extractor.featureNames[bad], session: recording.session,
-            source: recording.source, startSeconds: recording.timestamps[start])
-        }
-        values.append(contentsOf: row)
-        table.labelIndices.append(majority.label)
-        table.purity.append(majority.purity)
-        table.recordingIndices.append(r)
-        table.starts.append(start)
-        table.startTimes.append(recording.timestamps[start])
-      }
+      try table.appendWindows(
+        of: recording, index: r, window: window, extractor: &extractor, row: &row,
+        values: &values, minimumPurity: minimumPurity)
     }
     table.features = Matrix(
       rowCount: table.labelIndices.count, columnCount: featureCount, values: values)
     return table
+  }
+
+  /// The dataset's channels are the spec's recipes and its recordings are at the spec's rate.
+  static func checkCompatible(_ dataset: Dataset, spec: FeatureSpec) throws {
+    let recipeNames = spec.recipes.map(\.name)
+    guard dataset.channels == recipeNames else {
+      throw FeatureSpecError.channelMismatch(dataset: dataset.channels, recipes: recipeNames)
+    }
+    for recording in dataset.recordings
+    where abs(recording.sampleRateHz - spec.sampleRateHz) > 0.02 * spec.sampleRateHz {
+      throw FeatureSpecError.sampleRateMismatch(
+        session: recording.session, recordingHz: recording.sampleRateHz,
+        specHz: spec.sampleRateHz)
+    }
+  }
+
+  /// Every window of `recording` pure enough: its features appended to `values` (through the
+  /// scratch `row`) and its label, purity, recording, start and time to the table.
+  private mutating func appendWindows(
+    of recording: Recording, index r: Int, window: SlidingWindow,
+    extractor: inout FeatureExtractor, row: inout [Float], values: inout [Float],
+    minimumPurity: Float
+  ) throws {
+    guard window.count(sampleCount: recording.sampleCount) > 0 else {
+      skippedRecordingCount += 1
+      return
+    }
+    for start in window.starts(sampleCount: recording.sampleCount) {
+      let majority = SlidingWindow.majorityLabel(
+        recording.labelIndices[start..<(start + window.length)])
+      if majority.purity < minimumPurity {
+        droppedImpureCount += 1
+        continue
+      }
+      row.withUnsafeMutableBufferPointer {
+        extractor.extract(columns: recording.columns, start: start, into: $0)
+      }
+      // A NaN feature would reach a model or a metric; name the window instead.
+      if let bad = row.firstIndex(where: { !$0.isFinite }) {
+        throw FeatureSpecError.nonFiniteFeature(
+          feature: extractor.featureNames[bad], session: recording.session,
+          source: recording.source, startSeconds: recording.timestamps[start])
+      }
+      values.append(contentsOf: row)
+      labelIndices.append(majority.label)
+      purity.append(majority.purity)
+      recordingIndices.append(r)
+      starts.append(start)
+      startTimes.append(recording.timestamps[start])
+    }
   }
 }
