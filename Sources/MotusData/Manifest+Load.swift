@@ -113,46 +113,57 @@ extension Manifest {
     var names: Set<String> = []
     for (i, source) in sources.enumerated() {
       let key = "sources[\(i)]"
-      guard !source.name.isEmpty, !source.name.contains(":") else {
-        throw bad("\(key).name", "'\(source.name)' must be non-empty and free of ':'", "e.g. qrowd")
+      try Self.check(source, key: key, vocabulary: vocabulary, file: file, names: &names)
+    }
+  }
+
+  /// One source's own fields, `key` naming it in errors; its name must not be in `names`, to
+  /// which it is added.
+  private static func check(
+    _ source: Source, key: String, vocabulary: [String], file: String, names: inout Set<String>
+  ) throws {
+    func bad(_ key: String, _ reason: String, _ hint: String) -> ManifestError {
+      .invalidValue(file: file, key: key, reason: reason, hint: hint)
+    }
+    guard !source.name.isEmpty, !source.name.contains(":") else {
+      throw bad("\(key).name", "'\(source.name)' must be non-empty and free of ':'", "e.g. qrowd")
+    }
+    guard names.insert(source.name).inserted else {
+      throw bad("\(key).name", "'\(source.name)' is used twice", "give each source its own name")
+    }
+    guard !source.files.isEmpty else {
+      throw bad("\(key).files", "names no file", "paths are relative to the data root")
+    }
+    guard !source.channels.isEmpty else {
+      throw bad("\(key).channels", "names no channel", "patterns as --channels takes them")
+    }
+    guard !source.labels.isEmpty else {
+      throw bad("\(key).labels", "maps no label", "e.g. {\"walk\": \"walking\"}")
+    }
+    for (from, to) in source.labels.sorted(by: { $0.key < $1.key })
+    where !vocabulary.contains(to) {
+      throw bad(
+        "\(key).labels.\(from)", "'\(to)' is not in the manifest's labels or negativeLabels",
+        "use one of \(vocabulary.joined(separator: ", "))")
+    }
+    if let separator = source.placementSeparator, separator.isEmpty {
+      throw bad("\(key).placementSeparator", "is empty", "e.g. \"_\", or leave it out")
+    }
+    if let weight = source.weight, !(weight > 0 && weight.isFinite) {
+      throw bad("\(key).weight", "must be a positive number, got \(weight)", "default is 1")
+    }
+    for (flag, text) in [
+      ("subjects", source.subjects), ("excludeSubjects", source.excludeSubjects),
+    ] {
+      guard let text else { continue }
+      do {
+        _ = try SubjectFilter(parsing: text, flag: flag)
+      } catch let error as SubjectFilter.ParseError {
+        throw bad("\(key).\(flag)", error.description, "e.g. \"1-16\" or \"1,3,Eric\"")
       }
-      guard names.insert(source.name).inserted else {
-        throw bad("\(key).name", "'\(source.name)' is used twice", "give each source its own name")
-      }
-      guard !source.files.isEmpty else {
-        throw bad("\(key).files", "names no file", "paths are relative to the data root")
-      }
-      guard !source.channels.isEmpty else {
-        throw bad("\(key).channels", "names no channel", "patterns as --channels takes them")
-      }
-      guard !source.labels.isEmpty else {
-        throw bad("\(key).labels", "maps no label", "e.g. {\"walk\": \"walking\"}")
-      }
-      for (from, to) in source.labels.sorted(by: { $0.key < $1.key })
-      where !vocabulary.contains(to) {
-        throw bad(
-          "\(key).labels.\(from)", "'\(to)' is not in the manifest's labels or negativeLabels",
-          "use one of \(vocabulary.joined(separator: ", "))")
-      }
-      if let separator = source.placementSeparator, separator.isEmpty {
-        throw bad("\(key).placementSeparator", "is empty", "e.g. \"_\", or leave it out")
-      }
-      if let weight = source.weight, !(weight > 0 && weight.isFinite) {
-        throw bad("\(key).weight", "must be a positive number, got \(weight)", "default is 1")
-      }
-      for (flag, text) in [
-        ("subjects", source.subjects), ("excludeSubjects", source.excludeSubjects),
-      ] {
-        guard let text else { continue }
-        do {
-          _ = try SubjectFilter(parsing: text, flag: flag)
-        } catch let error as SubjectFilter.ParseError {
-          throw bad("\(key).\(flag)", error.description, "e.g. \"1-16\" or \"1,3,Eric\"")
-        }
-      }
-      if let separator = source.joinClips?.runSeparator, separator.isEmpty {
-        throw bad("\(key).joinClips.runSeparator", "is empty", "e.g. \"_\", or leave it out")
-      }
+    }
+    if let separator = source.joinClips?.runSeparator, separator.isEmpty {
+      throw bad("\(key).joinClips.runSeparator", "is empty", "e.g. \"_\", or leave it out")
     }
   }
 
