@@ -466,26 +466,7 @@ extension FeatureExtractor {
         dominantPower = p[k]
         dominant = k
       }
-      var entropy = 0.0
-      if total > 0 {
-        // Four bins at a time with a Float log (relative error ~1e-7, below Float output);
-        // a libm call per bin cost more than the FFT.
-        var sum4 = SIMD4<Double>.zero
-        let inverseTotal = SIMD4<Double>(repeating: 1 / total)
-        var k = 0
-        while k + 4 <= binCount {
-          let q = UnsafeRawPointer(p + k).loadUnaligned(as: SIMD4<Double>.self) * inverseTotal
-          sum4 += q * SIMD4<Double>(FeatureKernels.naturalLog(SIMD4<Float>(q)))
-          k += 4
-        }
-        var sumPLogP = sum4.sum()
-        while k < binCount {
-          let q = p[k] / total
-          if q > 0 { sumPLogP += q * Foundation.log(q) }
-          k += 1
-        }
-        entropy = binCount > 1 ? -sumPLogP / log(Double(binCount)) : 0
-      }
+      let entropy = FeatureKernels.spectralEntropy(p, binCount, total: total)
       var out = output
       for feature in spectral {
         switch feature {
