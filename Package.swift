@@ -27,6 +27,11 @@ let package = Package(
       dependencies: ["MotusModels", "MotusFeatures", "MotusData", "MotusLinearAlgebra"],
       exclude: ["README.md"]),
     .target(name: "MotusBaselines", dependencies: ["MotusData"], exclude: ["README.md"]),
+    // A model as ONNX (raw window in, probabilities out), for runtimes without Motus.
+    .target(
+      name: "MotusExport",
+      dependencies: ["MotusModels", "MotusFeatures", "MotusData", "MotusLinearAlgebra"],
+      exclude: ["README.md"]),
     // Synthetic recordings for the demo and tests (labelled synthetic wherever they appear).
     .target(name: "MotusSimulation", dependencies: ["MotusData"], exclude: ["README.md"]),
 
@@ -56,7 +61,7 @@ let package = Package(
       dependencies: [
         "MotusData", "MotusLinearAlgebra", "MotusFeatures", "MotusModels", "MotusStreaming",
         "MotusBaselines", "MotusTraining", "MotusSimulation", "MotusEvaluation",
-        "MotusBenchmarks",
+        "MotusBenchmarks", "MotusExport",
       ], exclude: ["README.md"]),
 
     // MARK: - Implementation details
@@ -90,6 +95,9 @@ let package = Package(
       name: "MotusFeaturesTests", dependencies: ["MotusFeatures", "MotusTestSupport"],
       exclude: ["Reference"],
       resources: [.copy("Fixtures")]),
+    .testTarget(
+      name: "MotusExportTests",
+      dependencies: ["MotusExport", "MotusModels", "MotusFeatures", "MotusData", "MotusTestSupport"]),
     .testTarget(name: "MotusSimulationTests", dependencies: ["MotusSimulation"]),
     .testTarget(name: "MotusModelsTests", dependencies: ["MotusModels", "MotusTestSupport"]),
     .testTarget(

@@ -4,6 +4,7 @@
 @_exported import MotusBenchmarks
 @_exported import MotusData
 @_exported import MotusEvaluation
+@_exported import MotusExport
 @_exported import MotusFeatures
 @_exported import MotusLinearAlgebra
 @_exported import MotusModels

@@ -37,6 +37,7 @@ struct CrossValidate: ParsableCommand {
   @OptionGroup(title: "Training") var training: TrainingFlags
 
   func validate() throws {
+    try data.requireData()
     guard folds >= 2 else {
       throw ValidationError("'--folds' must be >= 2, got \(folds).")
     }

@@ -83,6 +83,7 @@ struct Evaluate: ParsableCommand {
   var unknownBelow: Float?
 
   func validate() throws {
+    try data.requireData()
     if let unknownBelow, !(0..<1).contains(unknownBelow) {
       throw ValidationError("'--unknown-below' must be in [0, 1), got \(unknownBelow).")
     }

@@ -27,6 +27,8 @@ struct Features: ParsableCommand {
       valueName: "file"))
   var output: String
 
+  func validate() throws { try data.requireData() }
+
   func run() throws {
     // Before the data is read: a bad output fails at once, and never overwrites an input.
     let file = try OutputFile(path: output, flag: "--output", inputs: data.inputFiles())

@@ -39,6 +39,8 @@ struct Inspect: ParsableCommand {
       discussion: "Example: `motus inspect data.csv --format json`.", valueName: "text|json"))
   var format: Format = .text
 
+  func validate() throws { try data.requireData() }
+
   func run() throws {
     let progress = ProgressLine()
     var result: LoadResult

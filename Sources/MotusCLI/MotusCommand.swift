@@ -9,7 +9,7 @@ struct MotusCommand: ParsableCommand {
     version: MotusVersion.string,
     subcommands: [
       Demo.self, Inspect.self, Features.self, Train.self, Evaluate.self, CrossValidate.self,
-      Stream.self, ModelInfo.self, Bench.self,
+      Stream.self, ModelInfo.self, Export.self, Bench.self,
     ])
 
   static func main() {

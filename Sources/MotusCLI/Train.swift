@@ -23,6 +23,8 @@ struct Train: ParsableCommand {
   @Option(name: [.short, .long], help: ArgumentHelp("Model file to write.", valueName: "file"))
   var output: String
 
+  func validate() throws { try data.requireData() }
+
   func run() throws {
     let clock = ContinuousClock()
     let started = clock.now

@@ -39,20 +39,32 @@ public enum Evaluation {
     progress: ((Int, Int) -> Void)? = nil
   ) throws -> (result: LoadResult, resampled: Bool) {
     let spec = model.featureSpec
+    let loaded = try load(
+      paths, recipes: spec.recipes, sampleRateHz: spec.sampleRateHz, options: options,
+      progress: progress)
+    try checkChannels(loaded.result.recipes, model: model)
+    return loaded
+  }
+
+  /// `load(_:model:options:progress:)` for any channel recipes and rate (for example the
+  /// raw columns of a model, as copies, for an ONNX parity sample); channels unchecked.
+  public static func load(
+    _ paths: [String], recipes: [ChannelRecipe], sampleRateHz: Double, options: LoadOptions,
+    progress: ((Int, Int) -> Void)? = nil
+  ) throws -> (result: LoadResult, resampled: Bool) {
     var options = options
     precondition(options.channelPatterns.isEmpty, "channels come from the model's recipes")
-    if let requested = options.sampleRateHz, !Self.sameRate(requested, spec.sampleRateHz) {
-      throw EvaluationError.sampleRateMismatch(requestedHz: requested, modelHz: spec.sampleRateHz)
+    if let requested = options.sampleRateHz, !Self.sameRate(requested, sampleRateHz) {
+      throw EvaluationError.sampleRateMismatch(requestedHz: requested, modelHz: sampleRateHz)
     }
-    options.modelRecipes = spec.recipes
+    options.modelRecipes = recipes
     let inputs = try DatasetLoader.read(paths, options: options)
     var result = try DatasetLoader.load(inputs: inputs, options: options, progress: progress)
-    try checkChannels(result.recipes, model: model)
     var resampled = options.sampleRateHz != nil
     if !resampled,
-      result.dataset.recordings.contains(where: { !sameRate($0.sampleRateHz, spec.sampleRateHz) })
+      result.dataset.recordings.contains(where: { !sameRate($0.sampleRateHz, sampleRateHz) })
     {
-      options.sampleRateHz = spec.sampleRateHz
+      options.sampleRateHz = sampleRateHz
       result = try DatasetLoader.load(inputs: inputs, options: options, progress: progress)
       resampled = true
     }

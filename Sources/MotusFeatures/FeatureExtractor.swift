@@ -151,26 +151,10 @@ extension FeatureExtractor {
       needsACF =
         statistics.contains(.autocorrelationPeak) || statistics.contains(.autocorrelationLag)
       needsSpectrum = !spectral.isEmpty
-      minLag = max(1, Int((0.2 * rate).rounded()))
-      maxLag = n / 2
+      (minLag, maxLag) = spec.autocorrelationLags
       binCount = n / 2 + 1
-      let edges = spec.bandEdgesHz
-      var bins: [Range<Int>] = []
       logPowerFloor = spec.logPowerFloor
-      if spectral.contains(where: \.isPerBand) {
-        for b in 0..<(edges.count - 1) {
-          let last = b == edges.count - 2
-          var first = binCount, end = 0
-          for k in 0..<binCount {
-            let f = Double(k) * rate / Double(n)
-            if f >= edges[b] && (f < edges[b + 1] || (last && f == edges[b + 1])) {
-              first = min(first, k)
-              end = max(end, k + 1)
-            }
-          }
-          bins.append(first < end ? first..<end : 0..<0)
-        }
-      }
+      let bins = spectral.contains(where: \.isPerBand) ? spec.bandBinRanges : []
       bandBins = bins
       var perChannel = statistics.count
       for feature in spectral { perChannel += feature.isPerBand ? bins.count : 1 }

@@ -198,6 +198,31 @@ extension FeatureSpec {
     return names
   }
 
+  /// The lags acf_peak and acf_lag search, in samples: from 0.2 s (at least 1) to half the
+  /// window.
+  public var autocorrelationLags: (first: Int, last: Int) {
+    (max(1, Int((0.2 * sampleRateHz).rounded())), windowLength / 2)
+  }
+
+  /// The spectrum bins (0...n/2, bin k at k * rate / n Hz) each band of `bandEdgesHz` sums:
+  /// lo <= f < hi, the last band also taking f == hi; an empty range for a band with no bin.
+  public var bandBinRanges: [Range<Int>] {
+    let edges = bandEdgesHz, n = windowLength, binCount = windowLength / 2 + 1
+    guard edges.count >= 2 else { return [] }
+    return (0..<(edges.count - 1)).map { b in
+      let last = b == edges.count - 2
+      var first = binCount, end = 0
+      for k in 0..<binCount {
+        let f = Double(k) * sampleRateHz / Double(n)
+        if f >= edges[b] && (f < edges[b + 1] || (last && f == edges[b + 1])) {
+          first = min(first, k)
+          end = max(end, k + 1)
+        }
+      }
+      return first < end ? first..<end : 0..<0
+    }
+  }
+
   /// `<name>.vertical`, `<name>.horizontal` for each of `decomposedVectors`, in order.
   public var decomposedChannelNames: [String] {
     decomposedVectors.flatMap { axes -> [String] in

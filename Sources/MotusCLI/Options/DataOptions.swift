@@ -132,6 +132,17 @@ struct DataOptions: ParsableArguments {
         + "resampled away.", valueName: "seconds"))
   var minGap: Double = GapRule.defaultMinimumGapSeconds
 
+  /// Whether CSV paths or a manifest were given.
+  var hasData: Bool { manifest != nil || !paths.isEmpty }
+
+  /// Refuses a command line with no data; every command but `export` (whose data is optional)
+  /// calls it in its own `validate`.
+  func requireData() throws {
+    guard hasData else {
+      throw ValidationError("Give at least one CSV file or folder, or --manifest FILE.")
+    }
+  }
+
   func validate() throws {
     if manifest != nil, label != nil || labelMap != nil {
       throw ValidationError(
@@ -158,9 +169,6 @@ struct DataOptions: ParsableArguments {
             + "Edit the manifest, or give CSV paths instead.")
       }
     } else {
-      guard !paths.isEmpty else {
-        throw ValidationError("Give at least one CSV file or folder, or --manifest FILE.")
-      }
       if dataRoot != nil { throw ValidationError("'--data-root' needs --manifest.") }
       if allowOutsideDataRoot {
         throw ValidationError("'--allow-outside-data-root' needs --manifest.")

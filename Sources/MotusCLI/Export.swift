@@ -1,0 +1,153 @@
+// `motus export`: a model file as ONNX, optionally with real windows to check a runtime against.
+
+import ArgumentParser
+import Foundation
+import Motus
+
+struct Export: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Write a model as ONNX: raw window in, calibrated probabilities out.",
+    discussion: """
+      The ONNX graph (opset 17) runs the whole pipeline, so another runtime (ONNX Runtime on \
+      Android, in Python, on a server) needs no feature code: input `window` [batch, W, R] \
+      float, W samples at the model's rate of its R raw columns (`motus model-info` lists \
+      them; g and rad/s, Core Motion sign); outputs `probabilities` [batch, K] (calibrated), \
+      `features` [batch, F] and, when the model has a novelty detector, `novelty` [batch, 1]. \
+      Classes, inputs, rate, window, hop and the unknown thresholds are in the file's \
+      metadata (`motus.*`). Resampling, windowing a stream, the unknown decision, smoothing \
+      and counting stay with the host. Given data, it also writes real windows with motus's \
+      own features and probabilities as .npy files (--parity-output), which \
+      scripts/onnx-parity.sh checks ONNX Runtime against. Examples:
+        motus export models/six-class.motus -o six-class.onnx
+        motus export models/six-class.motus -o six-class.onnx \\
+          --manifest datasets/six-class.json --parity-output parity/
+      """)
+
+  enum Format: String, ExpressibleByArgument, CaseIterable { case onnx }
+
+  @Argument(help: ArgumentHelp("Model file written by `motus train`.", valueName: "model"))
+  var model: String
+
+  @OptionGroup var data: DataOptions
+
+  @Option(help: "Output format.")
+  var format: Format = .onnx
+
+  @Option(
+    name: [.short, .long],
+    help: ArgumentHelp("The ONNX file to write (atomically).", valueName: "file"))
+  var output: String
+
+  @Option(
+    help: ArgumentHelp(
+      "Folder for windows.npy, features.npy and probabilities.npy of the data's windows.",
+      valueName: "folder"))
+  var parityOutput: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Windows in the parity sample, spread evenly over the data.", valueName: "count"))
+  var parityWindows = 2000
+
+  func validate() throws {
+    if data.hasData != (parityOutput != nil) {
+      throw ValidationError(
+        data.hasData
+          ? "data was given without '--parity-output'; the data only feeds the parity sample."
+          : "'--parity-output' needs data: CSV paths or --manifest.")
+    }
+    guard parityWindows > 0 else {
+      throw ValidationError("'--parity-windows' must be at least 1, got \(parityWindows).")
+    }
+    if data.channels != nil {
+      throw ValidationError("'--channels' cannot be used: the model names its raw columns.")
+    }
+  }
+
+  func run() throws {
+    let outputFile = try OutputFile(
+      path: output, flag: "--output", inputs: [model] + data.inputFiles())
+    let trained: TrainedModel
+    do {
+      trained = try ModelFile.read(path: model)
+    } catch let error as ModelFileError {
+      throw ToolError(error.description)
+    }
+    let bytes: [UInt8]
+    do {
+      bytes = try ONNXExport.encode(trained, producerVersion: MotusVersion.string)
+    } catch let error as ONNXExportError {
+      throw ToolError(error.description)
+    }
+    try outputFile.write(bytes)
+    // Every file is staged before any is committed: a failure leaves earlier outputs intact.
+    let parity = try parityOutput.map { try stagedParitySample(trained, in: $0) }
+    try outputFile.commit()
+    for file in parity?.files ?? [] { try file.commit() }
+    let inputs = ONNXExport.inputColumns(of: trained)
+    Warnings.write(
+      "wrote \(output) (\(bytes.count) bytes): window [batch, "
+        + "\(trained.featureSpec.windowLength), \(inputs.count)] of "
+        + "\(inputs.joined(separator: ", ")) at \(trained.featureSpec.sampleRateHz) Hz -> "
+        + "probabilities of \(trained.classes.joined(separator: ", ")).\n")
+    if let parity, let parityOutput {
+      Warnings.write(
+        "wrote \(parity.windowCount) real windows with motus's features and probabilities to "
+          + "\(parityOutput)/ (windows.npy, features.npy, probabilities.npy).\n")
+    }
+  }
+
+  /// Real windows of the data with motus's features and probabilities, as uncommitted .npy
+  /// files in `folder`.
+  private func stagedParitySample(_ trained: TrainedModel, in folder: String) throws -> (
+    files: [OutputFile], windowCount: Int
+  ) {
+    let dataset = try loadRawColumns(for: trained)
+    let sample: ParitySample
+    do {
+      sample = try ParitySample.make(model: trained, dataset: dataset, maximumCount: parityWindows)
+    } catch let error as ONNXExportError {
+      throw ToolError(error.description)
+    }
+    guard sample.windowCount > 0 else {
+      throw ToolError(
+        "the data yields no window of \(trained.featureSpec.windowLength) samples.",
+        hint: "give longer recordings.")
+    }
+    do {
+      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    } catch {
+      throw ToolError(
+        "cannot create the '--parity-output' folder \(folder): \(error.localizedDescription).",
+        hint: "choose a writable folder.")
+    }
+    let files = try sample.npyFiles.map { file in
+      let path = URL(fileURLWithPath: folder).appendingPathComponent(file.name).path
+      let staged = try OutputFile(
+        path: path, flag: "--parity-output", inputs: [model] + data.inputFiles())
+      try staged.write(file.bytes)
+      return staged
+    }
+    return (files, sample.windowCount)
+  }
+
+  /// The data's raw model columns at the model's rate.
+  private func loadRawColumns(for trained: TrainedModel) throws -> Dataset {
+    let reading = ProgressLine()
+    defer { reading.clear() }
+    do {
+      if data.manifest != nil {
+        return try data.load { done, total in reading.update(done: done, total: total) }.dataset
+      }
+      let raw = ONNXExport.inputColumns(of: trained).map { ChannelRecipe.copy($0) }
+      return try Evaluation.load(
+        data.paths, recipes: raw, sampleRateHz: trained.featureSpec.sampleRateHz,
+        options: data.loadOptions()
+      ) { done, total in reading.update(done: done, total: total) }.result.dataset
+    } catch let error as CSVError {
+      throw ToolError(error.description)
+    } catch let error as EvaluationError {
+      throw ToolError(error.description)
+    }
+  }
+}

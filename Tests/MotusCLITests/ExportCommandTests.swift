@@ -1,0 +1,72 @@
+// `motus export` end to end with the shipped six-class model, on SYNTHETIC recordings
+// (MotusSimulation) for the parity sample.
+
+import Foundation
+import MotusSimulation
+import MotusTestSupport
+import XCTest
+
+final class ExportCommandTests: TemporaryFolderTestCase {
+  private static var sixClass: String {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("models/six-class.motus").path
+  }
+
+  /// SYNTHETIC walking at 50 Hz for `seconds`, with acceleration = gravity + userAcceleration
+  /// derived by the loader.
+  private func walking(seconds: Double) throws -> String {
+    var simulator = ActivitySimulator(seed: 3, sampleRateHz: 50)
+    let text = simulator.recording(.walking, subject: 1, seconds: seconds).csv(includeHeader: true)
+    return try write(text, "walk.csv")
+  }
+
+  func testExport_WritesTheModelAndAParitySampleAtTheModelsRate() throws {
+    let onnx = folder.appendingPathComponent("six.onnx").path
+    let parity = folder.appendingPathComponent("parity").path
+    let run = try MotusRunner.run([
+      "export", Self.sixClass, "-o", onnx, try walking(seconds: 30), "--parity-output", parity,
+      "--parity-windows", "5",
+    ])
+    XCTAssertEqual(run.exitCode, 0, run.standardError)
+    let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: onnx)))
+    XCTAssertEqual(Array(bytes.prefix(2)), [0x08, 0x08])  // field 1 (ir_version) = 8
+    XCTAssertTrue(run.standardError.contains("acceleration.x, acceleration.y, acceleration.z"))
+    XCTAssertTrue(run.standardError.contains("wrote 5 real windows"), run.standardError)
+    // 77 samples of 3 columns per window, float32, after an aligned header.
+    let windows = try Data(contentsOf: URL(fileURLWithPath: parity + "/windows.npy"))
+    let header = String(decoding: windows.prefix(128), as: UTF8.self)
+    XCTAssertTrue(header.contains("'shape': (5, 77, 3)"), header)
+    let probabilities = try Data(contentsOf: URL(fileURLWithPath: parity + "/probabilities.npy"))
+    XCTAssertTrue(String(decoding: probabilities.prefix(128), as: UTF8.self).contains("(5, 6)"))
+  }
+
+  func testExport_AFailedParitySampleLeavesEarlierOutputsIntact() throws {
+    let onnx = try write("earlier", "six.onnx")
+    let run = try MotusRunner.run([
+      "export", Self.sixClass, "-o", onnx, try walking(seconds: 2),
+      "--parity-output", folder.appendingPathComponent("parity").path,
+    ])
+    XCTAssertNotEqual(run.exitCode, 0)
+    XCTAssertTrue(run.standardError.contains("no window of 77 samples"), run.standardError)
+    XCTAssertEqual(try String(contentsOfFile: onnx, encoding: .utf8), "earlier")
+  }
+
+  func testExport_FlagsThatDoNotGoTogetherAreRefusedByName() throws {
+    let onnx = folder.appendingPathComponent("six.onnx").path
+    let noData = try MotusRunner.run([
+      "export", Self.sixClass, "-o", onnx, "--parity-output", folder.path,
+    ])
+    XCTAssertNotEqual(noData.exitCode, 0)
+    XCTAssertTrue(
+      noData.standardError.contains("'--parity-output' needs data"), noData.standardError)
+    let noFolder = try MotusRunner.run([
+      "export", Self.sixClass, "-o", onnx, try walking(seconds: 5),
+    ])
+    XCTAssertNotEqual(noFolder.exitCode, 0)
+    XCTAssertTrue(
+      noFolder.standardError.contains("without '--parity-output'"), noFolder.standardError)
+    let overwrite = try MotusRunner.run(["export", Self.sixClass, "-o", Self.sixClass])
+    XCTAssertNotEqual(overwrite.exitCode, 0)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: onnx))
+  }
+}
