@@ -13,28 +13,48 @@ extension LogisticRegression {
     case lbfgs
     /// Mini-batch Adam with early stopping on the validation part.
     case adam
+
+    /// Iterations (L-BFGS, 1000) or epochs (Adam, 200) at most.
+    public var defaultMaxEpochs: Int { self == .lbfgs ? 1000 : 200 }
+    /// L-BFGS 1e-6 on max |gradient| (on MotionSense this reaches scikit-learn's precise
+    /// optimum; 1e-4 stops about 1 point of accuracy short); Adam 1e-4 on the loss.
+    public var defaultTolerance: Float { self == .lbfgs ? 1e-6 : 1e-4 }
   }
 
-  /// Settings for `fit`; no logic here, `fit` validates them.
+  /// Settings for `fit`; no logic here, `fit` validates them. These defaults are the
+  /// toolkit's: `motus train` and `TrainingOptions` start from them.
   public struct Hyperparameters: Codable, Equatable, Sendable {
-    /// L2 strength (scikit-learn's `alpha`; `C = 1 / l2Penalty`). Must be `>= 0`.
-    public var l2Penalty: Float = 1e-4
+    /// L2 strength (scikit-learn's `alpha`; `C = 1 / l2Penalty`). Must be `>= 0`. Default 1,
+    /// scikit-learn's `C = 1`.
+    public var l2Penalty: Float = 1
     public var solver: Solver = .lbfgs
-    /// Epochs (Adam) or iterations (L-BFGS). Must be `>= 1`.
-    public var maxEpochs: Int = 200
+    /// Epochs (Adam) or iterations (L-BFGS). Must be `>= 1`. Default: the solver's.
+    public var maxEpochs: Int = Solver.lbfgs.defaultMaxEpochs
     /// Adam step size. Must be `> 0`.
     public var learningRate: Float = 1e-3
     /// Adam mini-batch rows. Must be `>= 1`.
     public var batchSize: Int = 200
     /// Adam: minimum loss improvement that resets patience. L-BFGS: max |gradient| to stop.
-    public var tolerance: Float = 1e-4
-    /// Adam: epochs without improvement before stopping. Must be `>= 1`.
-    public var patience: Int = 10
+    /// Default: the solver's.
+    public var tolerance: Float = Solver.lbfgs.defaultTolerance
+    /// Adam: epochs without improvement before stopping. Must be `>= 1`. Default 20: the
+    /// validation loss of a few held-out people is noisy from epoch to epoch.
+    public var patience: Int = 20
+    /// None by default, chosen on `motus bench transfer`: balanced weights inflate the small
+    /// classes, and a small class recorded on one device (automotive, on the QROWD phone)
+    /// then claims every unfamiliar motion from a new device or placement.
     public var classWeighting: ClassWeighting = .none
     /// Seeds the Adam shuffles (L-BFGS starts from zero and is deterministic anyway).
     public var seed: UInt64 = 0
 
     public init() {}
+
+    /// The defaults with `solver` and its iteration count and tolerance.
+    public init(solver: Solver) {
+      self.solver = solver
+      maxEpochs = solver.defaultMaxEpochs
+      tolerance = solver.defaultTolerance
+    }
   }
 
   /// Fits to standardised features.

@@ -5,27 +5,75 @@ import MotusLinearAlgebra
 import MotusModels
 
 extension Trainer {
-  /// The resolved options of one training run (defaults filled in).
+  /// The resolved options of one training run: the options over the estimator's own
+  /// defaults, as that estimator's `Hyperparameters`, built once.
   struct TrainingPlan {
+    enum Fit {
+      case logistic(LogisticRegression.Hyperparameters)
+      case mlp(MLPClassifier.Hyperparameters)
+    }
+
     var options: TrainingOptions
-    var l2Penalty: Float
-    var tolerance: Float
-    /// Adam epochs or L-BFGS iterations of the held-out fit, at most.
-    var maxEpochs: Int
+    /// The held-out fit's settings; the refit changes only epochs and patience.
+    var fit: Fit
     var classNames: [String]
 
-    /// L-BFGS runs to a tolerance without early stopping; the refit warm-starts it.
-    var usesLBFGS: Bool { options.model == .logistic && options.solver == .lbfgs }
-
-    /// Fills in what `options` leaves to the model family: L-BFGS gets a tighter tolerance
-    /// and more iterations than Adam gets epochs.
     init(options: TrainingOptions, classNames: [String]) {
-      let usesLBFGS = options.model == .logistic && options.solver == .lbfgs
       self.options = options
-      self.l2Penalty = options.l2Penalty ?? TrainingOptions.defaultL2Penalty(options.model)
-      self.tolerance = options.tolerance ?? (usesLBFGS ? 1e-6 : 1e-4)
-      self.maxEpochs = options.maxEpochs ?? (usesLBFGS ? 1000 : 200)
       self.classNames = classNames
+      switch options.model {
+      case .logistic:
+        var h = LogisticRegression.Hyperparameters(solver: options.solver)
+        h.l2Penalty = options.l2Penalty ?? h.l2Penalty
+        h.maxEpochs = options.maxEpochs ?? h.maxEpochs
+        h.tolerance = options.tolerance ?? h.tolerance
+        h.learningRate = options.learningRate
+        h.batchSize = options.batchSize
+        h.patience = options.patience
+        h.classWeighting = options.classWeighting
+        h.seed = options.seed
+        fit = .logistic(h)
+      case .mlp:
+        var h = MLPClassifier.Hyperparameters()
+        h.hiddenLayerSizes = options.hiddenLayerSizes
+        h.l2Penalty = options.l2Penalty ?? h.l2Penalty
+        h.maxEpochs = options.maxEpochs ?? h.maxEpochs
+        h.tolerance = options.tolerance ?? h.tolerance
+        h.learningRate = options.learningRate
+        h.batchSize = options.batchSize
+        h.patience = options.patience
+        h.classWeighting = options.classWeighting
+        h.seed = options.seed
+        fit = .mlp(h)
+      }
+    }
+
+    var l2Penalty: Float {
+      switch fit {
+      case .logistic(let h): h.l2Penalty
+      case .mlp(let h): h.l2Penalty
+      }
+    }
+
+    var tolerance: Float {
+      switch fit {
+      case .logistic(let h): h.tolerance
+      case .mlp(let h): h.tolerance
+      }
+    }
+
+    /// Adam epochs or L-BFGS iterations of the held-out fit, at most.
+    var maxEpochs: Int {
+      switch fit {
+      case .logistic(let h): h.maxEpochs
+      case .mlp(let h): h.maxEpochs
+      }
+    }
+
+    /// L-BFGS runs to a tolerance without early stopping; the refit warm-starts it.
+    var usesLBFGS: Bool {
+      if case .logistic(let h) = fit { return h.solver == .lbfgs }
+      return false
     }
 
     /// Fits a classifier.
@@ -43,35 +91,18 @@ extension Trainer {
       progress: ((EpochReport) -> Void)?
     ) throws -> ModelClassifier {
       // A patience above the epoch count never triggers: the first epoch always improves.
-      let patience = earlyStopping ? options.patience : maxEpochs + 1
-      switch options.model {
-      case .logistic:
-        var h = LogisticRegression.Hyperparameters()
-        h.l2Penalty = l2Penalty
-        h.solver = options.solver
+      switch fit {
+      case .logistic(var h):
         h.maxEpochs = maxEpochs
-        h.learningRate = options.learningRate
-        h.batchSize = options.batchSize
-        h.tolerance = tolerance
-        h.patience = patience
-        h.classWeighting = options.classWeighting
-        h.seed = options.seed
+        if !earlyStopping { h.patience = maxEpochs + 1 }
         return .logistic(
           try LogisticRegression.fit(
             x, labels: labels, classes: classNames, hyperparameters: h,
             sampleWeights: sampleWeights, validation: validation, initial: initial,
             progress: progress))
-      case .mlp:
-        var h = MLPClassifier.Hyperparameters()
-        h.hiddenLayerSizes = options.hiddenLayerSizes
-        h.l2Penalty = l2Penalty
+      case .mlp(var h):
         h.maxEpochs = maxEpochs
-        h.learningRate = options.learningRate
-        h.batchSize = options.batchSize
-        h.tolerance = tolerance
-        h.patience = patience
-        h.classWeighting = options.classWeighting
-        h.seed = options.seed
+        if !earlyStopping { h.patience = maxEpochs + 1 }
         return .mlp(
           try MLPClassifier.fit(
             x, labels: labels, classes: classNames, hyperparameters: h,

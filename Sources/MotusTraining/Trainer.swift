@@ -40,8 +40,8 @@ public enum Trainer {
     let split = try splitAndStandardize(
       features: features, labels: labels, groups: groups, sampleWeights: sampleWeights,
       options: options)
-    let recipe = TrainingPlan(options: options, classNames: classNames)
-    let heldOut = try fitHeldOut(split, recipe: recipe, progress: progress)
+    let plan = TrainingPlan(options: options, classNames: classNames)
+    let heldOut = try fitHeldOut(split, plan: plan, progress: progress)
     let negatives = Set(negativeClasses.compactMap { classNames.firstIndex(of: $0) })
     let calibration = try calibrate(
       heldOut.classifier, on: split, classCount: classNames.count, negatives: negatives,
@@ -49,7 +49,7 @@ public enum Trainer {
     let refit =
       try options.refit
       ? refitOnEveryRow(
-        features: features, labels: labels, sampleWeights: sampleWeights, recipe: recipe,
+        features: features, labels: labels, sampleWeights: sampleWeights, plan: plan,
         heldOut: heldOut, split: split, calibration: calibration, negatives: negatives,
         progress: progress)
       : nil
@@ -57,7 +57,7 @@ public enum Trainer {
       features: features, labels: labels, groups: groups, classNames: classNames)
     let report = makeReport(
       split: split, heldOut: heldOut, calibration: calibration, refit: refit, dataDigest: digest)
-    var hyperparameters = recordedHyperparameters(recipe, hasNegatives: !negativeClasses.isEmpty)
+    var hyperparameters = recordedHyperparameters(plan, hasNegatives: !negativeClasses.isEmpty)
     if let refit { hyperparameters["refitEpochs"] = "\(refit.epochs)" }
     let model = makeModel(
       spec: spec, negativeClasses: negativeClasses, options: options,
@@ -181,10 +181,10 @@ public enum Trainer {
     var cpuSeconds: Double
   }
 
-  /// Fits `recipe` on the training part, stopping early on the validation part (Adam), and
+  /// Fits `plan` on the training part, stopping early on the validation part (Adam), and
   /// forwards each epoch's report to `progress`.
   private static func fitHeldOut(
-    _ split: HeldOutSplit, recipe: TrainingPlan, progress: ((EpochReport) -> Void)?
+    _ split: HeldOutSplit, plan: TrainingPlan, progress: ((EpochReport) -> Void)?
   ) throws -> HeldOutFit {
     var epochs: [EpochReport] = []
     let clock = ContinuousClock()
@@ -192,11 +192,11 @@ public enum Trainer {
     let cpuStart = ThreadCPUTime.seconds()
     // L-BFGS does not stop early: a validation pass per iteration (a third of its cost) would
     // only feed progress reports.
-    let classifier = try recipe.run(
+    let classifier = try plan.run(
       split.training.x, labels: split.training.labels,
       sampleWeights: split.training.sampleWeights,
-      validation: recipe.usesLBFGS ? nil : split.validation,
-      maxEpochs: recipe.maxEpochs,
+      validation: plan.usesLBFGS ? nil : split.validation,
+      maxEpochs: plan.maxEpochs,
       earlyStopping: true,
       progress: { report in
         epochs.append(report)
@@ -307,11 +307,11 @@ public enum Trainer {
     var cpuSeconds: Double
   }
 
-  /// Re-standardises every row and fits `recipe` on them: Adam for the held-out fit's best
+  /// Re-standardises every row and fits `plan` on them: Adam for the held-out fit's best
   /// epoch count, L-BFGS to tolerance from the held-out optimum. Refits the novelty subspace
   /// too, keeping the calibrated threshold.
   private static func refitOnEveryRow(
-    features: Matrix, labels: [Int], sampleWeights: [Float]?, recipe: TrainingPlan,
+    features: Matrix, labels: [Int], sampleWeights: [Float]?, plan: TrainingPlan,
     heldOut: HeldOutFit, split: HeldOutSplit, calibration: Calibration, negatives: Set<Int>,
     progress: ((EpochReport) -> Void)?
   ) throws -> Refit {
@@ -322,16 +322,16 @@ public enum Trainer {
     let xAll = standardizer.transform(features)
     // L-BFGS: start from the held-out optimum, carried over to the new standardisation.
     var initial: LogisticRegression? = nil
-    if recipe.usesLBFGS, case .logistic(let heldOutModel) = heldOut.classifier {
+    if plan.usesLBFGS, case .logistic(let heldOutModel) = heldOut.classifier {
       initial = restandardized(heldOutModel, from: split.standardizer, to: standardizer)
     }
     // Adam: the best validation epoch (what early stopping returned); L-BFGS: to tolerance.
     let epochCount =
-      recipe.usesLBFGS ? recipe.maxEpochs : bestEpoch(heldOut.epochs) ?? recipe.maxEpochs
+      plan.usesLBFGS ? plan.maxEpochs : bestEpoch(heldOut.epochs) ?? plan.maxEpochs
     var done = 0
-    let classifier = try recipe.run(
+    let classifier = try plan.run(
       xAll, labels: labels, sampleWeights: sampleWeights, validation: nil,
-      maxEpochs: epochCount, earlyStopping: recipe.usesLBFGS,
+      maxEpochs: epochCount, earlyStopping: plan.usesLBFGS,
       initial: initial,
       progress: { report in
         done = report.epoch
@@ -342,7 +342,7 @@ public enum Trainer {
     if let threshold = calibration.novelty?.threshold {
       novelty = try NoveltyDetector.fit(
         realRows(xAll, labels: labels, negatives: negatives),
-        componentCount: recipe.options.noveltyComponents, threshold: threshold)
+        componentCount: plan.options.noveltyComponents, threshold: threshold)
     }
     let time = clock.now - start
     let cpuSeconds = ThreadCPUTime.seconds() - cpuStart
@@ -423,15 +423,15 @@ public enum Trainer {
       novelty: novelty, metadata: metadata)
   }
 
-  /// The settings `TrainingMetadata.hyperparameters` records: every default `recipe` resolved,
+  /// The settings `TrainingMetadata.hyperparameters` records: every default `plan` resolved,
   /// and the options of the parts that ran only (negatives, novelty, augmentation, Adam, MLP).
-  private static func recordedHyperparameters(_ recipe: TrainingPlan, hasNegatives: Bool)
+  private static func recordedHyperparameters(_ plan: TrainingPlan, hasNegatives: Bool)
     -> [String: String]
   {
-    let options = recipe.options
+    let options = plan.options
     var hyperparameters: [String: String] = [
-      "model": options.model.rawValue, "l2Penalty": "\(recipe.l2Penalty)",
-      "maxEpochs": "\(recipe.maxEpochs)", "tolerance": "\(recipe.tolerance)",
+      "model": options.model.rawValue, "l2Penalty": "\(plan.l2Penalty)",
+      "maxEpochs": "\(plan.maxEpochs)", "tolerance": "\(plan.tolerance)",
       "classWeighting": describe(options.classWeighting),
       "validationFraction": "\(options.validationFraction)",
       "refit": "\(options.refit)", "calibrate": "\(options.calibrate)",

@@ -17,36 +17,35 @@ public struct TrainingOptions: Codable, Equatable, Sendable {
     case learnAsClass = "class"
   }
 
+  // Fit settings: nil or absent values take the estimators' defaults
+  // (`LogisticRegression.Hyperparameters`, `MLPClassifier.Hyperparameters`), where each
+  // default and its reason is written once.
   public var model: ModelKind = .logistic
   /// MLP hidden widths (1 or 2 values); ignored for logistic.
-  public var hiddenLayerSizes: [Int] = [64]
+  public var hiddenLayerSizes: [Int] = MLPClassifier.Hyperparameters().hiddenLayerSizes
   /// Logistic solver (the MLP always uses Adam).
-  public var solver: LogisticRegression.Solver = .lbfgs
+  public var solver: LogisticRegression.Solver = LogisticRegression.Hyperparameters().solver
   /// Seeds the split, initialisation and shuffles.
   public var seed: UInt64 = 0
-  /// Adam epochs or L-BFGS iterations. `nil`: 1000 for L-BFGS, 200 for Adam.
+  /// Adam epochs or L-BFGS iterations. `nil`: the solver's (`Solver.defaultMaxEpochs`).
   public var maxEpochs: Int? = nil
-  public var learningRate: Float = 1e-3
-  /// scikit-learn's `alpha` (see `FeedForwardNetwork` for the exact objective). `nil`: 1 for
-  /// logistic (scikit-learn's `C = 1`); 30 for the MLP, far above scikit-learn's 1e-4 because
-  /// models must carry over to people not seen in training (chosen on MotionSense validation
-  /// subjects: macro-F1 0.86 at 1e-4, 0.91 at 30).
+  public var learningRate: Float = MLPClassifier.Hyperparameters().learningRate
+  /// scikit-learn's `alpha` (see `FeedForwardNetwork` for the exact objective). `nil`: the
+  /// family's default (1 for logistic, 30 for the MLP; their `Hyperparameters` say why).
   public var l2Penalty: Float? = nil
 
   /// The L2 penalty used when `l2Penalty` is nil.
-  public static func defaultL2Penalty(_ model: ModelKind) -> Float { model == .logistic ? 1 : 30 }
-  public var batchSize: Int = 200
+  public static func defaultL2Penalty(_ model: ModelKind) -> Float {
+    model == .logistic
+      ? LogisticRegression.Hyperparameters().l2Penalty : MLPClassifier.Hyperparameters().l2Penalty
+  }
+  public var batchSize: Int = MLPClassifier.Hyperparameters().batchSize
   /// L-BFGS: stop when max |gradient| is below it; Adam: the validation-loss improvement that
-  /// resets patience. `nil`: 1e-6 for L-BFGS (on MotionSense this reaches scikit-learn's precise
-  /// optimum; 1e-4 stops about 1 point of accuracy short), 1e-4 for Adam.
+  /// resets patience. `nil`: the solver's (`Solver.defaultTolerance`).
   public var tolerance: Float? = nil
-  /// Epochs without validation improvement before stopping (20: the validation loss of a few
-  /// held-out people is noisy from epoch to epoch).
-  public var patience: Int = 20
-  /// None by default, chosen on `motus bench transfer`: balanced weights inflate the small
-  /// classes, and a small class recorded on one device (automotive, on the QROWD phone)
-  /// then claims every unfamiliar motion from a new device or placement.
-  public var classWeighting: ClassWeighting = .none
+  /// Epochs without validation improvement before stopping.
+  public var patience: Int = MLPClassifier.Hyperparameters().patience
+  public var classWeighting: ClassWeighting = MLPClassifier.Hyperparameters().classWeighting
   /// Share of rows (whole groups) held out for early stopping, calibration and metrics.
   public var validationFraction: Double = 0.2
   /// After the validation part has chosen the epoch count (Adam) and the temperature, fit the

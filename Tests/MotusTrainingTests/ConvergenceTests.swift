@@ -11,9 +11,13 @@ final class ConvergenceTests: XCTestCase {
     let data = Synthetic.blobs(separation: 5, seed: 3)
     let x = Standardizer.fit(data.x).transform(data.x)
     var reports: [EpochReport] = []
+    var h = LogisticRegression.Hyperparameters()
+    h.l2Penalty = 1e-4
+    h.maxEpochs = 200
+    h.tolerance = 1e-4
     let model = try LogisticRegression.fit(
-      x, labels: data.labels, classes: ["a", "b", "c"], validation: (x, data.labels),
-      progress: { reports.append($0) })
+      x, labels: data.labels, classes: ["a", "b", "c"], hyperparameters: h,
+      validation: (x, data.labels), progress: { reports.append($0) })
     let accuracy = ConfusionMatrix(truth: data.labels, predicted: model.predict(x), classCount: 3)
       .accuracy
     XCTAssertGreaterThan(accuracy, 0.97)
@@ -63,8 +67,9 @@ final class ConvergenceTests: XCTestCase {
   func testLogisticAdam_SeparatesSyntheticBlobs() throws {
     let data = Synthetic.blobs(separation: 5, seed: 5)
     let x = Standardizer.fit(data.x).transform(data.x)
-    var h = LogisticRegression.Hyperparameters()
-    h.solver = .adam
+    var h = LogisticRegression.Hyperparameters(solver: .adam)
+    h.l2Penalty = 1e-4
+    h.patience = 10
     h.learningRate = 0.05
     h.batchSize = 32
     h.maxEpochs = 100
@@ -89,6 +94,7 @@ final class ConvergenceTests: XCTestCase {
     let x = Matrix(rowCount: 400, columnCount: 2, values: values)
     var h = MLPClassifier.Hyperparameters()
     h.hiddenLayerSizes = [16, 8]
+    h.l2Penalty = 1e-4
     h.learningRate = 0.02
     h.batchSize = 32
     h.maxEpochs = 300
