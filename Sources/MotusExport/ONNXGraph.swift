@@ -69,27 +69,15 @@ final class ONNXGraph {
   }
 
   func constant(_ values: [Double], shape: [Int]) -> String {
-    precondition(values.count == shape.reduce(1, *), "\(values.count) values for shape \(shape)")
-    var raw: [UInt8] = []
-    raw.reserveCapacity(values.count * 8)
-    for v in values { withUnsafeBytes(of: v.bitPattern.littleEndian) { raw += $0 } }
-    return initializer(type: .double, dims: shape, raw: raw)
+    initializer(type: .double, dims: shape, words: values.map(\.bitPattern))
   }
 
   func constant(_ values: [Float], shape: [Int]) -> String {
-    precondition(values.count == shape.reduce(1, *), "\(values.count) values for shape \(shape)")
-    var raw: [UInt8] = []
-    raw.reserveCapacity(values.count * 4)
-    for v in values { withUnsafeBytes(of: v.bitPattern.littleEndian) { raw += $0 } }
-    return initializer(type: .float, dims: shape, raw: raw)
+    initializer(type: .float, dims: shape, words: values.map(\.bitPattern))
   }
 
   func constant(_ values: [Int], shape: [Int]) -> String {
-    precondition(values.count == shape.reduce(1, *), "\(values.count) values for shape \(shape)")
-    var raw: [UInt8] = []
-    raw.reserveCapacity(values.count * 8)
-    for v in values { withUnsafeBytes(of: Int64(v).littleEndian) { raw += $0 } }
-    return initializer(type: .int64, dims: shape, raw: raw)
+    initializer(type: .int64, dims: shape, words: values.map(Int64.init))
   }
 
   /// A scalar Double constant.
@@ -98,7 +86,14 @@ final class ONNXGraph {
   /// A 1-D Int64 constant (axes, shapes, slice bounds).
   func int64s(_ values: [Int]) -> String { constant(values, shape: [values.count]) }
 
-  private func initializer(type: ONNXElementType, dims: [Int], raw: [UInt8]) -> String {
+  /// A tensor of `words` (the values' bit patterns), stored little-endian as raw_data.
+  private func initializer<Word: FixedWidthInteger>(
+    type: ONNXElementType, dims: [Int], words: [Word]
+  ) -> String {
+    precondition(words.count == dims.reduce(1, *), "\(words.count) values for shape \(dims)")
+    var raw: [UInt8] = []
+    raw.reserveCapacity(words.count * MemoryLayout<Word>.size)
+    for word in words { withUnsafeBytes(of: word.littleEndian) { raw += $0 } }
     let name = fresh("const")
     initializers.append((name, type, dims, raw))
     return name

@@ -81,9 +81,7 @@ extension LogisticRegression {
     progress: ((EpochReport) -> Void)? = nil
   ) throws -> LogisticRegression {
     let h = hyperparameters
-    let settings = LoopSettings(
-      l2Penalty: h.l2Penalty, maxEpochs: h.maxEpochs, learningRate: h.learningRate,
-      batchSize: h.batchSize, tolerance: h.tolerance, patience: h.patience, seed: h.seed)
+    let settings = h.loopSettings
     try NetworkFitting.validate(x: x, labels: labels, classCount: classes.count, settings: settings)
     let weights = try NetworkFitting.sampleWeights(
       h.classWeighting, labels: labels, classCount: classes.count, rowWeights: rowWeights)

@@ -44,9 +44,7 @@ extension MLPClassifier {
       throw TrainingError.invalidHyperparameter(
         name: "hidden", value: "\(h.hiddenLayerSizes)", expected: "one or two sizes, each >= 1")
     }
-    let settings = LoopSettings(
-      l2Penalty: h.l2Penalty, maxEpochs: h.maxEpochs, learningRate: h.learningRate,
-      batchSize: h.batchSize, tolerance: h.tolerance, patience: h.patience, seed: h.seed)
+    let settings = h.loopSettings
     try NetworkFitting.validate(x: x, labels: labels, classCount: classes.count, settings: settings)
     let weights = try NetworkFitting.sampleWeights(
       h.classWeighting, labels: labels, classCount: classes.count, rowWeights: rowWeights)

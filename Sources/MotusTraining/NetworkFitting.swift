@@ -4,6 +4,7 @@
 import Foundation
 import MotusData
 import MotusLinearAlgebra
+import MotusModels
 
 /// Settings common to both loops (filled from a model's hyperparameters).
 struct LoopSettings {
@@ -15,6 +16,42 @@ struct LoopSettings {
   var patience: Int
   var seed: UInt64
 }
+
+/// What the Hyperparameters of both estimators share, so the fitting loops and the training
+/// plan treat them alike.
+protocol SharedHyperparameters {
+  var l2Penalty: Float { get set }
+  var maxEpochs: Int { get set }
+  var learningRate: Float { get set }
+  var batchSize: Int { get set }
+  var tolerance: Float { get set }
+  var patience: Int { get set }
+  var classWeighting: ClassWeighting { get set }
+  var seed: UInt64 { get set }
+}
+
+extension SharedHyperparameters {
+  var loopSettings: LoopSettings {
+    LoopSettings(
+      l2Penalty: l2Penalty, maxEpochs: maxEpochs, learningRate: learningRate,
+      batchSize: batchSize, tolerance: tolerance, patience: patience, seed: seed)
+  }
+
+  /// These settings with what `options` sets; its nil fields keep these defaults.
+  mutating func adopt(_ options: TrainingOptions) {
+    l2Penalty = options.l2Penalty ?? l2Penalty
+    maxEpochs = options.maxEpochs ?? maxEpochs
+    tolerance = options.tolerance ?? tolerance
+    learningRate = options.learningRate
+    batchSize = options.batchSize
+    patience = options.patience
+    classWeighting = options.classWeighting
+    seed = options.seed
+  }
+}
+
+extension LogisticRegression.Hyperparameters: SharedHyperparameters {}
+extension MLPClassifier.Hyperparameters: SharedHyperparameters {}
 
 enum NetworkFitting {
   /// Mini-batch Adam. Rows are shuffled each epoch with `SplitMix64(seed)`. With a validation

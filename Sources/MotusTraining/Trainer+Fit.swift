@@ -24,49 +24,21 @@ extension Trainer {
       switch options.model {
       case .logistic:
         var h = LogisticRegression.Hyperparameters(solver: options.solver)
-        h.l2Penalty = options.l2Penalty ?? h.l2Penalty
-        h.maxEpochs = options.maxEpochs ?? h.maxEpochs
-        h.tolerance = options.tolerance ?? h.tolerance
-        h.learningRate = options.learningRate
-        h.batchSize = options.batchSize
-        h.patience = options.patience
-        h.classWeighting = options.classWeighting
-        h.seed = options.seed
+        h.adopt(options)
         fit = .logistic(h)
       case .mlp:
         var h = MLPClassifier.Hyperparameters()
         h.hiddenLayerSizes = options.hiddenLayerSizes
-        h.l2Penalty = options.l2Penalty ?? h.l2Penalty
-        h.maxEpochs = options.maxEpochs ?? h.maxEpochs
-        h.tolerance = options.tolerance ?? h.tolerance
-        h.learningRate = options.learningRate
-        h.batchSize = options.batchSize
-        h.patience = options.patience
-        h.classWeighting = options.classWeighting
-        h.seed = options.seed
+        h.adopt(options)
         fit = .mlp(h)
       }
     }
 
-    var l2Penalty: Float {
+    /// The settings both families share, of the held-out fit.
+    var shared: any SharedHyperparameters {
       switch fit {
-      case .logistic(let h): h.l2Penalty
-      case .mlp(let h): h.l2Penalty
-      }
-    }
-
-    var tolerance: Float {
-      switch fit {
-      case .logistic(let h): h.tolerance
-      case .mlp(let h): h.tolerance
-      }
-    }
-
-    /// Adam epochs or L-BFGS iterations of the held-out fit, at most.
-    var maxEpochs: Int {
-      switch fit {
-      case .logistic(let h): h.maxEpochs
-      case .mlp(let h): h.maxEpochs
+      case .logistic(let h): h
+      case .mlp(let h): h
       }
     }
 

@@ -196,7 +196,7 @@ public enum Trainer {
       split.training.x, labels: split.training.labels,
       sampleWeights: split.training.sampleWeights,
       validation: plan.usesLBFGS ? nil : split.validation,
-      maxEpochs: plan.maxEpochs,
+      maxEpochs: plan.shared.maxEpochs,
       earlyStopping: true,
       progress: { report in
         epochs.append(report)
@@ -327,7 +327,7 @@ public enum Trainer {
     }
     // Adam: the best validation epoch (what early stopping returned); L-BFGS: to tolerance.
     let epochCount =
-      plan.usesLBFGS ? plan.maxEpochs : bestEpoch(heldOut.epochs) ?? plan.maxEpochs
+      plan.usesLBFGS ? plan.shared.maxEpochs : bestEpoch(heldOut.epochs) ?? plan.shared.maxEpochs
     var done = 0
     let classifier = try plan.run(
       xAll, labels: labels, sampleWeights: sampleWeights, validation: nil,
@@ -430,8 +430,8 @@ public enum Trainer {
   {
     let options = plan.options
     var hyperparameters: [String: String] = [
-      "model": options.model.rawValue, "l2Penalty": "\(plan.l2Penalty)",
-      "maxEpochs": "\(plan.maxEpochs)", "tolerance": "\(plan.tolerance)",
+      "model": options.model.rawValue, "l2Penalty": "\(plan.shared.l2Penalty)",
+      "maxEpochs": "\(plan.shared.maxEpochs)", "tolerance": "\(plan.shared.tolerance)",
       "classWeighting": describe(options.classWeighting),
       "validationFraction": "\(options.validationFraction)",
       "refit": "\(options.refit)", "calibrate": "\(options.calibrate)",
