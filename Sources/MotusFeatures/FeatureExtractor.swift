@@ -282,94 +282,21 @@ extension FeatureExtractor {
       _ x: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>
     ) -> UnsafeMutablePointer<Float> {
       let nD = Double(n)
-      // Pass 1: mean, min, max (four lanes; Double sums).
-      var sum4 = SIMD4<Double>.zero
-      var low4 = SIMD4<Float>(repeating: x[0]), high4 = low4
-      var t = 0
-      while t + 4 <= n {
-        let v = UnsafeRawPointer(x + t).loadUnaligned(as: SIMD4<Float>.self)
-        sum4 += SIMD4<Double>(v)
-        low4 = low4.replacing(with: v, where: v .< low4)
-        high4 = high4.replacing(with: v, where: v .> high4)
-        t += 4
-      }
-      var sum = sum4.sum()
-      var low = low4.min(), high = high4.max()
-      while t < n {
-        sum += Double(x[t])
-        low = Swift.min(low, x[t])
-        high = Swift.max(high, x[t])
-        t += 1
-      }
-      let mean = sum / nD
-      // Pass 2: central moments and rms in Double; keep d in Float for the ACF and FFT.
+      let range = FeatureKernels.sumMinMax(x, n)
+      let mean = range.sum / nD
       let dev = deviation.baseAddress!
-      var m2Sum = SIMD4<Double>.zero, m3Sum = m2Sum, m4Sum = m2Sum, squareSum = m2Sum
-      let mean4 = SIMD4<Double>(repeating: mean)
-      t = 0
-      while t + 4 <= n {
-        let v = SIMD4<Double>(UnsafeRawPointer(x + t).loadUnaligned(as: SIMD4<Float>.self))
-        let d = v - mean4
-        let d2 = d * d
-        m2Sum += d2
-        m3Sum += d2 * d
-        m4Sum += d2 * d2
-        squareSum += v * v
-        UnsafeMutableRawPointer(dev + t).storeBytes(of: SIMD4<Float>(d), as: SIMD4<Float>.self)
-        t += 4
-      }
-      var s2 = m2Sum.sum(), s3 = m3Sum.sum(), s4 = m4Sum.sum(), squares = squareSum.sum()
-      while t < n {
-        let v = Double(x[t])
-        let d = v - mean
-        s2 += d * d
-        s3 += d * d * d
-        s4 += d * d * d * d
-        squares += v * v
-        dev[t] = Float(d)
-        t += 1
-      }
-      // Sign changes of d (Float(d) keeps the sign of d: |d| is far above Float's minimum).
-      var crossings = 0
-      // Counted as sign-bit changes, four at a time and without a branch (noisy channels
-      // cross often and at random). d - mean is never -0, so the sign bit is exactly d < 0.
-      var changes = SIMD4<UInt32>.zero
-      t = 1
-      while t + 4 <= n {
-        let previous = UnsafeRawPointer(dev + t - 1).loadUnaligned(as: SIMD4<UInt32>.self)
-        let current = UnsafeRawPointer(dev + t).loadUnaligned(as: SIMD4<UInt32>.self)
-        changes &+= (previous ^ current) &>> 31
-        t += 4
-      }
-      crossings = Int(changes.wrappedSum())
-      while t < n {
-        crossings &+= (dev[t - 1] >= 0) != (dev[t] >= 0) ? 1 : 0
-        t += 1
-      }
-      let m2 = s2 / nD
+      let sums = FeatureKernels.centralSums(x, n, mean: mean, deviation: dev)
+      let m2 = sums.s2 / nD
       let values = statisticValues
       values[slot(.mean)] = mean
       values[slot(.std)] = m2.squareRoot()
-      values[slot(.min)] = Double(low)
-      values[slot(.max)] = Double(high)
-      values[slot(.rms)] = (squares / nD).squareRoot()
-      values[slot(.skewness)] = m2 > 0 ? (s3 / nD) / (m2 * m2.squareRoot()) : 0
-      values[slot(.kurtosis)] = m2 > 0 ? (s4 / nD) / (m2 * m2) - 3 : 0
-      values[slot(.meanCrossingRate)] = Double(crossings) * rate / nD
-      if needsSort {
-        let s = sorted.baseAddress!
-        FeatureKernels.bitonicSorted(x, n, into: s)
-        let p25 = FeatureKernels.percentile(s, n, 0.25)
-        let p75 = FeatureKernels.percentile(s, n, 0.75)
-        let median = FeatureKernels.percentile(s, n, 0.5)
-        values[slot(.p10)] = FeatureKernels.percentile(s, n, 0.10)
-        values[slot(.p25)] = p25
-        values[slot(.median)] = median
-        values[slot(.p75)] = p75
-        values[slot(.p90)] = FeatureKernels.percentile(s, n, 0.90)
-        values[slot(.iqr)] = p75 - p25
-        values[slot(.mad)] = FeatureKernels.medianAbsoluteDeviation(s, n, median: median)
-      }
+      values[slot(.min)] = Double(range.low)
+      values[slot(.max)] = Double(range.high)
+      values[slot(.rms)] = (sums.squares / nD).squareRoot()
+      values[slot(.skewness)] = m2 > 0 ? (sums.s3 / nD) / (m2 * m2.squareRoot()) : 0
+      values[slot(.kurtosis)] = m2 > 0 ? (sums.s4 / nD) / (m2 * m2) - 3 : 0
+      values[slot(.meanCrossingRate)] = Double(FeatureKernels.signChanges(dev, n)) * rate / nD
+      if needsSort { orderStatistics(x) }
       if needsACF {
         let peak = FeatureKernels.autocorrelationPeak(
           dev, n, minLag: minLag, maxLag: maxLag, scratch: acf.baseAddress!)
@@ -383,6 +310,23 @@ extension FeatureExtractor {
       }
       if needsSpectrum { out = spectralFeatures(out) }
       return out
+    }
+
+    /// Percentiles, iqr and mad of x into `statisticValues`, from its sorted copy.
+    private func orderStatistics(_ x: UnsafePointer<Float>) {
+      let s = sorted.baseAddress!
+      let values = statisticValues
+      FeatureKernels.bitonicSorted(x, n, into: s)
+      let p25 = FeatureKernels.percentile(s, n, 0.25)
+      let p75 = FeatureKernels.percentile(s, n, 0.75)
+      let median = FeatureKernels.percentile(s, n, 0.5)
+      values[slot(.p10)] = FeatureKernels.percentile(s, n, 0.10)
+      values[slot(.p25)] = p25
+      values[slot(.median)] = median
+      values[slot(.p75)] = p75
+      values[slot(.p90)] = FeatureKernels.percentile(s, n, 0.90)
+      values[slot(.iqr)] = p75 - p25
+      values[slot(.mad)] = FeatureKernels.medianAbsoluteDeviation(s, n, median: median)
     }
 
     @inline(__always)
@@ -418,32 +362,9 @@ extension FeatureExtractor {
       for t in 0..<n { windowed[t] = dev[t] * w[t] }
       fft.forwardReal(input: windowed, real: re, imag: im, scratch: fftScratch)
       let p = power.baseAddress!
-      let scale = 1 / Double(n)
       let binHz = rate / Double(n)
-      // Power per bin, its total and first moment, four bins at a time.
-      var total4 = SIMD4<Double>.zero, weighted4 = SIMD4<Double>.zero
-      var index4 = SIMD4<Double>(0, 1, 2, 3)
-      var k = 0
-      while k + 4 <= binCount {
-        let r = SIMD4<Double>(UnsafeRawPointer(re + k).loadUnaligned(as: SIMD4<Float>.self))
-        let i = SIMD4<Double>(UnsafeRawPointer(im + k).loadUnaligned(as: SIMD4<Float>.self))
-        let value = (r * r + i * i) * scale
-        UnsafeMutableRawPointer(p + k).storeBytes(of: value, as: SIMD4<Double>.self)
-        total4 += value
-        weighted4 += value * index4
-        index4 += 4
-        k += 4
-      }
-      var total = total4.sum(), weighted = weighted4.sum()
-      while k < binCount {
-        let r = Double(re[k]), i = Double(im[k])
-        let value = (r * r + i * i) * scale
-        p[k] = value
-        total += value
-        weighted += Double(k) * value
-        k += 1
-      }
-      weighted *= binHz
+      let sums = FeatureKernels.powerSpectrum(re, im, binCount, scale: 1 / Double(n), into: p)
+      let total = sums.total, weighted = sums.indexWeighted * binHz
       // The first largest bin above DC (the branch is rarely taken, so it predicts well).
       var dominant = 0, dominantPower = -1.0
       for k in 1..<Swift.max(binCount, 1) where p[k] > dominantPower {

@@ -500,4 +500,117 @@ enum FeatureKernels {
     }
     return bestLag == 0 ? (0, 0) : (Double(best) / Double(energy), bestLag)
   }
+
+  // MARK: - Moments and crossings (one channel's window, x[0..<n])
+
+  /// The sum (in Double, four lanes), minimum and maximum of x.
+  @inline(__always)
+  static func sumMinMax(_ x: UnsafePointer<Float>, _ n: Int) -> (sum: Double, low: Float, high: Float) {
+    var sum4 = SIMD4<Double>.zero
+    var low4 = SIMD4<Float>(repeating: x[0]), high4 = low4
+    var t = 0
+    while t + 4 <= n {
+      let v = UnsafeRawPointer(x + t).loadUnaligned(as: SIMD4<Float>.self)
+      sum4 += SIMD4<Double>(v)
+      low4 = low4.replacing(with: v, where: v .< low4)
+      high4 = high4.replacing(with: v, where: v .> high4)
+      t += 4
+    }
+    var sum = sum4.sum()
+    var low = low4.min(), high = high4.max()
+    while t < n {
+      sum += Double(x[t])
+      low = Swift.min(low, x[t])
+      high = Swift.max(high, x[t])
+      t += 1
+    }
+    return (sum, low, high)
+  }
+
+  /// Sums of d^2, d^3, d^4 and x^2 in Double for d = x - mean, storing d as Float in
+  /// `deviation` for the autocorrelation and the spectrum.
+  @inline(__always)
+  static func centralSums(
+    _ x: UnsafePointer<Float>, _ n: Int, mean: Double, deviation dev: UnsafeMutablePointer<Float>
+  ) -> (s2: Double, s3: Double, s4: Double, squares: Double) {
+    var m2Sum = SIMD4<Double>.zero, m3Sum = m2Sum, m4Sum = m2Sum, squareSum = m2Sum
+    let mean4 = SIMD4<Double>(repeating: mean)
+    var t = 0
+    while t + 4 <= n {
+      let v = SIMD4<Double>(UnsafeRawPointer(x + t).loadUnaligned(as: SIMD4<Float>.self))
+      let d = v - mean4
+      let d2 = d * d
+      m2Sum += d2
+      m3Sum += d2 * d
+      m4Sum += d2 * d2
+      squareSum += v * v
+      UnsafeMutableRawPointer(dev + t).storeBytes(of: SIMD4<Float>(d), as: SIMD4<Float>.self)
+      t += 4
+    }
+    var s2 = m2Sum.sum(), s3 = m3Sum.sum(), s4 = m4Sum.sum(), squares = squareSum.sum()
+    while t < n {
+      let v = Double(x[t])
+      let d = v - mean
+      s2 += d * d
+      s3 += d * d * d
+      s4 += d * d * d * d
+      squares += v * v
+      dev[t] = Float(d)
+      t += 1
+    }
+    return (s2, s3, s4, squares)
+  }
+
+  /// Sign changes between neighbours of d (Float(d) keeps the sign of d: |d| is far above
+  /// Float's minimum). Counted as sign-bit changes, four at a time and without a branch (noisy
+  /// channels cross often and at random); d - mean is never -0, so the sign bit is d < 0.
+  @inline(__always)
+  static func signChanges(_ dev: UnsafePointer<Float>, _ n: Int) -> Int {
+    var changes = SIMD4<UInt32>.zero
+    var t = 1
+    while t + 4 <= n {
+      let previous = UnsafeRawPointer(dev + t - 1).loadUnaligned(as: SIMD4<UInt32>.self)
+      let current = UnsafeRawPointer(dev + t).loadUnaligned(as: SIMD4<UInt32>.self)
+      changes &+= (previous ^ current) &>> 31
+      t += 4
+    }
+    var crossings = Int(changes.wrappedSum())
+    while t < n {
+      crossings &+= (dev[t - 1] >= 0) != (dev[t] >= 0) ? 1 : 0
+      t += 1
+    }
+    return crossings
+  }
+
+  /// P[k] = (re[k]^2 + im[k]^2) * scale for k in 0..<binCount, in Double, with its total and
+  /// its first moment over the bin index (sum k P[k]), four bins at a time.
+  @inline(__always)
+  static func powerSpectrum(
+    _ re: UnsafePointer<Float>, _ im: UnsafePointer<Float>, _ binCount: Int, scale: Double,
+    into p: UnsafeMutablePointer<Double>
+  ) -> (total: Double, indexWeighted: Double) {
+    var total4 = SIMD4<Double>.zero, weighted4 = SIMD4<Double>.zero
+    var index4 = SIMD4<Double>(0, 1, 2, 3)
+    var k = 0
+    while k + 4 <= binCount {
+      let r = SIMD4<Double>(UnsafeRawPointer(re + k).loadUnaligned(as: SIMD4<Float>.self))
+      let i = SIMD4<Double>(UnsafeRawPointer(im + k).loadUnaligned(as: SIMD4<Float>.self))
+      let value = (r * r + i * i) * scale
+      UnsafeMutableRawPointer(p + k).storeBytes(of: value, as: SIMD4<Double>.self)
+      total4 += value
+      weighted4 += value * index4
+      index4 += 4
+      k += 4
+    }
+    var total = total4.sum(), weighted = weighted4.sum()
+    while k < binCount {
+      let r = Double(re[k]), i = Double(im[k])
+      let value = (r * r + i * i) * scale
+      p[k] = value
+      total += value
+      weighted += Double(k) * value
+      k += 1
+    }
+    return (total, weighted)
+  }
 }
