@@ -58,15 +58,40 @@ public struct FFTPlan: Sendable {
     let kernelReal: [Float]
     let kernelImag: [Float]
 
-    init(
-      inner: FFTPlan, chirpReal: [Float], chirpImag: [Float], kernelReal: [Float],
-      kernelImag: [Float]
-    ) {
-      self.inner = inner
-      self.chirpReal = chirpReal
-      self.chirpImag = chirpImag
-      self.kernelReal = kernelReal
-      self.kernelImag = kernelImag
+    /// Plans the chirp-z transform of `length` through an inner power-of-two FFT of
+    /// m >= 2 length - 1.
+    init(length: Int) {
+      var m = 1
+      while m < 2 * length - 1 { m <<= 1 }
+      inner = FFTPlan(length: m)
+      // k^2 mod 2n keeps the angle small, so the chirp stays accurate for long lengths.
+      var chirpRe = [Float](repeating: 0, count: length)
+      var chirpIm = [Float](repeating: 0, count: length)
+      for k in 0..<length {
+        let angle = Double.pi * Double((k * k) % (2 * length)) / Double(length)
+        chirpRe[k] = Float(cos(angle))
+        chirpIm[k] = Float(-sin(angle))
+      }
+      var kernelRe = [Float](repeating: 0, count: m)
+      var kernelIm = [Float](repeating: 0, count: m)
+      for k in 0..<length {
+        kernelRe[k] = chirpRe[k]
+        kernelIm[k] = -chirpIm[k]
+        if k > 0 {
+          kernelRe[m - k] = chirpRe[k]
+          kernelIm[m - k] = -chirpIm[k]
+        }
+      }
+      inner.forward(real: &kernelRe, imag: &kernelIm)
+      let scale = 1 / Float(m)
+      for i in 0..<m {
+        kernelRe[i] *= scale
+        kernelIm[i] *= scale
+      }
+      chirpReal = chirpRe
+      chirpImag = chirpIm
+      kernelReal = kernelRe
+      kernelImag = kernelIm
     }
   }
 
@@ -101,40 +126,12 @@ public struct FFTPlan: Sendable {
       scratchCount = 0
       return
     }
-    var m = 1
-    while m < 2 * length - 1 { m <<= 1 }
-    let inner = FFTPlan(length: m)
-    // k^2 mod 2n keeps the angle small, so the chirp stays accurate for long lengths.
-    var chirpRe = [Float](repeating: 0, count: length)
-    var chirpIm = [Float](repeating: 0, count: length)
-    for k in 0..<length {
-      let angle = Double.pi * Double((k * k) % (2 * length)) / Double(length)
-      chirpRe[k] = Float(cos(angle))
-      chirpIm[k] = Float(-sin(angle))
-    }
-    var kernelRe = [Float](repeating: 0, count: m)
-    var kernelIm = [Float](repeating: 0, count: m)
-    for k in 0..<length {
-      kernelRe[k] = chirpRe[k]
-      kernelIm[k] = -chirpIm[k]
-      if k > 0 {
-        kernelRe[m - k] = chirpRe[k]
-        kernelIm[m - k] = -chirpIm[k]
-      }
-    }
-    inner.forward(real: &kernelRe, imag: &kernelIm)
-    let scale = 1 / Float(m)
-    for i in 0..<m {
-      kernelRe[i] *= scale
-      kernelIm[i] *= scale
-    }
     bitReversed = []
     twiddleReal = []
     twiddleImag = []
-    bluestein = Bluestein(
-      inner: inner, chirpReal: chirpRe, chirpImag: chirpIm, kernelReal: kernelRe,
-      kernelImag: kernelIm)
-    scratchCount = 2 * m
+    let plan = Bluestein(length: length)
+    bluestein = plan
+    scratchCount = 2 * plan.inner.length
   }
 
   /// In-place forward DFT of `length` split-complex values.

@@ -40,35 +40,46 @@ extension FeatureExtractor {
       let (x, y, z) = (window(axes[0]), window(axes[1]), window(axes[2]))
       out += [pearson(x, y), pearson(x, z), pearson(y, z)]
       if spec.hasGravityAngle(axes), let g = spec.gravity {
-        let (gx, gy, gz) = (window(g[0]), window(g[1]), window(g[2]))
-        var angles: [Double] = []
-        for t in 0..<n {
-          let v = [x[t], y[t], z[t]], h = [gx[t], gy[t], gz[t]]
-          let nv = sqrt(v.map { $0 * $0 }.reduce(0, +)), nh = sqrt(h.map { $0 * $0 }.reduce(0, +))
-          if nv == 0 || nh == 0 { continue }
-          let cosine = zip(v, h).map(*).reduce(0, +) / (nv * nh)
-          angles.append(acos(min(1, max(-1, cosine))))
-        }
-        out.append(angles.isEmpty ? 0 : angles.reduce(0, +) / Double(angles.count))
+        out.append(referenceMeanAngle([x, y, z], g.map(window)))
       }
     }
     for axes in spec.decomposedVectors {
-      let (x, y, z) = (window(axes[0]), window(axes[1]), window(axes[2]))
       let reference = spec.hasGravityAngle(axes) ? spec.gravity ?? axes : axes
-      let mean = reference.map { window($0).reduce(0, +) }
-      let norm = sqrt(mean.map { $0 * $0 }.reduce(0, +))
-      let unit = norm > 0 ? mean.map { $0 / norm } : [0, 0, 0]
-      var vertical: [Double] = [], horizontal: [Double] = []
-      for t in 0..<n {
-        let v = x[t] * unit[0] + y[t] * unit[1] + z[t] * unit[2]
-        let r = [x[t] - v * unit[0], y[t] - v * unit[1], z[t] - v * unit[2]]
-        vertical.append(v)
-        horizontal.append(sqrt(r.map { $0 * $0 }.reduce(0, +)))
-      }
-      appendChannelFeatures(vertical)
-      appendChannelFeatures(horizontal)
+      let parts = referenceDecomposition(axes.map(window), reference: reference.map(window))
+      appendChannelFeatures(parts.vertical)
+      appendChannelFeatures(parts.horizontal)
     }
     return out
+  }
+
+  /// The mean over samples of the angle between v and g, skipping zero vectors; 0 for none.
+  static func referenceMeanAngle(_ v: [[Double]], _ g: [[Double]]) -> Double {
+    var angles: [Double] = []
+    for t in v[0].indices {
+      let a = v.map { $0[t] }, h = g.map { $0[t] }
+      let na = sqrt(a.map { $0 * $0 }.reduce(0, +)), nh = sqrt(h.map { $0 * $0 }.reduce(0, +))
+      if na == 0 || nh == 0 { continue }
+      let cosine = zip(a, h).map(*).reduce(0, +) / (na * nh)
+      angles.append(acos(min(1, max(-1, cosine))))
+    }
+    return angles.isEmpty ? 0 : angles.reduce(0, +) / Double(angles.count)
+  }
+
+  /// v's component along the unit mean of `reference`, and the magnitude of the rest.
+  static func referenceDecomposition(_ v: [[Double]], reference: [[Double]])
+    -> (vertical: [Double], horizontal: [Double])
+  {
+    let mean = reference.map { $0.reduce(0, +) }
+    let norm = sqrt(mean.map { $0 * $0 }.reduce(0, +))
+    let unit = norm > 0 ? mean.map { $0 / norm } : [0, 0, 0]
+    var vertical: [Double] = [], horizontal: [Double] = []
+    for t in v[0].indices {
+      let along = v[0][t] * unit[0] + v[1][t] * unit[1] + v[2][t] * unit[2]
+      let rest = (0..<3).map { v[$0][t] - along * unit[$0] }
+      vertical.append(along)
+      horizontal.append(sqrt(rest.map { $0 * $0 }.reduce(0, +)))
+    }
+    return (vertical, horizontal)
   }
 
   static func referencePercentile(_ sorted: [Double], _ q: Double) -> Double {

@@ -66,8 +66,6 @@ enum FeatureKernels {
     x.update(from: a, count: n)
     for i in n..<p { x[i] = .infinity }
     let rows = p / 4
-    // Row r is the SIMD4 at x + 4r.
-    @inline(__always) func row(_ r: Int) -> UnsafeMutablePointer<Float> { x + 4 &* r }
     // Sorts every column: blocks of 8 rows by a network in registers, then the bitonic
     // merges on whole rows.
     sortRowBlocks(x, rows)
@@ -77,6 +75,15 @@ enum FeatureKernels {
       cleanRows(x, rows, from: k / 4)
       k *= 2
     }
+    mergeColumns(x, rows)
+    writeRowMajor(x, rows, into: out)
+  }
+
+  /// The bitonic merges across the four sorted columns of `rows` rows, in place.
+  @inline(__always)
+  private static func mergeColumns(_ x: UnsafeMutablePointer<Float>, _ rows: Int) {
+    // Row r is the SIMD4 at x + 4r.
+    @inline(__always) func row(_ r: Int) -> UnsafeMutablePointer<Float> { x + 4 &* r }
     // Merge columns 0+1 and 2+3 (blocks of 2R logical values): row r of column 0 meets row
     // R-1-r of column 1, and likewise for columns 2 and 3.
     var r = 0
@@ -111,9 +118,17 @@ enum FeatureKernels {
       r &+= 1
     }
     cleanRows(x, rows, from: rows / 2)
+  }
+
+  /// Writes the column-major rows to `out` in row-major (ascending) order.
+  @inline(__always)
+  private static func writeRowMajor(
+    _ x: UnsafeMutablePointer<Float>, _ rows: Int, into out: UnsafeMutablePointer<Float>
+  ) {
+    @inline(__always) func row(_ r: Int) -> UnsafeMutablePointer<Float> { x + 4 &* r }
     // Column-major to row-major: a 4x4 block of rows 4b...4b+3 holds, per lane j, the four
     // logical values j R + 4b ..< j R + 4b + 4.
-    r = 0
+    var r = 0
     while r < rows {
       let (c0, c1, c2, c3) = transpose(
         load4(row(r)), load4(row(r &+ 1)), load4(row(r &+ 2)), load4(row(r &+ 3)))

@@ -58,6 +58,13 @@ extension ModelFile {
     guard (0...1).contains(header.unknownThreshold) else {
       throw bad("unknown threshold \(header.unknownThreshold), expected a probability in 0...1")
     }
+    try validateUnknownAnswers(header, bad: bad)
+  }
+
+  /// The negative classes and the novelty detector: what makes the model answer unknown.
+  private static func validateUnknownAnswers(
+    _ header: Header, bad: (String) -> ModelFileError
+  ) throws {
     let negativeClasses = header.negativeClasses ?? []
     guard negativeClasses.allSatisfy(header.classes.contains),
       Set(negativeClasses).count == negativeClasses.count,
@@ -68,18 +75,17 @@ extension ModelFile {
     if let threshold = header.negativeThreshold, !(threshold > 0 && threshold <= 1) {
       throw bad("negativeThreshold \(threshold), expected a probability in (0, 1]")
     }
-    if let novelty = header.novelty {
-      let f = header.standardizer.mean.count
-      guard novelty.mean.count == f, novelty.mean.allSatisfy(\.isFinite),
-        novelty.variances.count < f,
-        novelty.components.count == novelty.variances.count * f,
-        novelty.components.allSatisfy(\.isFinite),
-        novelty.variances.allSatisfy({ $0 > 0 && $0.isFinite }),
-        novelty.residualVariance > 0, novelty.residualVariance.isFinite,
-        !novelty.threshold.isNaN
-      else {
-        throw bad("the novelty detector's shapes or values are inconsistent with the features")
-      }
+    guard let novelty = header.novelty else { return }
+    let f = header.standardizer.mean.count
+    guard novelty.mean.count == f, novelty.mean.allSatisfy(\.isFinite),
+      novelty.variances.count < f,
+      novelty.components.count == novelty.variances.count * f,
+      novelty.components.allSatisfy(\.isFinite),
+      novelty.variances.allSatisfy({ $0 > 0 && $0.isFinite }),
+      novelty.residualVariance > 0, novelty.residualVariance.isFinite,
+      !novelty.threshold.isNaN
+    else {
+      throw bad("the novelty detector's shapes or values are inconsistent with the features")
     }
   }
 

@@ -72,32 +72,12 @@ enum NetworkFitting {
     var best = network
     var bestScore = Double.infinity
     var epochsWithoutImprovement = 0
-    // The batch buffers are reused: copying the shuffled rows is a memcpy per row, not a new
-    // matrix per batch (on MotionSense the gather cost a third of the epoch).
-    var batchX = Matrix(rowCount: 0, columnCount: x.columnCount)
-    var batchLabels: [Int] = []
-    var batchWeights: [Float] = []
+    var batch = MiniBatch(columnCount: x.columnCount)
     for epoch in 1...settings.maxEpochs {
       generator.shuffle(&order)
-      var epochLoss = 0.0
-      var batchStart = 0
-      while batchStart < order.count {
-        let batch = order[batchStart..<min(order.count, batchStart + settings.batchSize)]
-        batchStart += settings.batchSize
-        gather(x, rows: batch, into: &batchX)
-        batchLabels.removeAll(keepingCapacity: true)
-        batchWeights.removeAll(keepingCapacity: true)
-        for i in batch {
-          batchLabels.append(labels[i])
-          batchWeights.append(sampleWeights[i])
-        }
-        let (loss, gradient) = network.lossAndGradient(
-          x: batchX, labels: batchLabels, sampleWeights: batchWeights,
-          l2Penalty: settings.l2Penalty)
-        epochLoss += loss * Double(batch.count)
-        optimizer.update(&network.parameters, gradient: gradient)
-      }
-      epochLoss /= Double(order.count)
+      let epochLoss = adamEpoch(
+        &network, &optimizer, order: order, x: x, labels: labels, sampleWeights: sampleWeights,
+        settings: settings, batch: &batch)
       var report = EpochReport(
         epoch: epoch, maxEpochs: settings.maxEpochs, trainingLoss: epochLoss,
         elapsedSeconds: Date().timeIntervalSince(start))
@@ -125,6 +105,43 @@ enum NetworkFitting {
       if epochsWithoutImprovement >= settings.patience { break }
     }
     return best
+  }
+
+  /// Reused batch buffers: copying the shuffled rows is a memcpy per row, not a new matrix
+  /// per batch (on MotionSense the gather cost a third of the epoch).
+  struct MiniBatch {
+    var x: Matrix
+    var labels: [Int] = []
+    var weights: [Float] = []
+
+    init(columnCount: Int) { x = Matrix(rowCount: 0, columnCount: columnCount) }
+  }
+
+  /// One Adam pass over the rows in `order`, `settings.batchSize` at a time; returns the
+  /// epoch's mean training loss.
+  static func adamEpoch(
+    _ network: inout FeedForwardNetwork, _ optimizer: inout Adam, order: [Int], x: Matrix,
+    labels: [Int], sampleWeights: [Float], settings: LoopSettings, batch: inout MiniBatch
+  ) -> Double {
+    var epochLoss = 0.0
+    var batchStart = 0
+    while batchStart < order.count {
+      let rows = order[batchStart..<min(order.count, batchStart + settings.batchSize)]
+      batchStart += settings.batchSize
+      gather(x, rows: rows, into: &batch.x)
+      batch.labels.removeAll(keepingCapacity: true)
+      batch.weights.removeAll(keepingCapacity: true)
+      for i in rows {
+        batch.labels.append(labels[i])
+        batch.weights.append(sampleWeights[i])
+      }
+      let (loss, gradient) = network.lossAndGradient(
+        x: batch.x, labels: batch.labels, sampleWeights: batch.weights,
+        l2Penalty: settings.l2Penalty)
+      epochLoss += loss * Double(rows.count)
+      optimizer.update(&network.parameters, gradient: gradient)
+    }
+    return epochLoss / Double(order.count)
   }
 
   /// L-BFGS pairs kept. scipy (and so scikit-learn) keeps 10; on MotionSense logistic

@@ -102,15 +102,23 @@ struct SoftmaxRegressionObjective {
         }
       }
     }
-    loss *= inverseN
+    for c in 0..<k { gradient[k * f + c] = Float(biasGradient[c]) }
+    return loss * inverseN + weightDecay(weight, gradient: weightGradient)
+  }
+
+  /// Adds the L2 term's gradient (l2Penalty / N) w to `gradient` and returns its loss,
+  /// l2Penalty / (2N) |W|^2 (the bias is not penalised).
+  private func weightDecay(
+    _ weight: UnsafePointer<Float>, gradient: UnsafeMutablePointer<Float>
+  ) -> Double {
+    let n = x.rowCount
     let decay = l2Penalty / Float(n)
     var squares = 0.0
-    for j in 0..<(k * f) {
+    for j in 0..<(classCount * x.columnCount) {
       let w = weight[j]
       squares += Double(w) * Double(w)
-      weightGradient[j] += decay * w
+      gradient[j] += decay * w
     }
-    for c in 0..<k { gradient[k * f + c] = Float(biasGradient[c]) }
-    return loss + Double(l2Penalty) * inverseN / 2 * squares
+    return Double(l2Penalty) * (1 / Double(n)) / 2 * squares
   }
 }
