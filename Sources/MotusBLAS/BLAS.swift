@@ -10,59 +10,14 @@ import MotusLinearAlgebra
 /// which changes the summation order, so the same training run could give different last bits
 /// (and model files) on different machines or under different load. Training matrices here are
 /// small enough that one thread costs little.
-public enum BLAS {
+public enum BLAS: GEMMKernel {
   private static let singleThreaded: Void = { openblas_set_num_threads(1) }()
 
   /// Forces the one-time OpenBLAS configuration (called by every kernel).
   @inline(__always) static func configure() { _ = singleThreaded }
 
-  /// `C = alpha * op(A) * op(B) + beta * C` on matrices (cblas_sgemm).
-  ///
-  /// - Parameters:
-  ///   - transposeA: Use `Aᵀ`; then `a` is stored `[K, M]`.
-  ///   - transposeB: Use `Bᵀ`; then `b` is stored `[N, K]`.
-  ///   - alpha: Scale of the product. Default 1.
-  ///   - a: `A`, stored `[M, K]` (or `[K, M]` when transposed).
-  ///   - b: `B`, stored `[K, N]` (or `[N, K]` when transposed).
-  ///   - beta: Scale of the old `C`. Default 0.
-  ///   - c: `[M, N]`; with `beta == 0` its old values are not read.
-  /// - Complexity: O(*M N K*).
-  public static func gemm(
-    transposeA: Bool = false, transposeB: Bool = false, alpha: Float = 1, a: Matrix, b: Matrix,
-    beta: Float = 0, c: inout Matrix
-  ) {
-    let m = transposeA ? a.columnCount : a.rowCount
-    let k = transposeA ? a.rowCount : a.columnCount
-    let kb = transposeB ? b.columnCount : b.rowCount
-    let n = transposeB ? b.rowCount : b.columnCount
-    precondition(k == kb, "inner dimensions differ: op(A) is \(m)x\(k), op(B) is \(kb)x\(n)")
-    precondition(
-      c.rowCount == m && c.columnCount == n,
-      "C is \(c.rowCount)x\(c.columnCount), expected \(m)x\(n)")
-    a.values.withUnsafeBufferPointer { pa in
-      b.values.withUnsafeBufferPointer { pb in
-        c.values.withUnsafeMutableBufferPointer { pc in
-          gemm(
-            transposeA: transposeA, transposeB: transposeB, m: m, n: n, k: k, alpha: alpha,
-            a: pa.baseAddress, lda: a.columnCount, b: pb.baseAddress, ldb: b.columnCount,
-            beta: beta, c: pc.baseAddress, ldc: n)
-        }
-      }
-    }
-  }
-
-  /// `op(A) * op(B)`, shape `[M, N]`.
-  public static func matmul(
-    _ a: Matrix, _ b: Matrix, transposeA: Bool = false, transposeB: Bool = false
-  ) -> Matrix {
-    var c = Matrix(
-      rowCount: transposeA ? a.columnCount : a.rowCount,
-      columnCount: transposeB ? b.rowCount : b.columnCount)
-    gemm(transposeA: transposeA, transposeB: transposeB, a: a, b: b, c: &c)
-    return c
-  }
-
-  /// sgemm on raw row-major buffers; `lda`, `ldb`, `ldc` are the stored row lengths.
+  /// sgemm on raw row-major buffers; `lda`, `ldb`, `ldc` are the stored row lengths (the
+  /// Matrix forms, `gemm(a:b:c:)` and `matmul`, come from `GEMMKernel`).
   ///
   /// Pointers may be `nil` only when the matching dimension product is zero.
   public static func gemm(

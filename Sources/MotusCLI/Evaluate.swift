@@ -27,13 +27,8 @@ struct Evaluate: ParsableCommand {
 
   @OptionGroup var data: DataOptions
 
-  @Option(
-    name: .customLong("min-purity"),
-    parsing: .unconditional,
-    help: ArgumentHelp(
-      "Drop windows whose majority label covers less than this fraction (0...1).",
-      valueName: "fraction"))
-  var minimumPurity: Float = 0
+  @OptionGroup var purity: PurityOptions
+  var minimumPurity: Float { purity.minimumPurity }
 
   @OptionGroup var smoothing: SmoothingOptions
 
@@ -93,9 +88,6 @@ struct Evaluate: ParsableCommand {
       } catch let error as DevicePerturbation.ParseError {
         throw ValidationError("'--perturb': \(error)")
       }
-    }
-    guard (0...1).contains(minimumPurity) else {
-      throw ValidationError("'--min-purity' must be in 0...1, got \(minimumPurity).")
     }
     if data.channels != nil {
       throw ValidationError(

@@ -26,6 +26,32 @@ enum DecimalParser {
     1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
   ]
 
+  /// The significant digits read so far: up to 19 fit the UInt64 mantissa exactly.
+  private struct Digits {
+    var mantissa: UInt64 = 0
+    var count = 0
+    var sawDigit = false
+
+    /// Reads a run of digits from `i`, adding `step` to `exponent` per digit (-1 after the
+    /// point); false at a 20th significant digit (the caller parses slowly).
+    @inline(__always)
+    mutating func read(
+      _ base: UnsafePointer<UInt8>, _ i: inout Int, _ end: Int, exponent: inout Int, step: Int
+    ) -> Bool {
+      while i < end {
+        let d = base[i] &- 48
+        if d > 9 { break }
+        sawDigit = true
+        guard count < 19 else { return false }
+        mantissa = mantissa &* 10 &+ UInt64(d)
+        if mantissa != 0 { count += 1 }
+        exponent += step
+        i += 1
+      }
+      return true
+    }
+  }
+
   /// Parses `bytes[start..<end]`. Returns `.value` for finite and non-finite numbers alike
   /// (the caller rejects NaN and infinity with its own location).
   @inline(__always)
@@ -40,39 +66,18 @@ enum DecimalParser {
     } else if first == UInt8(ascii: "+") {
       i += 1
     }
-    var mantissa: UInt64 = 0
-    var digitCount = 0
-    var sawDigit = false
+    var digits = Digits()
     var exponent = 0
-    while i < end {
-      let d = base[i] &- 48
-      if d > 9 { break }
-      sawDigit = true
-      if digitCount < 19 {
-        mantissa = mantissa &* 10 &+ UInt64(d)
-        if mantissa != 0 { digitCount += 1 }
-      } else {
-        return slowParse(base, start, end)
-      }
-      i += 1
+    guard digits.read(base, &i, end, exponent: &exponent, step: 0) else {
+      return slowParse(base, start, end)
     }
     if i < end && base[i] == UInt8(ascii: ".") {
       i += 1
-      while i < end {
-        let d = base[i] &- 48
-        if d > 9 { break }
-        sawDigit = true
-        if digitCount < 19 {
-          mantissa = mantissa &* 10 &+ UInt64(d)
-          if mantissa != 0 { digitCount += 1 }
-          exponent -= 1
-        } else {
-          return slowParse(base, start, end)
-        }
-        i += 1
+      guard digits.read(base, &i, end, exponent: &exponent, step: -1) else {
+        return slowParse(base, start, end)
       }
     }
-    if !sawDigit { return slowParse(base, start, end) }
+    if !digits.sawDigit { return slowParse(base, start, end) }
     if i < end && (base[i] | 0x20) == UInt8(ascii: "e") {
       i += 1
       var expNegative = false
@@ -94,6 +99,7 @@ enum DecimalParser {
     }
     if i != end { return slowParse(base, start, end) }
     // Exact when the mantissa fits in 53 bits and the power of ten is exact (<= 1e22).
+    let mantissa = digits.mantissa
     guard mantissa <= (1 << 53), exponent >= -22, exponent <= 22 else {
       return slowParse(base, start, end)
     }

@@ -100,16 +100,7 @@ public struct JSONLocator {
           }
           return p.dropFirst()
         }
-        if let onPath {
-          if onPath.isEmpty {
-            found = i
-            try value(path: nil, depth: depth + 1)
-          } else {
-            try value(path: onPath, depth: depth + 1, found: &found)
-          }
-        } else {
-          try value(path: nil, depth: depth + 1)
-        }
+        try child(onPath: onPath, depth: depth + 1, found: &found)
         skipSpace()
         if peek(UInt8(ascii: "}")) { return }
         guard peek(UInt8(ascii: ",")) else {
@@ -127,16 +118,7 @@ public struct JSONLocator {
           guard let first = p.first, first.intValue == index else { return nil }
           return p.dropFirst()
         }
-        if let onPath {
-          if onPath.isEmpty {
-            found = i
-            try value(path: nil, depth: depth + 1)
-          } else {
-            try value(path: onPath, depth: depth + 1, found: &found)
-          }
-        } else {
-          try value(path: nil, depth: depth + 1)
-        }
+        try child(onPath: onPath, depth: depth + 1, found: &found)
         index += 1
         skipSpace()
         if peek(UInt8(ascii: "]")) { return }
@@ -151,6 +133,19 @@ public struct JSONLocator {
     case UInt8(ascii: "f"): try literal("false")
     case UInt8(ascii: "n"): try literal("null")
     default: try number()
+    }
+  }
+
+  /// Walks a member or element; `onPath` is what remains of the path when it is on it.
+  private mutating func child(
+    onPath: ArraySlice<CodingKey>?, depth: Int, found: inout Int?
+  ) throws {
+    guard let onPath else { return try value(path: nil, depth: depth) }
+    if onPath.isEmpty {
+      found = i
+      try value(path: nil, depth: depth)
+    } else {
+      try value(path: onPath, depth: depth, found: &found)
     }
   }
 

@@ -6,43 +6,9 @@
 ///
 /// Each kernel accumulates in `Float` in the textbook order, so results differ from OpenBLAS only
 /// by rounding (tests compare with a tolerance scaled by `K`).
-public enum ReferenceKernels {
-  /// `C = alpha * op(A) * op(B) + beta * C`.
-  ///
-  /// - Parameters:
-  ///   - transposeA: Use `Aᵀ`; then `a` is stored `[K, M]`.
-  ///   - transposeB: Use `Bᵀ`; then `b` is stored `[N, K]`.
-  ///   - alpha: Scale of the product. Default 1.
-  ///   - a: `A`, stored `[M, K]` (or `[K, M]` when transposed).
-  ///   - b: `B`, stored `[K, N]` (or `[N, K]` when transposed).
-  ///   - beta: Scale of the old `C`. Default 0.
-  ///   - c: `[M, N]`; when `beta == 0` its old values are ignored (even NaN), as in BLAS.
-  /// - Complexity: O(*M N K*).
-  public static func gemm(
-    transposeA: Bool = false, transposeB: Bool = false, alpha: Float = 1, a: Matrix, b: Matrix,
-    beta: Float = 0, c: inout Matrix
-  ) {
-    let m = transposeA ? a.columnCount : a.rowCount
-    let k = transposeA ? a.rowCount : a.columnCount
-    let kb = transposeB ? b.columnCount : b.rowCount
-    let n = transposeB ? b.rowCount : b.columnCount
-    precondition(k == kb, "inner dimensions differ: op(A) is \(m)x\(k), op(B) is \(kb)x\(n)")
-    precondition(
-      c.rowCount == m && c.columnCount == n,
-      "C is \(c.rowCount)x\(c.columnCount), expected \(m)x\(n)")
-    a.values.withUnsafeBufferPointer { pa in
-      b.values.withUnsafeBufferPointer { pb in
-        c.values.withUnsafeMutableBufferPointer { pc in
-          gemm(
-            transposeA: transposeA, transposeB: transposeB, m: m, n: n, k: k, alpha: alpha,
-            a: pa.baseAddress, lda: a.columnCount, b: pb.baseAddress, ldb: b.columnCount,
-            beta: beta, c: pc.baseAddress, ldc: n)
-        }
-      }
-    }
-  }
-
-  /// The same on raw row-major buffers; `lda`, `ldb`, `ldc` are the stored row lengths.
+public enum ReferenceKernels: GEMMKernel {
+  /// `C = alpha * op(A) * op(B) + beta * C` on raw row-major buffers; `lda`, `ldb`, `ldc` are
+  /// the stored row lengths. When `beta == 0` the old C is ignored (even NaN), as in BLAS.
   public static func gemm(
     transposeA: Bool, transposeB: Bool, m: Int, n: Int, k: Int, alpha: Float,
     a: UnsafePointer<Float>?, lda: Int, b: UnsafePointer<Float>?, ldb: Int, beta: Float,
@@ -64,17 +30,6 @@ public enum ReferenceKernels {
         c[i * ldc + j] = alpha * sum + old
       }
     }
-  }
-
-  /// `op(A) * op(B)`, shape `[M, N]`.
-  public static func matmul(
-    _ a: Matrix, _ b: Matrix, transposeA: Bool = false, transposeB: Bool = false
-  ) -> Matrix {
-    var c = Matrix(
-      rowCount: transposeA ? a.columnCount : a.rowCount,
-      columnCount: transposeB ? b.rowCount : b.columnCount)
-    gemm(transposeA: transposeA, transposeB: transposeB, a: a, b: b, c: &c)
-    return c
   }
 
   /// `y = alpha * op(A) * x + beta * y`; `x` has `op(A).columnCount` values.

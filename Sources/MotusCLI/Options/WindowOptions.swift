@@ -57,13 +57,8 @@ struct WindowOptions: ParsableArguments {
       discussion: "Default: a third of the window.", valueName: "length"))
   var hop: WindowSpan?
 
-  @Option(
-    name: .customLong("min-purity"),
-    parsing: .unconditional,
-    help: ArgumentHelp(
-      "Drop windows whose majority label covers less than this fraction (0...1).",
-      valueName: "fraction"))
-  var minimumPurity: Float = 0
+  @OptionGroup var purity: PurityOptions
+  var minimumPurity: Float { purity.minimumPurity }
 
   @Option(
     help: ArgumentHelp(
@@ -104,9 +99,6 @@ struct WindowOptions: ParsableArguments {
   func validate() throws {
     if let problem = window.problem(flag: "--window") { throw ValidationError(problem) }
     if let problem = hop?.problem(flag: "--hop") { throw ValidationError(problem) }
-    guard (0...1).contains(minimumPurity) else {
-      throw ValidationError("'--min-purity' must be in 0...1, got \(minimumPurity).")
-    }
     _ = try bandEdges()
     _ = try chosenStatistics()
     _ = try chosenSpectral()
