@@ -44,10 +44,7 @@ public enum BLAS: GEMMKernel {
     transpose: Bool = false, alpha: Float = 1, a: Matrix, x: [Float], beta: Float = 0,
     y: inout [Float]
   ) {
-    let rows = transpose ? a.columnCount : a.rowCount
-    let cols = transpose ? a.rowCount : a.columnCount
-    precondition(
-      x.count == cols && y.count == rows, "gemv: x \(x.count), y \(y.count), op(A) \(rows)x\(cols)")
+    let (rows, cols) = a.operatorShape(transposed: transpose, x: x.count, y: y.count)
     if rows == 0 { return }
     if cols == 0 {
       for i in 0..<rows { y[i] = beta == 0 ? 0 : beta * y[i] }

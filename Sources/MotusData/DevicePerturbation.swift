@@ -67,6 +67,20 @@ public struct DevicePerturbation: Codable, Sendable, Equatable, CustomStringConv
     value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : String(value)
   }
 
+  /// Each name `init(parsing:)` takes: the field it sets and the largest value it allows.
+  /// Noise above 10 g is far beyond any sensor's and would only bury the signal (or overflow).
+  /// (Computed: key paths are not Sendable, so a stored static table would not be either.)
+  private typealias Setting = (
+    field: WritableKeyPath<DevicePerturbation, Double>, largest: Double, largestAllowed: Bool
+  )
+  private static var settings: [String: Setting] {
+    [
+      "rotation": (\.maxRotationDegrees, 180, true), "gain": (\.gainSpread, 1, false),
+      "noise": (\.noiseStandardDeviation, 10, true), "sway": (\.maxSwayDegrees, 45, true),
+      "intensity": (\.intensitySpread, 1, false), "tempo": (\.tempoSpread, 0.5, true),
+    ]
+  }
+
   /// Parses `rotation=DEG,gain=SPREAD,noise=STD,sway=DEG` (any subset, any order).
   ///
   /// - Throws: `DevicePerturbation.ParseError` naming the bad item.
@@ -79,28 +93,10 @@ public struct DevicePerturbation: Codable, Sendable, Equatable, CustomStringConv
       guard parts.count == 2, let value = Double(parts[1]), value.isFinite, value >= 0 else {
         throw ParseError(item: String(item))
       }
-      switch parts[0] {
-      case "rotation":
-        guard value <= 180 else { throw ParseError(item: String(item)) }
-        maxRotationDegrees = value
-      case "gain":
-        guard value < 1 else { throw ParseError(item: String(item)) }
-        gainSpread = value
-      case "noise":
-        // Far above any sensor's noise; more would only bury the signal (and can overflow).
-        guard value <= 10 else { throw ParseError(item: String(item)) }
-        noiseStandardDeviation = value
-      case "sway":
-        guard value <= 45 else { throw ParseError(item: String(item)) }
-        maxSwayDegrees = value
-      case "intensity":
-        guard value < 1 else { throw ParseError(item: String(item)) }
-        intensitySpread = value
-      case "tempo":
-        guard value <= 0.5 else { throw ParseError(item: String(item)) }
-        tempoSpread = value
-      default: throw ParseError(item: String(item))
-      }
+      guard let setting = Self.settings[parts[0]], value <= setting.largest,
+        setting.largestAllowed || value < setting.largest
+      else { throw ParseError(item: String(item)) }
+      self[keyPath: setting.field] = value
     }
   }
 

@@ -59,3 +59,14 @@ extension GEMMKernel {
     return c
   }
 }
+
+extension Matrix {
+  /// The rows and columns of op(A) for `y = op(A) x`, checked against `x` and `y`'s lengths.
+  public func operatorShape(transposed: Bool, x: Int, y: Int) -> (rows: Int, columns: Int) {
+    let rows = transposed ? columnCount : rowCount
+    let columns = transposed ? rowCount : columnCount
+    precondition(
+      x == columns && y == rows, "gemv: x \(x), y \(y), op(A) \(rows)x\(columns)")
+    return (rows, columns)
+  }
+}

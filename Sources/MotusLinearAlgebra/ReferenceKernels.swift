@@ -37,10 +37,7 @@ public enum ReferenceKernels: GEMMKernel {
     transpose: Bool = false, alpha: Float = 1, a: Matrix, x: [Float], beta: Float = 0,
     y: inout [Float]
   ) {
-    let rows = transpose ? a.columnCount : a.rowCount
-    let cols = transpose ? a.rowCount : a.columnCount
-    precondition(
-      x.count == cols && y.count == rows, "gemv: x \(x.count), y \(y.count), A \(rows)x\(cols)")
+    let (rows, cols) = a.operatorShape(transposed: transpose, x: x.count, y: y.count)
     for i in 0..<rows {
       var sum: Float = 0
       for j in 0..<cols {

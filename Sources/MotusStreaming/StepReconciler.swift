@@ -54,21 +54,22 @@ public struct StepReconciler: Sendable, Equatable {
   /// displayed total (the live delta restarts from here), ignored otherwise.
   @discardableResult
   public mutating func externalTotal(_ total: Int) -> Increment? {
-    guard total > displayed else { return nil }
-    baseline = total
-    liveAtBaseline = liveLatest
-    liveCarried = 0
-    return raise(to: total, by: .external)
+    adoptBaseline(total, by: .external)
   }
 
   /// A total saved before the app stopped: the displayed total is the larger of the two.
   @discardableResult
   public mutating func restore(persisted total: Int) -> Increment? {
+    adoptBaseline(total, by: .persisted)
+  }
+
+  /// A total above the displayed one becomes the baseline; the live delta restarts from it.
+  private mutating func adoptBaseline(_ total: Int, by source: Source) -> Increment? {
     guard total > displayed else { return nil }
     baseline = total
     liveAtBaseline = liveLatest
     liveCarried = 0
-    return raise(to: total, by: .persisted)
+    return raise(to: total, by: source)
   }
 
   /// A new day: every count starts again from zero (the only time the total goes down).

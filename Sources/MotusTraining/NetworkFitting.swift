@@ -37,6 +37,15 @@ extension SharedHyperparameters {
       batchSize: batchSize, tolerance: tolerance, patience: patience, seed: seed)
   }
 
+  /// These settings for at most `maxEpochs`; without early stopping the patience exceeds
+  /// the epoch count, so it never triggers (the first epoch always improves).
+  func limited(to maxEpochs: Int, earlyStopping: Bool) -> Self {
+    var limited = self
+    limited.maxEpochs = maxEpochs
+    if !earlyStopping { limited.patience = maxEpochs + 1 }
+    return limited
+  }
+
   /// These settings with what `options` sets; its nil fields keep these defaults.
   mutating func adopt(_ options: TrainingOptions) {
     l2Penalty = options.l2Penalty ?? l2Penalty

@@ -62,22 +62,19 @@ extension Trainer {
       earlyStopping: Bool, initial: LogisticRegression? = nil,
       progress: ((EpochReport) -> Void)?
     ) throws -> ModelClassifier {
-      // A patience above the epoch count never triggers: the first epoch always improves.
       switch fit {
-      case .logistic(var h):
-        h.maxEpochs = maxEpochs
-        if !earlyStopping { h.patience = maxEpochs + 1 }
+      case .logistic(let h):
         return .logistic(
           try LogisticRegression.fit(
-            x, labels: labels, classes: classNames, hyperparameters: h,
+            x, labels: labels, classes: classNames,
+            hyperparameters: h.limited(to: maxEpochs, earlyStopping: earlyStopping),
             sampleWeights: sampleWeights, validation: validation, initial: initial,
             progress: progress))
-      case .mlp(var h):
-        h.maxEpochs = maxEpochs
-        if !earlyStopping { h.patience = maxEpochs + 1 }
+      case .mlp(let h):
         return .mlp(
           try MLPClassifier.fit(
-            x, labels: labels, classes: classNames, hyperparameters: h,
+            x, labels: labels, classes: classNames,
+            hyperparameters: h.limited(to: maxEpochs, earlyStopping: earlyStopping),
             sampleWeights: sampleWeights, validation: validation, progress: progress))
       }
     }
