@@ -73,11 +73,7 @@ struct BenchFeatures: ParsableCommand {
       } else if file == nil {
         options.channelPatterns = Self.motionSenseChannels
       }
-      do {
-        result = try DatasetLoader.load([path], options: options)
-      } catch let error as CSVError {
-        throw ToolError(error.description)
-      }
+      result = try DatasetLoader.load([path], options: options)
       source = path
     } else {
       let synthetic = FeatureBenchmark.syntheticDataset(sampleCount: syntheticSamples)
@@ -86,12 +82,7 @@ struct BenchFeatures: ParsableCommand {
       source = "synthetic (\(Self.defaultFile) not found)"
     }
     let spec = try featureChannels.apply(to: windows.featureChoice()).cliSpec(for: result)
-    let extractor: FeatureExtractor
-    do {
-      extractor = try FeatureExtractor(spec: spec)
-    } catch let error as FeatureSpecError {
-      throw ToolError(error.description)
-    }
+    let extractor: FeatureExtractor = try FeatureExtractor(spec: spec)
     let bench = FeatureBenchmark.run(
       dataset: result.dataset, extractor: extractor, repetitions: repetitions)
     print("source: \(source)")

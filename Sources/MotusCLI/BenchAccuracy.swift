@@ -53,35 +53,18 @@ struct BenchAccuracy: ParsableCommand {
 
   func run() throws {
     let progress = StageProgress()
-    let data = try progress.loadManifest(manifest, dataRoot: dataRoot)
-    var loadedModel: TrainedModel?
-    if let model {
-      do {
-        loadedModel = try ModelFile.read(path: model)
-      } catch let error as ModelFileError {
-        progress.clear()
-        throw ToolError(error.description)
-      }
-    }
-    var configuration = AccuracyBenchmark.Configuration()
-    configuration.features = featureChannels.apply(to: try windows.featureChoice())
-    configuration.training = try training.trainingOptions()
-    if let testSubjects { configuration.testSubjects = DataOptions.list(testSubjects) }
     let report: AccuracyReport
     do {
+      defer { progress.clear() }
+      let data = try progress.loadManifest(manifest, dataRoot: dataRoot)
+      let loadedModel = try model.map { try ModelFile.read(path: $0) }
+      var configuration = AccuracyBenchmark.Configuration()
+      configuration.features = featureChannels.apply(to: try windows.featureChoice())
+      configuration.training = try training.trainingOptions()
+      if let testSubjects { configuration.testSubjects = DataOptions.list(testSubjects) }
       report = try AccuracyBenchmark.run(
         data: data, model: loadedModel, configuration: configuration, progress: progress.show)
-    } catch let error as BenchmarkError {
-      progress.clear()
-      throw ToolError(error.description)
-    } catch let error as TrainingError {
-      progress.clear()
-      throw ToolError(error.description)
-    } catch let error as FeatureChoiceError {
-      progress.clear()
-      throw ToolError(error.description)
     }
-    progress.clear()
     switch format {
     case .json:
       let encoder = JSONEncoder()
@@ -174,14 +157,9 @@ final class StageProgress: @unchecked Sendable {
     shown = false
   }
 
-  /// Loads a manifest, showing the stage; a manifest error becomes a `ToolError`.
+  /// Loads a manifest, showing the stage.
   func loadManifest(_ file: String, dataRoot: String?) throws -> ManifestLoadResult {
     show("reading \(file)")
-    do {
-      return try DatasetLoader.load(manifest: file, dataRoot: dataRoot)
-    } catch let error as ManifestError {
-      clear()
-      throw ToolError(error.description)
-    }
+    return try DatasetLoader.load(manifest: file, dataRoot: dataRoot)
   }
 }

@@ -96,10 +96,12 @@ enum StepReport {
   ) -> String {
     func percent(_ e: Double?) -> String { e.map { String(format: "%+.1f %%", 100 * $0) } ?? "-" }
     var text = "Steps against the phone's pedometer (same interval):\n"
-    var rows = [[
-      "recording", "Hz", "s", "phone", "motus", "error", "threshold typical", "error",
-      "threshold tuned", "error", "cadence",
-    ]]
+    var rows = [
+      [
+        "recording", "Hz", "s", "phone", "motus", "error", "threshold typical", "error",
+        "threshold tuned", "error", "cadence",
+      ]
+    ]
     for c in counts {
       rows.append([
         relative(c.recording), String(format: "%.1f", c.rateHz), String(format: "%.0f", c.seconds),
@@ -112,7 +114,9 @@ enum StepReport {
     text += TextTable.render(rows)
     guard !cadences.isEmpty else { return text }
     text += "\nCadence at each prediction (steps/min):\n"
-    var cadenceRows = [["label", "sessions", "min", "predictions", "in range", "p5", "p50", "p95", "steps/min"]]
+    var cadenceRows = [
+      ["label", "sessions", "min", "predictions", "in range", "p5", "p50", "p95", "steps/min"]
+    ]
     for c in cadences {
       let range = c.range.map { "\(Int($0.lowerBound))-\(Int($0.upperBound))" }
       let inRange = c.fractionInRange.map { String(format: "%.3f (%@)", $0, range ?? "") } ?? "-"

@@ -17,10 +17,13 @@ struct BenchStream: ParsableCommand {
       from a synthetic recording. Figures are thread CPU time, medians over repetitions. 
       """)
 
-  @Option(help: ArgumentHelp("A model file to time instead of the reference shape.", valueName: "file"))
+  @Option(
+    help: ArgumentHelp("A model file to time instead of the reference shape.", valueName: "file"))
   var model: String?
 
-  @Argument(help: ArgumentHelp("CSV with the model's input channels (default: MotionSense).", valueName: "file"))
+  @Argument(
+    help: ArgumentHelp(
+      "CSV with the model's input channels (default: MotionSense).", valueName: "file"))
   var file: String?
 
   @Option(help: "Samples to stream (taken from the start of the file).")
@@ -51,32 +54,39 @@ struct BenchStream: ParsableCommand {
       model: trained, inputChannels: inputs, timestamps: stream.timestamps,
       columns: stream.columns, repetitions: repetitions, bytesPerStream: bytesPerStream)
     let spec = trained.featureSpec
-    print("model: \(model ?? "reference shape, random weights"): \(inputs.count) input channels, "
-      + "\(trained.featureCount) features, \(trained.classifier.kind) \(hiddenDescription(trained)), "
-      + "\(spec.sampleRateHz) Hz, window \(spec.windowLength), hop \(spec.hopLength)")
+    print(
+      "model: \(model ?? "reference shape, random weights"): \(inputs.count) input channels, "
+        + "\(trained.featureCount) features, \(trained.classifier.kind) \(hiddenDescription(trained)), "
+        + "\(spec.sampleRateHz) Hz, window \(spec.windowLength), hop \(spec.hopLength)")
     print("samples: \(source); \(result.predictionCount) predictions per run; \(repetitions) runs")
     let streamed = result.streamNanosecondsPerSample, batch = result.batchNanosecondsPerSample
-    print(String(format: "streaming: %.0f ns per sample (median), %.2f M samples/s", streamed, 1e3 / streamed))
-    print(String(format: "batch:     %.0f ns per sample (median), %.2f M samples/s", batch, 1e3 / batch))
+    print(
+      String(
+        format: "streaming: %.0f ns per sample (median), %.2f M samples/s", streamed, 1e3 / streamed
+      ))
+    print(
+      String(format: "batch:     %.0f ns per sample (median), %.2f M samples/s", batch, 1e3 / batch)
+    )
     print(String(format: "ratio streaming / batch: %.2f", streamed / batch))
     if let bytes = result.bytesPerStream {
-      print(String(format: "memory per stream: %.1f KB resident (growth over 1024 engines; the model is shared)", bytes / 1024))
+      print(
+        String(
+          format:
+            "memory per stream: %.1f KB resident (growth over 1024 engines; the model is shared)",
+          bytes / 1024))
     }
   }
 
   /// `--model`, or a reference model of MotionSense's shape with random weights.
   private func loadModel() throws -> TrainedModel {
     guard let model else {
-      let channels = ["userAcceleration", "gravity", "rotationRate"].flatMap { g in
-        ["x", "y", "z"].map { "\(g).\($0)" }
-      } + ["attitude.roll", "attitude.pitch", "attitude.yaw"]
+      let channels =
+        ["userAcceleration", "gravity", "rotationRate"].flatMap { g in
+          ["x", "y", "z"].map { "\(g).\($0)" }
+        } + ["attitude.roll", "attitude.pitch", "attitude.yaw"]
       return try StreamBenchmark.referenceModel(channels: channels)
     }
-    do {
-      return try ModelFile.read(path: model)
-    } catch let error as ModelFileError {
-      throw ToolError(error.description)
-    }
+    return try ModelFile.read(path: model)
   }
 
   /// The first `--samples` samples of the file at the model's rate, its recordings on one
@@ -94,11 +104,7 @@ struct BenchStream: ParsableCommand {
       options.requireLabels = false
       // The engine is timed on input at the model's own rate (the batch path has no resampler).
       options.sampleRateHz = rate
-      do {
-        dataset = try DatasetLoader.load([path], options: options).dataset
-      } catch let error as CSVError {
-        throw ToolError(error.description)
-      }
+      dataset = try DatasetLoader.load([path], options: options).dataset
       source = path
     } else {
       dataset = FeatureBenchmark.syntheticDataset(sampleCount: samples).dataset
@@ -118,13 +124,16 @@ struct BenchStream: ParsableCommand {
         "\(source) lacks some of the model's inputs.",
         hint: "pass a CSV file with the columns \(inputs.joined(separator: ", ")).")
     }
-    let described = source == path
+    let described =
+      source == path
       ? "\(path) (first \(stream.timestamps.count) samples at the model's \(rate) Hz)" : source
     return (stream, described)
   }
 
   private func hiddenDescription(_ model: TrainedModel) -> String {
-    if case .mlp(let m) = model.classifier { return "(\(m.hiddenLayerSizes.map(String.init).joined(separator: ",")))" }
+    if case .mlp(let m) = model.classifier {
+      return "(\(m.hiddenLayerSizes.map(String.init).joined(separator: ",")))"
+    }
     return ""
   }
 }

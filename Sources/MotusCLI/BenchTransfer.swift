@@ -104,7 +104,11 @@ struct BenchTransfer: ParsableCommand {
 
   func run() throws {
     let progress = StageProgress()
-    let data = try progress.loadManifest(manifest, dataRoot: dataRoot)
+    let data: ManifestLoadResult
+    do {
+      defer { progress.clear() }
+      data = try progress.loadManifest(manifest, dataRoot: dataRoot)
+    }
     var configuration = TransferBenchmark.Configuration()
     configuration.seeds = try seedList()
     configuration.features = featureChannels.apply(to: try windows.featureChoice())
@@ -119,13 +123,10 @@ struct BenchTransfer: ParsableCommand {
     let started = clock.now
     let report: TransferReport
     do {
+      defer { progress.clear() }
       report = try TransferBenchmark.run(
         data: data, configuration: configuration, progress: { progress.show($0) })
-    } catch {
-      progress.clear()
-      throw ToolError("\(error)")
     }
-    progress.clear()
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     let json = try encoder.encode(report)
@@ -152,7 +153,8 @@ struct BenchTransfer: ParsableCommand {
   static func table(_ r: TransferReport) -> String {
     var lines = [
       "manifest \(r.manifest): classes \(r.classes.joined(separator: ", "))"
-        + (r.negativeLabels.isEmpty ? "" : "; negatives \(r.negativeLabels.joined(separator: ", "))")
+        + (r.negativeLabels.isEmpty
+          ? "" : "; negatives \(r.negativeLabels.joined(separator: ", "))")
         + " at \(Int(r.sampleRateHz.rounded())) Hz",
       "learned model: \(r.featureSpec); \(r.training); streamed with \(r.streamed); seeds "
         + r.seeds.map(String.init).joined(separator: ","),

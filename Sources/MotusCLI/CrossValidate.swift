@@ -54,21 +54,14 @@ struct CrossValidate: ParsableCommand {
         hint: "use a shorter --window, a lower --min-purity, or check the filters.")
     }
     let interactive = isatty(2) != 0
-    let results: [CrossValidation.FoldResult]
-    do {
-      results = try CrossValidation.run(
-        table: table, spec: spec, group: group.trainerGroup, foldCount: folds,
-        seed: training.seed, options: training.trainingOptions(),
-        validationGroup: training.validationGroup.trainerGroup, sourceWeights: sourceWeights
-      ) { k, count in
-        if interactive {
-          FileHandle.standardError.write(Data("\rfold \(k + 1)/\(count)   ".utf8))
-        }
+    let results: [CrossValidation.FoldResult] = try CrossValidation.run(
+      table: table, spec: spec, group: group.trainerGroup, foldCount: folds,
+      seed: training.seed, options: training.trainingOptions(),
+      validationGroup: training.validationGroup.trainerGroup, sourceWeights: sourceWeights
+    ) { k, count in
+      if interactive {
+        FileHandle.standardError.write(Data("\rfold \(k + 1)/\(count)   ".utf8))
       }
-    } catch let error as EvaluationError {
-      throw ToolError(error.description)
-    } catch let error as TrainingError {
-      throw ToolError(error.description)
     }
     if interactive { FileHandle.standardError.write(Data("\r              \r".utf8)) }
     switch format {

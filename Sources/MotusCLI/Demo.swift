@@ -22,10 +22,13 @@ struct Demo: ParsableCommand {
   @Option(help: "Synthetic subjects to train on (two more are held out for testing).")
   var subjects: Int = 6
 
-  @Option(help: ArgumentHelp("Seconds of each activity per synthetic subject.", valueName: "seconds"))
+  @Option(
+    help: ArgumentHelp("Seconds of each activity per synthetic subject.", valueName: "seconds"))
   var seconds: Double = 40
 
-  @Option(name: .shortAndLong, help: ArgumentHelp("Also write the trained model here.", valueName: "file"))
+  @Option(
+    name: .shortAndLong, help: ArgumentHelp("Also write the trained model here.", valueName: "file")
+  )
   var output: String?
 
   func validate() throws {
@@ -37,7 +40,9 @@ struct Demo: ParsableCommand {
     }
   }
 
-  private static let channels = ["acceleration.*", "rotationRate.*", "|acceleration|", "|rotationRate|"]
+  private static let channels = [
+    "acceleration.*", "rotationRate.*", "|acceleration|", "|rotationRate|",
+  ]
 
   func run() throws {
     let started = Date()
@@ -46,7 +51,10 @@ struct Demo: ParsableCommand {
     let model = try train(trainSet)
     try evaluate(model, on: testSet)
     try stream(model)
-    print(String(format: "\ndone in %.1f s. Next: README.md shows the same steps on real data.", Date().timeIntervalSince(started)))
+    print(
+      String(
+        format: "\ndone in %.1f s. Next: README.md shows the same steps on real data.",
+        Date().timeIntervalSince(started)))
   }
 
   /// Step 1: each synthetic subject does every activity once, in a random order, in one

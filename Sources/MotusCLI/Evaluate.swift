@@ -40,7 +40,8 @@ struct Evaluate: ParsableCommand {
 
   @Option(
     name: [.short, .long],
-    help: ArgumentHelp("Write the report to this file (atomically) instead of stdout.",
+    help: ArgumentHelp(
+      "Write the report to this file (atomically) instead of stdout.",
       valueName: "file"))
   var output: String?
 
@@ -104,24 +105,12 @@ struct Evaluate: ParsableCommand {
     let outputFile = try output.map {
       try OutputFile(path: $0, flag: "--output", inputs: inputs, otherOutputs: [report ?? ""])
     }
-    var trained: TrainedModel
-    do {
-      trained = try ModelFile.read(path: model)
-    } catch let error as ModelFileError {
-      throw ToolError(error.description)
-    }
+    var trained: TrainedModel = try ModelFile.read(path: model)
     let loaded = try load(for: trained)
     let dataset = try perturbed(loaded.dataset)
     if let unknownBelow { trained.unknownThreshold = unknownBelow }
-    var result: EvaluationResult
-    do {
-      result = try Evaluation.run(
-        model: trained, dataset: dataset, minimumPurity: minimumPurity, smoothing: smoothing.value)
-    } catch let error as EvaluationError {
-      throw ToolError(error.description)
-    } catch let error as FeatureSpecError {
-      throw ToolError(error.description)
-    }
+    var result: EvaluationResult = try Evaluation.run(
+      model: trained, dataset: dataset, minimumPurity: minimumPurity, smoothing: smoothing.value)
     result.skippedRecordings += EvaluationResult.SkippedRecording.loaderSkips(loaded.report)
     for comparison in StepComparison.all(in: dataset) { Warnings.write(comparison.line + "\n") }
     try write(result, reportFile: reportFile, outputFile: outputFile)
@@ -132,21 +121,15 @@ struct Evaluate: ParsableCommand {
     let reading = ProgressLine()
     defer { reading.clear() }
     var loaded: (result: LoadResult, resampled: Bool)
-    do {
-      if data.manifest != nil {
-        // The manifest fixes channels and rate; they must be the model's.
-        let result = try data.load { done, total in reading.update(done: done, total: total) }
-        try Evaluation.checkChannels(result.recipes, model: trained)
-        loaded = (result, false)
-      } else {
-        loaded = try Evaluation.load(
-          data.paths, model: trained, options: data.loadOptions()
-        ) { done, total in reading.update(done: done, total: total) }
-      }
-    } catch let error as CSVError {
-      throw ToolError(error.description)
-    } catch let error as EvaluationError {
-      throw ToolError(error.description)
+    if data.manifest != nil {
+      // The manifest fixes channels and rate; they must be the model's.
+      let result = try data.load { done, total in reading.update(done: done, total: total) }
+      try Evaluation.checkChannels(result.recipes, model: trained)
+      loaded = (result, false)
+    } else {
+      loaded = try Evaluation.load(
+        data.paths, model: trained, options: data.loadOptions()
+      ) { done, total in reading.update(done: done, total: total) }
     }
     reading.clear()
     loaded.result.warnRecordingsWithoutWindow(spec: trained.featureSpec)
@@ -154,7 +137,8 @@ struct Evaluate: ParsableCommand {
       Warnings.write("note: \(note)\n")
     }
     if loaded.resampled && data.sampleRate == nil {
-      Warnings.write("note: resampled the data to the model's \(trained.featureSpec.sampleRateHz) Hz.\n")
+      Warnings.write(
+        "note: resampled the data to the model's \(trained.featureSpec.sampleRateHz) Hz.\n")
     }
     return loaded.result
   }
@@ -173,14 +157,9 @@ struct Evaluate: ParsableCommand {
     _ result: EvaluationResult, reportFile: OutputFile?, outputFile: OutputFile?
   ) throws {
     if reportFile != nil {
-      let page: String
-      do {
-        page = try HTMLReport.render(
-          result: result, timelineSession: timelineSession,
-          title: "Motus evaluation: \(URL(fileURLWithPath: model).lastPathComponent)")
-      } catch let error as EvaluationError {
-        throw ToolError(error.description)
-      }
+      let page: String = try HTMLReport.render(
+        result: result, timelineSession: timelineSession,
+        title: "Motus evaluation: \(URL(fileURLWithPath: model).lastPathComponent)")
       try reportFile?.write(page)
     }
     let text: Data

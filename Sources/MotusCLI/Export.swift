@@ -67,18 +67,8 @@ struct Export: ParsableCommand {
   func run() throws {
     let outputFile = try OutputFile(
       path: output, flag: "--output", inputs: [model] + data.inputFiles())
-    let trained: TrainedModel
-    do {
-      trained = try ModelFile.read(path: model)
-    } catch let error as ModelFileError {
-      throw ToolError(error.description)
-    }
-    let bytes: [UInt8]
-    do {
-      bytes = try ONNXExport.encode(trained, producerVersion: MotusVersion.string)
-    } catch let error as ONNXExportError {
-      throw ToolError(error.description)
-    }
+    let trained: TrainedModel = try ModelFile.read(path: model)
+    let bytes: [UInt8] = try ONNXExport.encode(trained, producerVersion: MotusVersion.string)
     try outputFile.write(bytes)
     // Every file is staged before any is committed: a failure leaves earlier outputs intact.
     let parity = try parityOutput.map { try stagedParitySample(trained, in: $0) }
@@ -103,12 +93,8 @@ struct Export: ParsableCommand {
     files: [OutputFile], windowCount: Int
   ) {
     let dataset = try loadRawColumns(for: trained)
-    let sample: ParitySample
-    do {
-      sample = try ParitySample.make(model: trained, dataset: dataset, maximumCount: parityWindows)
-    } catch let error as ONNXExportError {
-      throw ToolError(error.description)
-    }
+    let sample: ParitySample = try ParitySample.make(
+      model: trained, dataset: dataset, maximumCount: parityWindows)
     guard sample.windowCount > 0 else {
       throw ToolError(
         "the data yields no window of \(trained.featureSpec.windowLength) samples.",
@@ -135,19 +121,13 @@ struct Export: ParsableCommand {
   private func loadRawColumns(for trained: TrainedModel) throws -> Dataset {
     let reading = ProgressLine()
     defer { reading.clear() }
-    do {
-      if data.manifest != nil {
-        return try data.load { done, total in reading.update(done: done, total: total) }.dataset
-      }
-      let raw = ONNXExport.inputColumns(of: trained).map { ChannelRecipe.copy($0) }
-      return try Evaluation.load(
-        data.paths, recipes: raw, sampleRateHz: trained.featureSpec.sampleRateHz,
-        options: data.loadOptions()
-      ) { done, total in reading.update(done: done, total: total) }.result.dataset
-    } catch let error as CSVError {
-      throw ToolError(error.description)
-    } catch let error as EvaluationError {
-      throw ToolError(error.description)
+    if data.manifest != nil {
+      return try data.load { done, total in reading.update(done: done, total: total) }.dataset
     }
+    let raw = ONNXExport.inputColumns(of: trained).map { ChannelRecipe.copy($0) }
+    return try Evaluation.load(
+      data.paths, recipes: raw, sampleRateHz: trained.featureSpec.sampleRateHz,
+      options: data.loadOptions()
+    ) { done, total in reading.update(done: done, total: total) }.result.dataset
   }
 }

@@ -23,7 +23,9 @@ struct Features: ParsableCommand {
   @OptionGroup var featureChannels: FeatureChannelOptions
 
   @Option(
-    name: [.short, .long], help: ArgumentHelp("Output CSV file (- for standard output).",
+    name: [.short, .long],
+    help: ArgumentHelp(
+      "Output CSV file (- for standard output).",
       valueName: "file"))
   var output: String
 
@@ -50,7 +52,8 @@ struct Features: ParsableCommand {
     }
     if table.droppedImpureCount > 0 {
       print(
-        "windows below --min-purity \(windows.minimumPurity) (dropped): \(table.droppedImpureCount)")
+        "windows below --min-purity \(windows.minimumPurity) (dropped): \(table.droppedImpureCount)"
+      )
     }
   }
 

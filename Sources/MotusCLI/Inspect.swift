@@ -45,16 +45,13 @@ struct Inspect: ParsableCommand {
     let progress = ProgressLine()
     var result: LoadResult
     do {
+      defer { progress.clear() }
       // No features are computed here, so values need only be finite: inspect shows a file
       // whatever its units, and the other commands then name any value out of range.
       result = try data.load(requireLabels: false, checkValueRange: false) { done, total in
         progress.update(done: done, total: total)
       }
-    } catch let error as CSVError {
-      progress.clear()
-      throw ToolError(error.description)
     }
-    progress.clear()
     if let message = result.noteRecordingsWithoutWindow(windowSeconds: Self.defaultWindowSeconds) {
       Warnings.write("warning: \(message) (the default window; see --window in train).\n")
     }
@@ -75,9 +72,11 @@ struct Inspect: ParsableCommand {
   static func render(_ result: LoadResult) -> String {
     let summary = DatasetSummary(result)
     var out = ""
-    out += "files: \(summary.files.count), rows read: \(summary.rowsRead), "
+    out +=
+      "files: \(summary.files.count), rows read: \(summary.rowsRead), "
       + "recordings: \(summary.recordings), samples: \(summary.samples)\n"
-    out += "windows of the default \(defaultWindowSeconds) s (hop a third): "
+    out +=
+      "windows of the default \(defaultWindowSeconds) s (hop a third): "
       + "\(defaultWindowCount(result.dataset))\n"
     if summary.rowsDroppedByLabel > 0 {
       out += "rows dropped by label (empty or not kept): \(summary.rowsDroppedByLabel)\n"

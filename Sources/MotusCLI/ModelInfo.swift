@@ -48,15 +48,11 @@ struct ModelInfo: ParsableCommand {
     let bytes: Data
     let model: TrainedModel
     do {
-      do {
-        bytes = Data(try InputFile.read(modelPath, limit: ModelFile.maximumFileBytes))
-      } catch let error as InputFileError {
-        throw ModelFileError.unreadable(file: error.file, reason: error.reason)
-      }
-      model = try ModelFile.decode(bytes, file: InputFile.displayName(modelPath))
-    } catch let error as ModelFileError {
-      throw ToolError(error.description)
+      bytes = Data(try InputFile.read(modelPath, limit: ModelFile.maximumFileBytes))
+    } catch let error as InputFileError {
+      throw ModelFileError.unreadable(file: error.file, reason: error.reason)
     }
+    model = try ModelFile.decode(bytes, file: InputFile.displayName(modelPath))
     // decode checked the 16-byte preamble; bytes 8..<12 hold the format version.
     let version = bytes.dropFirst(8).prefix(4).reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
     let summary = Summary(model: model, file: modelPath, fileBytes: bytes.count, version: version)
@@ -138,7 +134,8 @@ struct ModelInfo: ParsableCommand {
       classes = model.classes
       inputs = ChannelSelector.rawInputs(of: spec.recipes).map { name in
         let axis = ChannelSelector.axes.first { name == "acceleration.\($0)" }
-        return Input(name: name, or: axis.map { ["gravity.\($0)", "userAcceleration.\($0)"] } ?? [])
+        return Input(
+          name: name, or: axis.map { ["gravity.\($0)", "userAcceleration.\($0)"] } ?? [])
       }
       recipes = spec.recipes
       sampleRateHz = spec.sampleRateHz
@@ -162,7 +159,9 @@ struct ModelInfo: ParsableCommand {
       unknownThreshold = model.unknownThreshold
       negativeClasses = model.negativeClasses
       negativeThreshold = model.negativeClasses.isEmpty ? nil : model.negativeThreshold
-      novelty = model.novelty.map { Novelty(components: $0.componentCount, threshold: $0.threshold) }
+      novelty = model.novelty.map {
+        Novelty(components: $0.componentCount, threshold: $0.threshold)
+      }
       training = model.metadata
     }
 
@@ -184,7 +183,8 @@ struct ModelInfo: ParsableCommand {
         ["channel", "computed as"], recipes.map { [$0.name, Inspect.describe($0)] },
         rightAligned: [])
       out += "\nsample rate: \(num(sampleRateHz)) Hz\n"
-      out += "window: \(window.samples) samples (\(num(window.seconds)) s), "
+      out +=
+        "window: \(window.samples) samples (\(num(window.seconds)) s), "
         + "hop: \(hop.samples) samples (\(num(hop.seconds)) s)\n"
       out += "\nfeatures: \(features.count)\n"
       out += "  channels: \(list(features.channels))\n"
@@ -193,28 +193,35 @@ struct ModelInfo: ParsableCommand {
       out += "  bands (\(features.bandCount)): edges \(list(features.bandEdgesHz.map(num))) Hz\n"
       out += "  vectors (axis correlations): \(vectorList(features.vectors))\n"
       out += "  gravity: \(features.gravity.map(list) ?? "none")\n"
-      out += "  decomposed vectors (vertical, horizontal): "
+      out +=
+        "  decomposed vectors (vertical, horizontal): "
         + "\(vectorList(features.decomposedVectors))\n"
       out += "  log power floor: \(features.logPowerFloor.map(num) ?? "unused (no log_band)")\n"
       let sizes = classifier.layers.map { "\($0.inputs)->\($0.outputs)" }.joined(separator: ", ")
-      out += "\nclassifier: \(classifier.kind), layers \(sizes), "
+      out +=
+        "\nclassifier: \(classifier.kind), layers \(sizes), "
         + "\(classifier.parameterCount) parameters\n"
       out += "calibration temperature: \(num(Double(temperature)))\n"
-      out += "confidence cut-offs: medium >= \(num(Double(confidenceCutoffs.medium))), "
+      out +=
+        "confidence cut-offs: medium >= \(num(Double(confidenceCutoffs.medium))), "
         + "high >= \(num(Double(confidenceCutoffs.high)))\n"
-      out += "unknown threshold: \(num(Double(unknownThreshold)))"
+      out +=
+        "unknown threshold: \(num(Double(unknownThreshold)))"
         + (unknownThreshold == 0 ? " (never unknown on confidence alone)" : "") + "\n"
       if let negativeThreshold {
-        out += "negative classes: \(list(negativeClasses)) (unknown when they reach "
+        out +=
+          "negative classes: \(list(negativeClasses)) (unknown when they reach "
           + "\(num(Double(negativeThreshold))))\n"
       }
       if let novelty {
-        out += "novelty detector: \(novelty.components) components, unknown above score "
+        out +=
+          "novelty detector: \(novelty.components) components, unknown above score "
           + "\(num(Double(novelty.threshold)))\n"
       }
       out += "\ntraining:\n"
       out += "  seed: \(training.seed)\n"
-      out += "  rows: \(training.trainingRowCount) training, "
+      out +=
+        "  rows: \(training.trainingRowCount) training, "
         + "\(training.validationRowCount) validation\n"
       out += "  validation groups: \(list(training.validationGroups))\n"
       out += "  data digest: \(training.dataDigest)\n"

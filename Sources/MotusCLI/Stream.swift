@@ -149,12 +149,7 @@ struct Stream: ParsableCommand {
     signal(SIGPIPE, SIG_IGN)  // a closed reader ends the stream through a write error instead
     // Ctrl-C ends the input: the open segment and the summary are still written.
     Interruption.finishOnSignal()
-    let model: TrainedModel
-    do {
-      model = try ModelFile.read(path: modelPath)
-    } catch let error as ModelFileError {
-      throw ToolError(error.description)
-    }
+    let model: TrainedModel = try ModelFile.read(path: modelPath)
     let (reader, appNotes) = try StreamAppInput.open(input, gapRule: GapRule(gapFactor: gapFactor))
     var rows = try rowReader(reader, model: model)
     let warnings = Warnings()
@@ -190,16 +185,10 @@ struct Stream: ParsableCommand {
     guard let headerLine = try reader.next() else {
       throw ToolError("\(reader.name): no header line.", hint: "the first line names the columns.")
     }
-    do {
-      // Derived and negated inputs are resolved once here, as ingestion does for training.
-      return try StreamRowReader(
-        header: headerLine, file: reader.name, model: model, timeColumn: timeColumn,
-        negateAcceleration: negateAcceleration)
-    } catch let error as CSVError {
-      throw ToolError(error.description)
-    } catch let error as InputAdapterError {
-      throw ToolError(error.description)
-    }
+    // Derived and negated inputs are resolved once here, as ingestion does for training.
+    return try StreamRowReader(
+      header: headerLine, file: reader.name, model: model, timeColumn: timeColumn,
+      negateAcceleration: negateAcceleration)
   }
 
   private func configuration() -> StreamConfiguration {

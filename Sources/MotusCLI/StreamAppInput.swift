@@ -9,7 +9,9 @@ enum StreamAppInput {
   /// A reader of `input`: the file itself, or the long-layout conversion of the phone-app
   /// recording it is (a Sensor Logger or phyphox folder, or an app CSV), and the conversion
   /// notes. Standard input and long-layout files are read as they are.
-  static func open(_ input: String, gapRule: GapRule) throws -> (reader: LineReader, notes: [String]) {
+  static func open(_ input: String, gapRule: GapRule) throws -> (
+    reader: LineReader, notes: [String]
+  ) {
     var input = input
     // A folder holding one app CSV (as SensorLog and Physics Toolbox recordings are kept).
     if InputFile.kind(input) == .folder, AppExport.recognise(path: input) == nil,
@@ -21,12 +23,8 @@ enum StreamAppInput {
     guard input != InputFile.standardInputPath, AppExport.recognise(path: input) != nil,
       InputFile.kind(input) == .folder || DatasetLoader.isAppFile(input, options: LoadOptions())
     else { return (try LineReader(path: input), []) }
-    let recording: AppExportRecording
-    do {
-      recording = try AppExport.read(path: input, label: LoadOptions.unlabelled, gapRule: gapRule)
-    } catch let error as CSVError {
-      throw ToolError(error.description)
-    }
+    let recording: AppExportRecording = try AppExport.read(
+      path: input, label: LoadOptions.unlabelled, gapRule: gapRule)
     let copy = FileManager.default.temporaryDirectory
       .appendingPathComponent("motus-stream-\(UUID().uuidString).csv").path
     guard FileManager.default.createFile(atPath: copy, contents: Data(recording.longLayout)) else {

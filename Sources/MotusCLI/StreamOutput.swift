@@ -57,20 +57,27 @@ final class StreamOutput {
       guard !segmentsOnly else { return !closed }
       switch format {
       case .json:
-        return emit("{\"event\":\"repetition\",\"session\":\(json(s)),\"end\":\(t(time)),\"count\":\(count)}")
+        return emit(
+          "{\"event\":\"repetition\",\"session\":\(json(s)),\"end\":\(t(time)),\"count\":\(count)}")
       case .csv:
-        return emit("\(csv(s)),repetition,,\(t(time)),,,,\(count),," + classes.map { _ in "" }.joined(separator: ","))
+        return emit(
+          "\(csv(s)),repetition,,\(t(time)),,,,\(count),,"
+            + classes.map { _ in "" }.joined(separator: ","))
       }
     case .step(let time, let total):
       guard !segmentsOnly, format == .json else { return !closed }  // CSV: on segment lines
-      return emit("{\"event\":\"step\",\"session\":\(json(s)),\"time\":\(t(time)),\"total\":\(total)}")
+      return emit(
+        "{\"event\":\"step\",\"session\":\(json(s)),\"time\":\(t(time)),\"total\":\(total)}")
     case .gap(let from, let to):
       guard !segmentsOnly else { return !closed }
       switch format {
       case .json:
-        return emit("{\"event\":\"gap\",\"session\":\(json(s)),\"start\":\(t(from)),\"end\":\(t(to))}")
+        return emit(
+          "{\"event\":\"gap\",\"session\":\(json(s)),\"start\":\(t(from)),\"end\":\(t(to))}")
       case .csv:
-        return emit("\(csv(s)),gap,\(t(from)),\(t(to)),,,,,," + classes.map { _ in "" }.joined(separator: ","))
+        return emit(
+          "\(csv(s)),gap,\(t(from)),\(t(to)),,,,,," + classes.map { _ in "" }.joined(separator: ",")
+        )
       }
     case .segment(let segment):
       return write(segment, session: s)
@@ -186,7 +193,11 @@ final class StreamOutput {
       case "\r": out += "\\r"
       case "\t": out += "\\t"
       default:
-        if ch.value < 0x20 { out += String(format: "\\u%04x", ch.value) } else { out.unicodeScalars.append(ch) }
+        if ch.value < 0x20 {
+          out += String(format: "\\u%04x", ch.value)
+        } else {
+          out.unicodeScalars.append(ch)
+        }
       }
     }
     return out + "\""

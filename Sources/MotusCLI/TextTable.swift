@@ -31,7 +31,8 @@ enum TextTable {
 extension String {
   func indented(_ spaces: Int) -> String {
     let pad = String(repeating: " ", count: spaces)
-    return split(separator: "\n", omittingEmptySubsequences: false).map { pad + $0 }.joined(separator: "\n")
+    return split(separator: "\n", omittingEmptySubsequences: false).map { pad + $0 }.joined(
+      separator: "\n")
   }
 
   func trimmingTrailingSpaces() -> String {

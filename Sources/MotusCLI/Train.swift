@@ -39,18 +39,12 @@ struct Train: ParsableCommand {
     let progress = EpochProgress()
     let trained: (model: TrainedModel, report: TrainingReport, table: WindowTable)
     do {
+      defer { progress.clear() }
       trained = try Trainer.train(
         dataset: result.dataset, spec: spec, minimumPurity: windows.minimumPurity,
         validationGroup: training.validationGroup.trainerGroup, options: options,
         sourceWeights: sourceWeights, progress: progress.update)
-    } catch let error as TrainingError {
-      progress.clear()
-      throw ToolError(error.description)
-    } catch let error as FeatureSpecError {
-      progress.clear()
-      throw ToolError(error.description)
     }
-    progress.clear()
     let trainedAt = clock.now
     try file.write([UInt8](ModelFile.encode(trained.model)))
     try file.commit()

@@ -295,13 +295,9 @@ struct DataOptions: ParsableArguments {
     guard let manifest else {
       throw ToolError("no --manifest given.", hint: "add --manifest FILE.")
     }
-    do {
-      return try DatasetLoader.load(
-        manifest: manifest, dataRoot: dataRoot, allowOutsideDataRoot: allowOutsideDataRoot,
-        progress: progress)
-    } catch let error as ManifestError {
-      throw ToolError(error.description)
-    }
+    return try DatasetLoader.load(
+      manifest: manifest, dataRoot: dataRoot, allowOutsideDataRoot: allowOutsideDataRoot,
+      progress: progress)
   }
 
   /// Every file the command will read (CSV files, the manifest and its sources), so that an

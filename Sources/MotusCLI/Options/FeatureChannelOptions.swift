@@ -49,12 +49,10 @@ struct FeatureChannelOptions: ParsableArguments {
 }
 
 extension FeatureChoice {
-  /// `spec(for:)` with the error as a `ToolError` that names the window flags.
+  /// `spec(for:)`; a window that does not fit the data names the window flags.
   func cliSpec(for result: LoadResult) throws -> FeatureSpec {
     do {
       return try spec(for: result)
-    } catch let error as FeatureChoiceError {
-      throw ToolError(error.description)
     } catch let error as FeatureSpecError {
       throw ToolError("with --window \(window), --hop \(hop?.description ?? "(default)"): \(error)")
     }

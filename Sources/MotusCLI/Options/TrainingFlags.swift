@@ -42,7 +42,8 @@ struct TrainingFlags: ParsableArguments {
   var solver: LogisticRegression.Solver?
 
   @Option(
-    parsing: .unconditional, help: "Seed for the validation split, initialisation, shuffling and augmentation.")
+    parsing: .unconditional,
+    help: "Seed for the validation split, initialisation, shuffling and augmentation.")
   var seed: UInt64 = defaults.seed
 
   @Option(
@@ -73,7 +74,8 @@ struct TrainingFlags: ParsableArguments {
   var tolerance: Float?
 
   @Option(
-    parsing: .unconditional, help: "Adam mini-batch size in windows (default: \(defaults.batchSize)).")
+    parsing: .unconditional,
+    help: "Adam mini-batch size in windows (default: \(defaults.batchSize)).")
   var batchSize: Int?
 
   @Option(
@@ -282,7 +284,8 @@ struct TrainingFlags: ParsableArguments {
     if let noveltyRate { options.noveltyRate = noveltyRate }
     if augment != nil || perturbation != nil {
       let copies = augment ?? options.augmentation?.copies ?? 0
-      let spec = try perturbation.map { try DevicePerturbation(parsing: $0) }
+      let spec =
+        try perturbation.map { try DevicePerturbation(parsing: $0) }
         ?? options.augmentation?.perturbation ?? Augmentation.defaultPerturbation
       options.augmentation = copies > 0 ? Augmentation(copies: copies, perturbation: spec) : nil
     }

@@ -168,7 +168,6 @@ struct WindowOptions: ParsableArguments {
     return edges
   }
 
-
   /// The window and feature choices these flags make (defaults where a flag is absent).
   func featureChoice() throws -> FeatureChoice {
     var choice = FeatureChoice()
