@@ -52,7 +52,7 @@ struct BenchAccuracy: ParsableCommand {
   var training: TrainingFlags
 
   func run() throws {
-    let progress = StageProgress()
+    let progress = ProgressLine()
     let report: AccuracyReport
     do {
       defer { progress.clear() }
@@ -130,36 +130,5 @@ struct BenchAccuracy: ParsableCommand {
     lines.append(
       "tuned cut-offs (training macro-F1 \(f(r.tunedTrainingMacroF1))): \(cut(r.tunedCutoffs))")
     return lines.joined(separator: "\n")
-  }
-}
-
-/// One line naming the current stage on stderr, only when stderr is a terminal. Safe to call
-/// from the benchmarks' worker threads.
-final class StageProgress: @unchecked Sendable {
-  private let enabled = isatty(2) != 0  // 2 = standard error
-  private let lock = NSLock()
-  private var shown = false
-
-  func show(_ stage: String) {
-    guard enabled else { return }
-    let text = String(stage.prefix(78))
-    lock.lock()
-    defer { lock.unlock() }
-    FileHandle.standardError.write(Data(("\r\u{1B}[K" + text).utf8))
-    shown = true
-  }
-
-  func clear() {
-    lock.lock()
-    defer { lock.unlock() }
-    guard shown else { return }
-    FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
-    shown = false
-  }
-
-  /// Loads a manifest, showing the stage.
-  func loadManifest(_ file: String, dataRoot: String?) throws -> ManifestLoadResult {
-    show("reading \(file)")
-    return try DatasetLoader.load(manifest: file, dataRoot: dataRoot)
   }
 }

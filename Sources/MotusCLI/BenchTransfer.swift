@@ -103,7 +103,7 @@ struct BenchTransfer: ParsableCommand {
   }
 
   func run() throws {
-    let progress = StageProgress()
+    let progress = ProgressLine()
     let data: ManifestLoadResult
     do {
       defer { progress.clear() }

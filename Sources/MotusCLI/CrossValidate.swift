@@ -53,17 +53,16 @@ struct CrossValidate: ParsableCommand {
           + "\(table.droppedImpureCount) windows below --min-purity.",
         hint: "use a shorter --window, a lower --min-purity, or check the filters.")
     }
-    let interactive = isatty(2) != 0
-    let results: [CrossValidation.FoldResult] = try CrossValidation.run(
-      table: table, spec: spec, group: group.trainerGroup, foldCount: folds,
-      seed: training.seed, options: training.trainingOptions(),
-      validationGroup: training.validationGroup.trainerGroup, sourceWeights: sourceWeights
-    ) { k, count in
-      if interactive {
-        FileHandle.standardError.write(Data("\rfold \(k + 1)/\(count)   ".utf8))
-      }
+    let progress = ProgressLine()
+    let results: [CrossValidation.FoldResult]
+    do {
+      defer { progress.clear() }
+      results = try CrossValidation.run(
+        table: table, spec: spec, group: group.trainerGroup, foldCount: folds,
+        seed: training.seed, options: training.trainingOptions(),
+        validationGroup: training.validationGroup.trainerGroup, sourceWeights: sourceWeights
+      ) { k, count in progress.show("fold \(k + 1)/\(count)") }
     }
-    if interactive { FileHandle.standardError.write(Data("\r              \r".utf8)) }
     switch format {
     case .text:
       print(

@@ -199,24 +199,3 @@ struct Inspect: ParsableCommand {
     return ([line(header)] + rows.map(line)).joined()
   }
 }
-
-/// A single updating line on stderr, shown only when stderr is a terminal and the work has
-/// already taken more than a second.
-final class ProgressLine: @unchecked Sendable {
-  private let start = Date()
-  private let enabled = isatty(2) != 0  // 2 = standard error
-  private var shown = false
-
-  func update(done: Int, total: Int) {
-    guard enabled, total > 0, Date().timeIntervalSince(start) > 1 else { return }
-    let percent = 100 * Double(done) / Double(total)
-    FileHandle.standardError.write(Data(String(format: "\rreading %3.0f%%", percent).utf8))
-    shown = true
-  }
-
-  func clear() {
-    guard shown else { return }
-    FileHandle.standardError.write(Data("\r              \r".utf8))
-    shown = false
-  }
-}

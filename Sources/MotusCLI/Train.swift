@@ -36,7 +36,7 @@ struct Train: ParsableCommand {
 
     let options = try training.trainingOptions()
 
-    let progress = EpochProgress()
+    let progress = ProgressLine()
     let trained: (model: TrainedModel, report: TrainingReport, table: WindowTable)
     do {
       defer { progress.clear() }
@@ -103,33 +103,5 @@ struct Train: ParsableCommand {
     lines.append("F1 by class: " + perClass.joined(separator: ", "))
     lines.append("model -> \(output)")
     return lines.joined(separator: "\n")
-  }
-}
-
-/// One updating line per epoch on stderr, only when stderr is a terminal.
-final class EpochProgress: @unchecked Sendable {
-  private let enabled = isatty(2) != 0  // 2 = standard error
-  private var shown = false
-
-  func update(_ report: EpochReport) {
-    guard enabled else { return }
-    var text =
-      "\repoch \(report.epoch)/\(report.maxEpochs)  loss "
-      + String(format: "%.4f", report.trainingLoss)
-    if let accuracy = report.validationAccuracy {
-      text += String(format: "  val acc %.3f", accuracy)
-    }
-    // An upper bound: early stopping may end sooner.
-    let left =
-      report.elapsedSeconds / Double(report.epoch) * Double(report.maxEpochs - report.epoch)
-    text += String(format: "  <= %.0fs left   ", left)
-    FileHandle.standardError.write(Data(text.utf8))
-    shown = true
-  }
-
-  func clear() {
-    guard shown else { return }
-    FileHandle.standardError.write(Data(("\r" + String(repeating: " ", count: 72) + "\r").utf8))
-    shown = false
   }
 }
