@@ -261,24 +261,7 @@ struct DataOptions: ParsableArguments {
     let drop = try excludeSubjects.map {
       try SubjectFilter(parsing: $0, flag: "--exclude-subjects")
     }
-    guard keep != nil || drop != nil else { return result }
-    func isDropped(_ subject: String) -> Bool {
-      !(keep?.contains(subject) ?? true) || (drop?.contains(subject) ?? false)
-    }
-    var filtered = result
-    filtered.dataset.recordings.removeAll { isDropped($0.subject) }
-    // The report describes what is left: sessions, and label totals recounted.
-    filtered.report.sessions.removeAll { isDropped($0.subject) }
-    filtered.report.recordingCount = filtered.dataset.recordings.count
-    filtered.report.labelSampleCounts = [:]
-    filtered.report.labelDurationsSeconds = [:]
-    for recording in filtered.dataset.recordings {
-      for index in recording.labelIndices {
-        let label = filtered.dataset.labels[Int(index)]
-        filtered.report.labelSampleCounts[label, default: 0] += 1
-        filtered.report.labelDurationsSeconds[label, default: 0] += 1 / recording.sampleRateHz
-      }
-    }
+    let filtered = result.keepingSubjects(keep, dropping: drop)
     guard !filtered.dataset.recordings.isEmpty else {
       throw ToolError(
         "no recording of the manifest is left after --subjects/--exclude-subjects.",
