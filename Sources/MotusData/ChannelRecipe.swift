@@ -34,6 +34,28 @@ public struct ChannelRecipe: Codable, Sendable, Hashable {
   }
 }
 
+/// Core Motion's device motion splits acceleration into gravity and user acceleration; data
+/// without raw `acceleration.<axis>` gets it back as their sum. Training's channel selection
+/// (`ChannelSelector`) and a model's input mapping (`InputAdapter`) both apply this one rule.
+public enum DerivedAcceleration {
+  public static let axes = ["x", "y", "z"]
+
+  /// `gravity.<axis>`, `userAcceleration.<axis>`: the two columns summed.
+  public static func inputs(axis: String) -> [String] {
+    ["gravity.\(axis)", "userAcceleration.\(axis)"]
+  }
+
+  /// `acceleration.<axis> = gravity.<axis> + userAcceleration.<axis>`.
+  public static func recipe(axis: String) -> ChannelRecipe {
+    ChannelRecipe(name: "acceleration.\(axis)", operation: .sum, inputs: inputs(axis: axis))
+  }
+
+  /// Whether `columns` hold both inputs for every axis.
+  public static func isAvailable(in columns: Set<String>) -> Bool {
+    axes.allSatisfy { inputs(axis: $0).allSatisfy(columns.contains) }
+  }
+}
+
 /// An ordered list of recipes bound to the raw column order of one source.
 ///
 /// `apply` computes every recipe for one sample without allocating, so the streaming

@@ -22,9 +22,7 @@ public enum ChannelSelector {
   ) throws -> (recipes: [ChannelRecipe], notes: [String]) {
     let raw = Set(rawChannels)
     let hasRawAcceleration = axes.allSatisfy { raw.contains("acceleration.\($0)") }
-    let canDeriveAcceleration =
-      !hasRawAcceleration
-      && axes.allSatisfy { raw.contains("gravity.\($0)") && raw.contains("userAcceleration.\($0)") }
+    let canDeriveAcceleration = !hasRawAcceleration && DerivedAcceleration.isAvailable(in: raw)
     let derived = canDeriveAcceleration ? axes.map { "acceleration.\($0)" } : []
     var groups: [String] = []
     for name in rawChannels + derived where name.hasSuffix(".x") {
@@ -47,9 +45,7 @@ public enum ChannelSelector {
         negatedSomething = negatedSomething || negate
         add(.copy(name, scale: negate ? -1 : 1))
       } else if derived.contains(name) {
-        let axis = String(name.dropFirst("acceleration.".count))
-        add(ChannelRecipe(
-          name: name, operation: .sum, inputs: ["gravity.\(axis)", "userAcceleration.\(axis)"]))
+        add(DerivedAcceleration.recipe(axis: String(name.dropFirst("acceleration.".count))))
       } else {
         // A magnitude `|group|`.
         let group = String(name.dropFirst().dropLast())
@@ -61,11 +57,7 @@ public enum ChannelSelector {
               "added \(missing.joined(separator: ", ")) (gravity + userAcceleration) "
                 + "because \(name) is computed from them")
           }
-          for axis in axes {
-            add(ChannelRecipe(
-              name: "acceleration.\(axis)", operation: .sum,
-              inputs: ["gravity.\(axis)", "userAcceleration.\(axis)"]))
-          }
+          for axis in axes { add(DerivedAcceleration.recipe(axis: axis)) }
         } else if group == "acceleration" && negateAcceleration {
           negatedSomething = true  // a magnitude does not depend on the sign
         }

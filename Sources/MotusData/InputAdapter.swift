@@ -75,18 +75,17 @@ public struct InputAdapter: Sendable, Equatable {
         first.append(column)
         second.append(-1)
         scales.append(scale)
-      } else if let axis, let g = index["gravity.\(axis)"],
-        let u = index["userAcceleration.\(axis)"]
+      } else if let axis, case let parts = DerivedAcceleration.inputs(axis: axis),
+        let g = index[parts[0]], let u = index[parts[1]]
       {
-        sources.append(.sum("gravity.\(axis)", "userAcceleration.\(axis)", scale: modelFlip))
+        sources.append(.sum(parts[0], parts[1], scale: modelFlip))
         first.append(g)
         second.append(u)
         scales.append(modelFlip)
       } else {
         throw InputAdapterError.missingInput(
-          file: file, input: input, alternatives: axis.map {
-            ["gravity.\($0)", "userAcceleration.\($0)"]
-          } ?? [], available: header)
+          file: file, input: input,
+          alternatives: axis.map(DerivedAcceleration.inputs(axis:)) ?? [], available: header)
       }
     }
     // A flag that changes nothing would hide a mix-up of files or models, as in training.
