@@ -58,80 +58,14 @@ struct Features: ParsableCommand {
   }
 
   /// Writes `table` as CSV to `file` and commits it (a temporary file renamed into place).
-  ///
-  /// Rows are formatted in blocks on every core, then written in order: the same bytes as
-  /// `"\(value)"` row by row, without a String per number.
   static func write(_ table: WindowTable, to file: OutputFile) throws {
     do {
-      let header =
-        (["session", "subject", "label", "purity", "start_s"] + table.featureNames)
-        .map(csvField).joined(separator: ",") + "\n"
-      try file.write(header)
-      let rowsPerBlock = 512
-      let blocksPerBatch = 4 * max(1, ProcessInfo.processInfo.activeProcessorCount)
-      var first = 0
-      while first < table.windowCount {
-        let count = min(table.windowCount - first, rowsPerBlock * blocksPerBatch)
-        let blocks = (count + rowsPerBlock - 1) / rowsPerBlock
-        let texts = BlockTexts(count: blocks)
-        let batchStart = first
-        DispatchQueue.concurrentPerform(iterations: blocks) { block in
-          let lower = batchStart + block * rowsPerBlock
-          let upper = min(lower + rowsPerBlock, batchStart + count)
-          texts.set(block, rows(lower..<upper, of: table))
-        }
-        for text in texts.values { try file.write(text) }
-        first += count
-      }
+      try table.writeCSV { try file.write($0) }
       try file.commit()
     } catch {
       file.discard()
       throw error
     }
   }
-
-  /// CSV text of `range`'s rows.
-  static func rows(_ range: Range<Int>, of table: WindowTable) -> [UInt8] {
-    let columns = table.features.columnCount
-    var text = TextBuffer(capacity: range.count * (columns * 12 + 64))
-    table.features.values.withUnsafeBufferPointer { values in
-      for row in range {
-        text.append(csvField(table.session(at: row)))
-        text.append(UInt8(ascii: ","))
-        text.append(csvField(table.subject(at: row)))
-        text.append(UInt8(ascii: ","))
-        text.append(csvField(table.label(at: row)))
-        text.append(UInt8(ascii: ","))
-        text.append(table.purity[row])
-        text.append(UInt8(ascii: ","))
-        text.append(table.startTimes[row])
-        for value in values[(row * columns)..<((row + 1) * columns)] {
-          text.append(UInt8(ascii: ","))
-          text.append(value)
-        }
-        text.append(UInt8(ascii: "\n"))
-      }
-    }
-    return text.bytes
-  }
-
-  /// Quotes a field when it holds a comma, quote or newline.
-  static func csvField(_ value: String) -> String {
-    guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) else { return value }
-    return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-  }
 }
 
-/// One formatted block per slot, filled concurrently.
-private final class BlockTexts: @unchecked Sendable {
-  private let lock = NSLock()
-  private(set) var values: [[UInt8]]
-
-  init(count: Int) { values = [[UInt8]](repeating: [], count: count) }
-
-  func set(_ index: Int, _ text: [UInt8]) {
-    lock.lock()
-    values[index] = text
-    lock.unlock()
-  }
-}

@@ -1,6 +1,7 @@
 // Human-readable and CSV renderings of an evaluation: aligned tables with four decimals.
 
 import Foundation
+import MotusData
 import MotusModels
 import MotusStreaming
 
@@ -120,7 +121,7 @@ extension EvaluationResult {
   public func csv() -> String {
     var lines = ["section,name,metric,value"]
     func add(_ section: String, _ name: String, _ metric: String, _ value: String) {
-      lines.append([section, name, metric, value].map(Self.csvField).joined(separator: ","))
+      lines.append([section, name, metric, value].map(CSVText.field).joined(separator: ","))
     }
     func d(_ x: Double) -> String { String(x) }
     add("overall", "", "accuracy", d(accuracy))
@@ -157,14 +158,6 @@ extension EvaluationResult {
   /// `x` with `digits` decimals ("nan" for NaN).
   static func decimal(_ x: Double, _ digits: Int = 4) -> String {
     x.isNaN ? "nan" : String(format: "%.\(digits)f", x)
-  }
-
-  /// Quotes a CSV field when it holds a comma, quote or line break (RFC 4180).
-  static func csvField(_ text: String) -> String {
-    guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else {
-      return text
-    }
-    return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
   }
 
   /// Columns padded to their widest cell: `leftAligned` columns (default: the first) on the

@@ -178,7 +178,7 @@ final class EvaluationTests: XCTestCase {
     XCTAssertTrue(csv.hasPrefix("section,name,metric,value\n"))
     XCTAssertTrue(csv.contains("overall,,accuracy,\(result.accuracy)\n"))
     XCTAssertTrue(csv.contains("confusion,high,low,1\n"))
-    XCTAssertEqual(EvaluationResult.csvField("a,b\"c"), "\"a,b\"\"c\"")
+    XCTAssertEqual(CSVText.field("a,b\"c"), "\"a,b\"\"c\"")
   }
 }
 

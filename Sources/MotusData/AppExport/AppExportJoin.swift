@@ -34,7 +34,7 @@ enum AppExportJoin {
     }
     let pieces = gapRule.pieces(times: streams[primary].times, typicalStep: step)
     var text = "timestamp,session,subject,label," + streams.flatMap(\.channels).joined(separator: ",") + "\n"
-    let prefix = "," + csvField(name) + "," + csvField(name) + "," + csvField(label)
+    let prefix = "," + CSVText.field(name) + "," + CSVText.field(name) + "," + CSVText.field(label)
     var rows = 0
     var emptyCells = 0
     var shortPieces = 0
@@ -134,9 +134,4 @@ enum AppExportJoin {
     return out
   }
 
-  /// A CSV field, quoted when it holds a comma, quote or line break.
-  static func csvField(_ text: String) -> String {
-    guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
-    return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-  }
 }

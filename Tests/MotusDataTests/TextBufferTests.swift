@@ -4,7 +4,7 @@
 import Foundation
 import XCTest
 
-@testable import MotusCLI
+@testable import MotusData
 
 final class TextBufferTests: XCTestCase {
   private func fixed(_ x: Double, _ digits: Int) -> String {

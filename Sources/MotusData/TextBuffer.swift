@@ -11,23 +11,23 @@ import Foundation
   import Darwin
 #endif
 
-struct TextBuffer {
-  private(set) var bytes: [UInt8] = []
+public struct TextBuffer: Sendable {
+  public private(set) var bytes: [UInt8] = []
 
-  init(capacity: Int = 1 << 16) { bytes.reserveCapacity(capacity) }
+  public init(capacity: Int = 1 << 16) { bytes.reserveCapacity(capacity) }
 
-  var count: Int { bytes.count }
-  mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
+  public var count: Int { bytes.count }
+  public mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
 
-  mutating func append(_ text: String) {
+  public mutating func append(_ text: String) {
     var text = text
     text.withUTF8 { bytes.append(contentsOf: $0) }
   }
 
-  mutating func append(_ byte: UInt8) { bytes.append(byte) }
-  mutating func append(_ other: [UInt8]) { bytes.append(contentsOf: other) }
+  public mutating func append(_ byte: UInt8) { bytes.append(byte) }
+  public mutating func append(_ other: [UInt8]) { bytes.append(contentsOf: other) }
 
-  mutating func append(_ value: Int) {
+  public mutating func append(_ value: Int) {
     if value >= 0 && value < 10 {
       bytes.append(UInt8(ascii: "0") + UInt8(value))
     } else {
@@ -37,14 +37,14 @@ struct TextBuffer {
 
   /// The text `"\(value)"` prints: the shortest that reads back as the same Float (and a
   /// NaN's payload, as interpolation shows it).
-  mutating func append(_ value: Float) {
+  public mutating func append(_ value: Float) {
     var text = ""
     value.write(to: &text)  // up to 15 bytes: stored inline, no allocation
     text.withUTF8 { bytes.append(contentsOf: $0) }
   }
 
   /// The text `"\(value)"` prints.
-  mutating func append(_ value: Double) {
+  public mutating func append(_ value: Double) {
     var text = ""
     value.write(to: &text)
     text.withUTF8 { bytes.append(contentsOf: $0) }
@@ -54,7 +54,7 @@ struct TextBuffer {
   ///
   /// `value * 10^digits` is rounded to the nearest integer; where that product might be a
   /// rounding tie or too large to be exact, printf itself decides.
-  mutating func append(_ value: Double, fractionDigits digits: Int) {
+  public mutating func append(_ value: Double, fractionDigits digits: Int) {
     let scale = FixedDecimal.powers[digits]
     let scaled = abs(value) * scale
     guard scaled < 1e15, scaled.isFinite else { return appendFormatted(value, digits) }
@@ -80,7 +80,7 @@ struct TextBuffer {
   }
 
   /// Writes everything to `fd` and empties the buffer; false on a write error (EPIPE).
-  mutating func write(to fd: Int32) -> Bool {
+  public mutating func write(to fd: Int32) -> Bool {
     defer { bytes.removeAll(keepingCapacity: true) }
     return bytes.withUnsafeBytes { raw -> Bool in
       guard var p = raw.baseAddress else { return true }
@@ -106,4 +106,17 @@ private func writeSome(_ fd: Int32, _ p: UnsafeRawPointer, _ count: Int) -> Int 
 
 enum FixedDecimal {
   static let powers: [Double] = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8]
+}
+
+/// CSV text rules shared by every writer (features tables, evaluation reports, app-export
+/// conversion).
+public enum CSVText {
+  /// The field as is, or quoted with inner quotes doubled when it holds a comma, quote or line
+  /// break (RFC 4180).
+  public static func field(_ text: String) -> String {
+    guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else {
+      return text
+    }
+    return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+  }
 }
