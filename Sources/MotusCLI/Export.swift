@@ -82,12 +82,12 @@ struct Export: ParsableCommand {
         + "probabilities of \(trained.classes.joined(separator: ", ")).\n")
     if let parity, let parityOutput {
       Warnings.write(
-        "wrote \(parity.windowCount) real windows with motus's features and probabilities to "
+        "wrote \(parity.windowCount) windows of the data with motus's features and probabilities to "
           + "\(parityOutput)/ (windows.npy, features.npy, probabilities.npy).\n")
     }
   }
 
-  /// Real windows of the data with motus's features and probabilities, as uncommitted .npy
+  /// Windows of the data with motus's features and probabilities, as uncommitted .npy
   /// files in `folder`.
   private func stagedParitySample(_ trained: TrainedModel, in folder: String) throws -> (
     files: [OutputFile], windowCount: Int
@@ -121,13 +121,17 @@ struct Export: ParsableCommand {
   private func loadRawColumns(for trained: TrainedModel) throws -> Dataset {
     let reading = ProgressLine()
     defer { reading.clear() }
+    // Labels play no part in parity: unlabelled recordings serve as well.
     if data.manifest != nil {
-      return try data.load { done, total in reading.update(done: done, total: total) }.dataset
+      return try data.load(requireLabels: false) { done, total in
+        reading.update(done: done, total: total)
+      }.dataset
     }
     let raw = ONNXExport.inputColumns(of: trained).map { ChannelRecipe.copy($0) }
+    var options = try data.loadOptions()
+    options.requireLabels = false
     return try Evaluation.load(
-      data.paths, recipes: raw, sampleRateHz: trained.featureSpec.sampleRateHz,
-      options: data.loadOptions()
+      data.paths, recipes: raw, sampleRateHz: trained.featureSpec.sampleRateHz, options: options
     ) { done, total in reading.update(done: done, total: total) }.result.dataset
   }
 }

@@ -31,13 +31,29 @@ final class ExportCommandTests: TemporaryFolderTestCase {
     let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: onnx)))
     XCTAssertEqual(Array(bytes.prefix(2)), [0x08, 0x08])  // field 1 (ir_version) = 8
     XCTAssertTrue(run.standardError.contains("acceleration.x, acceleration.y, acceleration.z"))
-    XCTAssertTrue(run.standardError.contains("wrote 5 real windows"), run.standardError)
+    XCTAssertTrue(run.standardError.contains("wrote 5 windows of the data"), run.standardError)
     // 77 samples of 3 columns per window, float32, after an aligned header.
     let windows = try Data(contentsOf: URL(fileURLWithPath: parity + "/windows.npy"))
     let header = String(decoding: windows.prefix(128), as: UTF8.self)
     XCTAssertTrue(header.contains("'shape': (5, 77, 3)"), header)
     let probabilities = try Data(contentsOf: URL(fileURLWithPath: parity + "/probabilities.npy"))
     XCTAssertTrue(String(decoding: probabilities.prefix(128), as: UTF8.self).contains("(5, 6)"))
+  }
+
+  func testExport_ParityReadsUnlabelledRecordings() throws {
+    // SYNTHETIC: 10 s of a 2 Hz bounce at 15 Hz, with no label column.
+    var text = "timestamp,acceleration.x,acceleration.y,acceleration.z\n"
+    for t in 0..<150 {
+      let s = Double(t) / 15
+      text += "\(s),0.1,\(-1 + 0.3 * sin(2 * Double.pi * 2 * s)),0.05\n"
+    }
+    let run = try MotusRunner.run([
+      "export", Self.sixClass, "-o", folder.appendingPathComponent("six.onnx").path,
+      try write(text, "unlabelled.csv"), "--parity-output",
+      folder.appendingPathComponent("parity").path,
+    ])
+    XCTAssertEqual(run.exitCode, 0, run.standardError)
+    XCTAssertTrue(run.standardError.contains("wrote 3 windows of the data"), run.standardError)
   }
 
   func testExport_AFailedParitySampleLeavesEarlierOutputsIntact() throws {
