@@ -83,7 +83,11 @@ let package = Package(
 
     // MARK: - Unit test bundles
     .target(
-      name: "MotusTestSupport", dependencies: ["MotusData", "MotusLinearAlgebra"],
+      name: "MotusTestSupport",
+      dependencies: [
+        "MotusData", "MotusLinearAlgebra", "MotusFeatures", "MotusModels", "MotusStreaming",
+        "MotusSimulation",
+      ],
       path: "Tests/MotusTestSupport"),
     .testTarget(
       name: "MotusDataTests", dependencies: ["MotusData", "MotusTestSupport"],
@@ -107,13 +111,14 @@ let package = Package(
     .testTarget(
       name: "MotusStreamingTests",
       dependencies: [
-        "MotusStreaming", "MotusEvaluation", "MotusTraining", "MotusSimulation",
-        "MotusLinearAlgebra", "MotusTestSupport", "CMallocCounter",
+        "MotusStreaming", "MotusSimulation", "MotusLinearAlgebra", "MotusTestSupport",
+        "CMallocCounter",
       ]),
     .testTarget(
       name: "MotusEvaluationTests",
       dependencies: [
-        "MotusEvaluation", "MotusStreaming", "MotusTraining", "MotusModels", "MotusTestSupport",
+        "MotusEvaluation", "MotusStreaming", "MotusTraining", "MotusModels", "MotusSimulation",
+        "MotusTestSupport",
       ]),
     .testTarget(
       name: "MotusBaselinesTests", dependencies: ["MotusBaselines", "MotusData", "MotusBenchmarks"]),

@@ -3,6 +3,7 @@ import Foundation
 import MotusSimulation
 import MotusModels
 import MotusStreaming
+import MotusTestSupport
 import XCTest
 
 // Every signal here is synthetic: |a| in g as a pure gait rhythm, a stride-dominant rhythm
@@ -197,7 +198,7 @@ final class StepReconcilerTests: XCTestCase {
 /// Steps inside the engine, on a SYNTHETIC walk and rest (ActivitySimulator).
 final class StreamingStepsTests: XCTestCase {
   private func run(countsSteps: Bool) throws -> (events: [StreamEvent], engine: StreamingClassifier) {
-    let model = try StreamingFixture.model()
+    let model = try StreamAgreement.model()
     var simulator = ActivitySimulator(seed: 21)
     let recording = simulator.recording(segments: [(.stationary, 15), (.walking, 40)], subject: 5)
     var configuration = StreamConfiguration()

@@ -1,5 +1,6 @@
 import MotusSimulation
 import MotusStreaming
+import MotusTestSupport
 import XCTest
 
 // Every recording here is synthetic (ActivitySimulator).
@@ -7,7 +8,7 @@ final class StreamingClassifierRepetitionTests: XCTestCase {
   /// A confirmed set's look-back can hold several repetitions at once; each must still come
   /// as its own event, numbered 1, 2, 3, ..., so that counting events counts repetitions.
   func testRepetitionEvents_OnePerRepetitionInOrder() throws {
-    let model = try StreamingFixture.model()
+    let model = try StreamAgreement.model()
     var simulator = ActivitySimulator(seed: 21)
     let recording = simulator.recording(segments: [(.stationary, 6), (.pushUp, 30)], subject: 3)
     let engine = try StreamingClassifier(model: model, inputChannels: ActivitySimulator.channels)

@@ -1,76 +1,31 @@
 import CMallocCounter
 import Foundation
 import MotusData
-import MotusEvaluation
 import MotusFeatures
 import MotusLinearAlgebra
 import MotusModels
 import MotusSimulation
 import MotusStreaming
 import MotusTestSupport
-import MotusTraining
 import XCTest
 
 // Every recording here is synthetic (ActivitySimulator).
 final class StreamingClassifierTests: XCTestCase {
   /// Streaming must reproduce batch evaluation window by window.
   func testStreaming_MatchesBatchProbabilities() throws {
-    let model = try StreamingFixture.model()
+    let model = try StreamAgreement.model()
     var simulator = ActivitySimulator(seed: 99)
     let recording = simulator.recording(
       segments: [(.walking, 12), (.stationary, 8), (.pushUp, 10)], subject: 7)
-    let batch = try batchProbabilities(model: model, recording: recording).probabilities
+    let batch = try StreamAgreement.batchProbabilities(model: model, recording: recording).probabilities
 
     let engine = try StreamingClassifier(model: model, inputChannels: ActivitySimulator.channels)
     XCTAssertFalse(engine.isResampling)
-    assertMatch(streamedProbabilities(recording, engine: engine), batch, "streaming vs batch")
-  }
-
-  /// `motus evaluate --smoothing` scores exactly what a smoothing stream answers.
-  func testSmoothedStreaming_MatchesSmoothedEvaluation() throws {
-    let model = try StreamingFixture.model()
-    var simulator = ActivitySimulator(seed: 99)
-    let recording = simulator.recording(
-      segments: [(.walking, 12), (.stationary, 8), (.pushUp, 10)], subject: 7)
-    let smoothing = Smoothing.hiddenMarkov(switchProbability: 0.05)
-    let loaded = try StreamingFixture.load([recording])
-    let evaluated = try Evaluation.run(model: model, dataset: loaded.dataset, smoothing: smoothing)
-    let batch = try batchProbabilities(model: model, recording: recording).probabilities
-    var changed: Float = 0
-    for i in 0..<batch.rowCount {
-      changed = max(changed, maxAbsoluteDifference(batch.row(i), evaluated.probabilities.row(i)))
-    }
-    XCTAssertGreaterThan(changed, 1e-3, "the smoothing must change some window")
-
-    var configuration = StreamConfiguration()
-    configuration.smoothing = smoothing
-    let engine = try StreamingClassifier(
-      model: model, inputChannels: ActivitySimulator.channels, configuration: configuration)
-    assertMatch(
-      streamedProbabilities(recording, engine: engine), evaluated.probabilities,
-      "smoothed streaming vs smoothed evaluation")
-  }
-
-  /// A 100 Hz stream into a 50 Hz model is resampled exactly as batch loading resamples it.
-  func testStreaming_ResampledInputMatchesBatchResampling() throws {
-    let loaded = try StreamingFixture.load(
-      StreamingFixture.trainingRecordings(rateHz: 100), sampleRateHz: 50)
-    let model = try StreamingFixture.trainModel(loaded: loaded)
-    var simulator = ActivitySimulator(seed: 5, sampleRateHz: 100)
-    let recording = simulator.recording(segments: [(.running, 10), (.cycling, 10)], subject: 8)
-    let (batch, inputRate) = try batchProbabilities(model: model, recording: recording, sampleRateHz: 50)
-
-    var configuration = StreamConfiguration()
-    configuration.inputRateHz = inputRate
-    let engine = try StreamingClassifier(
-      model: model, inputChannels: ActivitySimulator.channels, configuration: configuration)
-    XCTAssertTrue(engine.isResampling)
-    assertMatch(
-      streamedProbabilities(recording, engine: engine), batch, "resampled streaming vs batch")
+    StreamAgreement.assertMatch(StreamAgreement.streamedProbabilities(recording, engine: engine), batch, "streaming vs batch")
   }
 
   func testMissingChannel_FailsAtStart() throws {
-    let model = try StreamingFixture.model()
+    let model = try StreamAgreement.model()
     XCTAssertThrowsError(
       try StreamingClassifier(model: model, inputChannels: ["acceleration.x", "acceleration.y"])
     ) { error in
@@ -79,7 +34,7 @@ final class StreamingClassifierTests: XCTestCase {
   }
 
   func testGap_RestartsWindowAndIsReported() throws {
-    let model = try StreamingFixture.model()
+    let model = try StreamAgreement.model()
     var simulator = ActivitySimulator(seed: 4)
     var recording = simulator.recording(.walking, subject: 2, seconds: 10)
     // Shift the second half 2 s later: a gap of 100 sample periods.
@@ -101,7 +56,7 @@ final class StreamingClassifierTests: XCTestCase {
   }
 
   func testNaNSamples_AreSkippedAndCounted() throws {
-    let model = try StreamingFixture.model()
+    let model = try StreamAgreement.model()
     var simulator = ActivitySimulator(seed: 6)
     let recording = simulator.recording(.stationary, subject: 3, seconds: 6)
     let engine = try StreamingClassifier(model: model, inputChannels: ActivitySimulator.channels)
@@ -114,7 +69,7 @@ final class StreamingClassifierTests: XCTestCase {
   }
 
   func testNaNTimestamp_IsSkippedNotPoisoning() throws {
-    let model = try StreamingFixture.model()
+    let model = try StreamAgreement.model()
     var simulator = ActivitySimulator(seed: 6)
     var recording = simulator.recording(.stationary, subject: 3, seconds: 6)
     recording.timestamps[0] = .nan
@@ -127,7 +82,7 @@ final class StreamingClassifierTests: XCTestCase {
   }
 
   func testSegments_FollowActivityChanges() throws {
-    let model = try StreamingFixture.model()
+    let model = try StreamAgreement.model()
     var simulator = ActivitySimulator(seed: 21)
     let recording = simulator.recording(
       segments: [(.stationary, 15), (.running, 15)], subject: 9)
@@ -162,7 +117,7 @@ final class StreamingClassifierTests: XCTestCase {
       // Unoptimised code boxes and copies freely; the claim is about the code an app ships.
       throw XCTSkip("allocation counting needs an optimised build: bash scripts/test.sh runs it")
     #endif
-    let model = try StreamingFixture.model()
+    let model = try StreamAgreement.model()
     var simulator = ActivitySimulator(seed: 8)
     let recording = simulator.recording(segments: [(.walking, 10), (.pushUp, 10)], subject: 4)
     var configuration = StreamConfiguration()
@@ -213,43 +168,4 @@ final class StreamingClassifierTests: XCTestCase {
     XCTAssertLessThan(perEngine, 64 * 1024)
     XCTAssertGreaterThan(perEngine, 12 * 128 * 4, "the ring buffer alone holds 6 KB")
   }
-
-  /// Every prediction's probabilities, captured as it is made, streaming `recording` to the
-  /// end (finish included).
-  private func streamedProbabilities(
-    _ recording: SimulatedRecording, engine: StreamingClassifier
-  ) -> [[Float]] {
-    var streamed: [[Float]] = []
-    let collect: (StreamEvent) -> Void = { event in
-      if case .prediction = event { streamed.append(engine.probabilities) }
-    }
-    engine.feed(timestamps: recording.timestamps, columns: recording.columns, events: collect)
-    return streamed
-  }
-
-  /// Batch evaluation of `recording` as `motus evaluate` does it (load, window, predict), and
-  /// the input rate the loader detected.
-  private func batchProbabilities(
-    model: TrainedModel, recording: SimulatedRecording, sampleRateHz: Double? = nil
-  ) throws -> (probabilities: Matrix, inputRateHz: Double) {
-    let loaded = try StreamingFixture.load([recording], sampleRateHz: sampleRateHz)
-    let table = try WindowTable.make(
-      dataset: loaded.dataset, extractor: FeatureExtractor(spec: model.featureSpec))
-    let rate = try XCTUnwrap(loaded.report.sessions.first?.detectedRateHz)
-    return (model.predictProbabilities(table.features), rate)
-  }
-
-  /// Same window count, and every probability within 1e-5 (the streaming contract).
-  private func assertMatch(
-    _ streamed: [[Float]], _ batch: Matrix, _ name: String, line: UInt = #line
-  ) {
-    XCTAssertEqual(streamed.count, batch.rowCount, line: line)
-    var worst: Float = 0
-    for i in 0..<min(streamed.count, batch.rowCount) {
-      worst = max(worst, maxAbsoluteDifference(streamed[i], batch.row(i)))
-    }
-    print("\(name): \(streamed.count) windows, max |Δp| = \(worst)")
-    XCTAssertLessThanOrEqual(worst, 1e-5, line: line)
-  }
-
 }
