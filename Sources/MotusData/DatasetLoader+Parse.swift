@@ -73,7 +73,7 @@ struct LoadState {
   ) throws {
     files.append(file)
     try bytes.withUnsafeBufferPointer { buffer in
-      var (header, scanner) = try Self.header(of: buffer, file: file)
+      let (header, scanner) = try Self.header(of: buffer, file: file)
       let layout = try rowLayout(file: file, header: header, scanner: scanner)
       var rows = FileRows(layout: layout, fileIndex: fileIndex, line: scanner.line)
       try parsePieces(buffer, scanner.position..<buffer.count, &rows) { progress($0) }
