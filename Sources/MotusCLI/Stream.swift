@@ -79,6 +79,14 @@ struct Stream: ParsableCommand {
   @Option(
     parsing: .unconditional,
     help: ArgumentHelp(
+      "A pause no longer than this many seconds never restarts the window (jitter).",
+      discussion: "The rule loading splits sessions by, so the stream answers as `motus "
+        + "evaluate` scores. Example: `--min-gap 0.5`.", valueName: "seconds"))
+  var minGap: Double = GapRule.defaultMinimumGapSeconds
+
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp(
       "Report 'unknown' below this top probability, in [0, 1) (default: the model's).",
       discussion: "Example: `--unknown-below 0.5`.", valueName: "p"))
   var unknownBelow: Float?
@@ -140,6 +148,9 @@ struct Stream: ParsableCommand {
     if let unknownBelow, !(unknownBelow >= 0 && unknownBelow < 1) {
       throw ValidationError("'--unknown-below' must be in [0, 1), got \(unknownBelow).")
     }
+    guard minGap >= 0 && minGap.isFinite else {
+      throw ValidationError("'--min-gap' must be 0 or more seconds, got \(minGap).")
+    }
     guard gapFactor > 1 && gapFactor.isFinite else {
       throw ValidationError("'--gap-factor' must be a finite number > 1, got \(gapFactor).")
     }
@@ -150,7 +161,7 @@ struct Stream: ParsableCommand {
     // Ctrl-C ends the input: the open segment and the summary are still written.
     Interruption.finishOnSignal()
     let model: TrainedModel = try ModelFile.read(path: modelPath)
-    let (reader, appNotes) = try StreamAppInput.open(input, gapRule: GapRule(gapFactor: gapFactor))
+    let (reader, appNotes) = try StreamAppInput.open(input, gapRule: gapRule)
     var rows = try rowReader(reader, model: model)
     let warnings = Warnings()
     for note in appNotes { Warnings.write("note: \(note)\n") }
@@ -191,9 +202,11 @@ struct Stream: ParsableCommand {
       negateAcceleration: negateAcceleration)
   }
 
+  private var gapRule: GapRule { GapRule(gapFactor: gapFactor, minimumGapSeconds: minGap) }
+
   private func configuration() -> StreamConfiguration {
     var configuration = StreamConfiguration()
-    configuration.gapFactor = gapFactor
+    configuration.gapRule = gapRule
     configuration.alwaysResample = resample
     configuration.unknownThreshold = unknownBelow
     configuration.smoothing = smoothing.value

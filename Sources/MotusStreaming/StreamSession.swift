@@ -2,7 +2,7 @@
 // sessions, at a rate that may have to be estimated. Each session gets its own engine, started
 // once the rate is known, so a new session never continues the previous one's window and a
 // file gets the rate the batch loader would give it (MotusData's `estimateSampleRateHz`).
-// Gaps inside a session are the engine's own restarts (`StreamConfiguration.gapFactor`).
+// Gaps inside a session are the engine's own restarts (`StreamConfiguration.gapRule`).
 
 import Foundation
 import MotusData

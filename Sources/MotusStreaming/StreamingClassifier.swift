@@ -56,8 +56,10 @@ public struct StreamConfiguration: Sendable {
   /// Rate of the incoming samples, Hz. `nil`: assume the model's rate.
   public var inputRateHz: Double?
   public var smoothing: Smoothing = .none
-  /// A pause longer than this many input sample periods restarts the window.
-  public var gapFactor: Double = 3
+  /// A pause that restarts the window: longer than `gapFactor` input sample periods and than
+  /// `minimumGapSeconds`, the rule loading splits sessions by, so a jittery clock is bridged
+  /// here as it is in `motus evaluate`.
+  public var gapRule = GapRule()
   /// Resample even when the input rate matches the model's (within 1 %).
   public var alwaysResample = false
   /// Overrides the model's unknown threshold: a prediction whose top probability is below
@@ -230,7 +232,7 @@ public final class StreamingClassifier {
         statistics.samplesSkippedOutOfOrder += 1
         return
       }
-      if timestamp - last > configuration.gapFactor / inputRateHz {
+      if configuration.gapRule.isGap(step: timestamp - last, typicalStep: 1 / inputRateHz) {
         statistics.gaps += 1
         restart(events: events)
         events(.gap(from: last, to: timestamp))

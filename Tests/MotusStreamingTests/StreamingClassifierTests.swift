@@ -55,6 +55,24 @@ final class StreamingClassifierTests: XCTestCase {
     XCTAssertEqual(firstAfterGap?.windowStart ?? -1, recording.timestamps[250], accuracy: 1e-9)
   }
 
+  /// A 0.1 s hiccup (5 sample periods) is jitter under the loader's 0.25 s floor: bridged, as
+  /// `motus evaluate` bridges it; with no floor the factor alone restarts the window.
+  func testHiccup_UnderTheGapFloorIsBridgedAsLoadingBridgesIt() throws {
+    let model = try StreamAgreement.model()
+    var simulator = ActivitySimulator(seed: 4)
+    var recording = simulator.recording(.walking, subject: 2, seconds: 10)
+    for t in 250..<recording.timestamps.count { recording.timestamps[t] += 0.08 }
+    let bridged = try StreamingClassifier(model: model, inputChannels: ActivitySimulator.channels)
+    _ = StreamingFixture.stream(recording, engine: bridged)
+    XCTAssertEqual(bridged.statistics.gaps, 0)
+    var noFloor = StreamConfiguration()
+    noFloor.gapRule.minimumGapSeconds = 0
+    let split = try StreamingClassifier(
+      model: model, inputChannels: ActivitySimulator.channels, configuration: noFloor)
+    _ = StreamingFixture.stream(recording, engine: split)
+    XCTAssertEqual(split.statistics.gaps, 1)
+  }
+
   func testNaNSamples_AreSkippedAndCounted() throws {
     let model = try StreamAgreement.model()
     var simulator = ActivitySimulator(seed: 6)
