@@ -6,6 +6,7 @@
 
 import Foundation
 import MotusData
+import MotusFeatures
 import MotusModels
 
 /// Classifies a stream of parsed rows, one `StreamingClassifier` per session.
@@ -49,6 +50,8 @@ public final class StreamSession {
   public var estimatesInputRate: Bool { configuration.inputRateHz == nil }
 
   private var engine: StreamingClassifier?
+  // The last finished engine's extractor: planned once, reused by every later session's engine.
+  private var plannedExtractor: FeatureExtractor?
   private var currentSession: String?
   private var pending: [(time: Double, values: [Float])] = []
   private var consumerStopped = false
@@ -133,13 +136,24 @@ public final class StreamSession {
     if c.inputRateHz == nil {
       c.inputRateHz = estimateSampleRateHz(timestamps: pending.map(\.time))
     }
-    engine = try StreamingClassifier(model: model, inputChannels: inputChannels, configuration: c)
+    engine = try makeEngine(configuration: c)
     for row in pending {
       let ok = row.values.withUnsafeBufferPointer { feed(time: row.time, values: $0, consumer) }
       if !ok { return false }
     }
     pending.removeAll()
     return true
+  }
+
+  /// A new engine, on the planned extractor when there is one. The extractor moves out of
+  /// `plannedExtractor` here, so the engine owns it alone by the time it first extracts (a
+  /// shared one would plan itself again).
+  private func makeEngine(configuration: StreamConfiguration) throws -> StreamingClassifier {
+    let planned = plannedExtractor
+    plannedExtractor = nil
+    return try StreamingClassifier(
+      model: model, inputChannels: inputChannels, configuration: configuration,
+      extractor: planned)
   }
 
   private func feed(
@@ -166,6 +180,8 @@ public final class StreamSession {
       if ok { ok = consumer(.event(event, session: session)) }
     }
     add(engine.statistics)
+    // Its caller drops the engine next, which leaves this copy the extractor's only owner.
+    plannedExtractor = engine.extractor
     return ok
   }
 

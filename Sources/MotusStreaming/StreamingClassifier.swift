@@ -136,7 +136,7 @@ public final class StreamingClassifier {
   private var resampler: StreamingResampler?
   private var ring: RingBuffer
   private var window: [[Float]]
-  private var extractor: FeatureExtractor
+  private(set) var extractor: FeatureExtractor
   private var features: [Float]
   private var predictor: Predictor
   private var smoother: PredictionSmoother
@@ -159,8 +159,19 @@ public final class StreamingClassifier {
   /// - Throws: `ChannelPlan.BindError` when a channel the model needs is missing: at
   ///   start, not mid-stream; `LimitError` for an input rate out of bounds or a model whose
   ///   buffers would not fit in memory.
-  public init(
+  public convenience init(
     model: TrainedModel, inputChannels: [String], configuration: StreamConfiguration = .init()
+  ) throws {
+    try self.init(
+      model: model, inputChannels: inputChannels, configuration: configuration, extractor: nil)
+  }
+
+  /// `extractor`: a planned extractor of `model.featureSpec` to reuse (a finished engine's,
+  /// `StreamSession` hands it to the next session's), so that a new engine does not validate
+  /// and plan the spec again; nil plans one.
+  init(
+    model: TrainedModel, inputChannels: [String], configuration: StreamConfiguration,
+    extractor planned: FeatureExtractor?
   ) throws {
     self.model = model
     self.configuration = configuration
@@ -189,7 +200,11 @@ public final class StreamingClassifier {
     ring = RingBuffer(channelCount: channelCount, capacity: spec.windowLength)
     window = [[Float]](
       repeating: [Float](repeating: 0, count: spec.windowLength), count: channelCount)
-    extractor = try FeatureExtractor(spec: spec)
+    if let planned, planned.spec == spec {
+      extractor = planned
+    } else {
+      extractor = try FeatureExtractor(spec: spec)
+    }
     features = [Float](repeating: 0, count: extractor.featureCount)
     predictor = model.makePredictor()
     probabilities = [Float](repeating: 0, count: model.classes.count)

@@ -99,6 +99,31 @@ final class StreamSessionTests: XCTestCase {
     XCTAssertEqual(session.statistics.gaps, 0)
   }
 
+  /// Later sessions reuse the first engine's planned extractor: their probabilities are those
+  /// of a fresh engine fed the same rows.
+  func testLaterSessions_AnswerAsAFreshEngineWould() throws {
+    let session = StreamSession(model: Self.model, inputChannels: Self.channels)
+    var rowsOfB = Self.rows("moving", session: "b", from: 2, count: 12)
+    for i in rowsOfB.indices where i % 3 == 0 { rowsOfB[i].label = "still" }
+    let events = try run(session, Self.rows("still", session: "a", from: 0, count: 12) + rowsOfB)
+    let streamed = predictions(events).filter { $0.session == "b" }.map(\.prediction.probability)
+
+    let fresh = try StreamingClassifier(
+      model: Self.model, inputChannels: Self.channels,
+      configuration: { var c = StreamConfiguration(); c.inputRateHz = 10; return c }())
+    var expected: [Float] = []
+    for row in rowsOfB {
+      row.values.withUnsafeBufferPointer { values in
+        fresh.append(timestamp: row.time, values: values) { event in
+          if case .prediction(let p) = event { expected.append(p.probability) }
+        }
+      }
+    }
+    fresh.finish { event in if case .prediction(let p) = event { expected.append(p.probability) } }
+    XCTAssertEqual(streamed.count, 3)
+    XCTAssertEqual(streamed, expected)
+  }
+
   func testPauseRestartsTheWindow() throws {
     var configuration = StreamConfiguration()
     configuration.inputRateHz = 10
