@@ -51,7 +51,8 @@ public struct ParitySample: Sendable {
   ///
   /// - Parameter recordings: Columns in `ONNXExport.inputColumns(of: model)` order, at the
   ///   model's rate (load them with those columns as copy recipes).
-  public static func make(
+  /// (Internal: `make(model:dataset:maximumCount:)` checks the columns and rates it assumes.)
+  static func make(
     model: TrainedModel, recordings: [Recording], maximumCount: Int
   ) throws -> ParitySample {
     let spec = model.featureSpec
