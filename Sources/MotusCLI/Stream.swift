@@ -178,7 +178,7 @@ struct Stream: ParsableCommand {
       measuresSampleTime: true)
     try pump(reader, rows: &rows, into: stream, output: output, warnings: warnings)
     output.flush()
-    let meter = StreamMeter(nanoseconds: stream.sampleNanoseconds, statistics: stream.statistics)
+    let meter = StreamMeter(times: stream.sampleTimes, statistics: stream.statistics)
     warnings.summarize()
     var summary = meter.summary(model: model)
     if stream.rowsSkipped > 0 {
@@ -259,17 +259,12 @@ struct Stream: ParsableCommand {
 
 /// Processing time per sample and the stream's counts, for the report on standard error.
 struct StreamMeter {
-  let nanoseconds: [UInt64]
+  let times: SampleTimeHistogram
   let statistics: StreamStatistics
 
   func summary(model: TrainedModel) -> String {
-    let total = nanoseconds.reduce(0, +)
-    let sorted = nanoseconds.sorted()
-    func quantile(_ q: Double) -> Double {
-      guard !sorted.isEmpty else { return 0 }
-      return Double(sorted[min(sorted.count - 1, Int(q * Double(sorted.count)))]) / 1000
-    }
-    let perSample = nanoseconds.isEmpty ? 0 : Double(total) / Double(nanoseconds.count) / 1000
+    func quantile(_ q: Double) -> Double { times.quantile(q) / 1000 }
+    let perSample = times.mean / 1000
     let spec = model.featureSpec
     let windowSeconds = Double(spec.windowLength) / spec.sampleRateHz
     let hopSeconds = Double(spec.hopLength) / spec.sampleRateHz

@@ -39,8 +39,9 @@ public final class StreamSession {
   public private(set) var statistics = StreamStatistics()
   /// Rows handed to `append` as `.skipped`.
   public private(set) var rowsSkipped = 0
-  /// Time per sample inside the engine, consumers included, when `measuresSampleTime`.
-  public private(set) var sampleNanoseconds: [UInt64] = []
+  /// Time per sample inside the engine, consumers included, when `measuresSampleTime`; in
+  /// fixed space, however long the stream runs.
+  public private(set) var sampleTimes = SampleTimeHistogram()
   public let measuresSampleTime: Bool
   /// The running engine's smoothed probabilities, to read while a `.prediction` is handled.
   public var probabilities: [Float] { engine?.probabilities ?? [] }
@@ -64,7 +65,7 @@ public final class StreamSession {
   ///     (`StreamRowReader.inputs`).
   ///   - configuration: Settings of each engine; `inputRateHz` nil estimates it per session.
   ///   - rateEstimateRows: How many rows of a session the estimate waits for.
-  ///   - measuresSampleTime: Record the time of every sample in `sampleNanoseconds`.
+  ///   - measuresSampleTime: Record the time of every sample in `sampleTimes`.
   public init(
     model: TrainedModel, inputChannels: [String], configuration: StreamConfiguration = .init(),
     rateEstimateRows: Int = 32, measuresSampleTime: Bool = false
@@ -167,7 +168,7 @@ public final class StreamSession {
       if ok { ok = consumer(.event(event, session: session)) }
     }
     if measuresSampleTime {
-      sampleNanoseconds.append(DispatchTime.now().uptimeNanoseconds - started)
+      sampleTimes.record(DispatchTime.now().uptimeNanoseconds - started)
     }
     return ok
   }
