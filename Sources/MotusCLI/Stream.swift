@@ -69,20 +69,7 @@ struct Stream: ParsableCommand {
       discussion: "Example: `--input-rate 50`.", valueName: "hz"))
   var inputRate: Double?
 
-  @Option(
-    parsing: .unconditional,
-    help: ArgumentHelp(
-      "A pause longer than this many sample periods restarts the window.",
-      discussion: "Example: `--gap-factor 5`.", valueName: "factor"))
-  var gapFactor: Double = 3
-
-  @Option(
-    parsing: .unconditional,
-    help: ArgumentHelp(
-      "A pause no longer than this many seconds never restarts the window (jitter).",
-      discussion: "The rule loading splits sessions by, so the stream answers as `motus "
-        + "evaluate` scores. Example: `--min-gap 0.5`.", valueName: "seconds"))
-  var minGap: Double = GapRule.defaultMinimumGapSeconds
+  @OptionGroup var gaps: GapOptions
 
   @Option(
     parsing: .unconditional,
@@ -148,12 +135,6 @@ struct Stream: ParsableCommand {
     if let unknownBelow, !(unknownBelow >= 0 && unknownBelow < 1) {
       throw ValidationError("'--unknown-below' must be in [0, 1), got \(unknownBelow).")
     }
-    guard minGap >= 0 && minGap.isFinite else {
-      throw ValidationError("'--min-gap' must be 0 or more seconds, got \(minGap).")
-    }
-    guard gapFactor > 1 && gapFactor.isFinite else {
-      throw ValidationError("'--gap-factor' must be a finite number > 1, got \(gapFactor).")
-    }
   }
 
   func run() throws {
@@ -161,7 +142,7 @@ struct Stream: ParsableCommand {
     // Ctrl-C ends the input: the open segment and the summary are still written.
     Interruption.finishOnSignal()
     let model: TrainedModel = try ModelFile.read(path: modelPath)
-    let (reader, appNotes) = try StreamAppInput.open(input, gapRule: gapRule)
+    let (reader, appNotes) = try StreamAppInput.open(input, gapRule: gaps.gapRule)
     var rows = try rowReader(reader, model: model)
     let warnings = Warnings()
     for note in appNotes { Warnings.write("note: \(note)\n") }
@@ -202,11 +183,9 @@ struct Stream: ParsableCommand {
       negateAcceleration: negateAcceleration)
   }
 
-  private var gapRule: GapRule { GapRule(gapFactor: gapFactor, minimumGapSeconds: minGap) }
-
   private func configuration() -> StreamConfiguration {
     var configuration = StreamConfiguration()
-    configuration.gapRule = gapRule
+    configuration.gapRule = gaps.gapRule
     configuration.alwaysResample = resample
     configuration.unknownThreshold = unknownBelow
     configuration.smoothing = smoothing.value

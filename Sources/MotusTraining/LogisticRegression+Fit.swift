@@ -81,8 +81,7 @@ extension LogisticRegression {
     progress: ((EpochReport) -> Void)? = nil
   ) throws -> LogisticRegression {
     let h = hyperparameters
-    let settings = h.loopSettings
-    try NetworkFitting.validate(x: x, labels: labels, classCount: classes.count, settings: settings)
+    try NetworkFitting.validate(x: x, labels: labels, classCount: classes.count, settings: h)
     let weights = try NetworkFitting.sampleWeights(
       h.classWeighting, labels: labels, classCount: classes.count, rowWeights: rowWeights)
     let widths = [x.columnCount, classes.count]
@@ -100,12 +99,12 @@ extension LogisticRegression {
       }
       network = NetworkFitting.lbfgs(
         network: start, x: x, labels: labels, sampleWeights: weights,
-        validation: validation, settings: settings, progress: progress)
+        validation: validation, settings: h, progress: progress)
     case .adam:
       var generator = SplitMix64(seed: h.seed)
       network = NetworkFitting.adam(
         network: FeedForwardNetwork(glorotUniform: widths, generator: &generator), x: x,
-        labels: labels, sampleWeights: weights, validation: validation, settings: settings,
+        labels: labels, sampleWeights: weights, validation: validation, settings: h,
         generator: &generator, progress: progress)
     }
     return LogisticRegression(classes: classes, linear: network.layers[0])

@@ -44,15 +44,14 @@ extension MLPClassifier {
       throw TrainingError.invalidHyperparameter(
         name: "hidden", value: "\(h.hiddenLayerSizes)", expected: "one or two sizes, each >= 1")
     }
-    let settings = h.loopSettings
-    try NetworkFitting.validate(x: x, labels: labels, classCount: classes.count, settings: settings)
+    try NetworkFitting.validate(x: x, labels: labels, classCount: classes.count, settings: h)
     let weights = try NetworkFitting.sampleWeights(
       h.classWeighting, labels: labels, classCount: classes.count, rowWeights: rowWeights)
     var generator = SplitMix64(seed: h.seed)
     let widths = [x.columnCount] + h.hiddenLayerSizes + [classes.count]
     let network = NetworkFitting.adam(
       network: FeedForwardNetwork(glorotUniform: widths, generator: &generator), x: x,
-      labels: labels, sampleWeights: weights, validation: validation, settings: settings,
+      labels: labels, sampleWeights: weights, validation: validation, settings: h,
       generator: &generator, progress: progress)
     let layers = network.layers
     return MLPClassifier(

@@ -6,17 +6,6 @@ import MotusData
 import MotusLinearAlgebra
 import MotusModels
 
-/// Settings common to both loops (filled from a model's hyperparameters).
-struct LoopSettings {
-  var l2Penalty: Float
-  var maxEpochs: Int
-  var learningRate: Float
-  var batchSize: Int
-  var tolerance: Float
-  var patience: Int
-  var seed: UInt64
-}
-
 /// What the Hyperparameters of both estimators share, so the fitting loops and the training
 /// plan treat them alike.
 protocol SharedHyperparameters {
@@ -31,12 +20,6 @@ protocol SharedHyperparameters {
 }
 
 extension SharedHyperparameters {
-  var loopSettings: LoopSettings {
-    LoopSettings(
-      l2Penalty: l2Penalty, maxEpochs: maxEpochs, learningRate: learningRate,
-      batchSize: batchSize, tolerance: tolerance, patience: patience, seed: seed)
-  }
-
   /// These settings for at most `maxEpochs`; without early stopping the patience exceeds
   /// the epoch count, so it never triggers (the first epoch always improves).
   func limited(to maxEpochs: Int, earlyStopping: Bool) -> Self {
@@ -70,7 +53,8 @@ enum NetworkFitting {
   /// of the last epoch are returned, as scikit-learn does (a refit runs a fixed epoch count).
   static func adam(
     network initial: FeedForwardNetwork, x: Matrix, labels: [Int], sampleWeights: [Float],
-    validation: (x: Matrix, labels: [Int])?, settings: LoopSettings, generator: inout SplitMix64,
+    validation: (x: Matrix, labels: [Int])?, settings: some SharedHyperparameters,
+    generator: inout SplitMix64,
     progress: ((EpochReport) -> Void)?
   ) -> FeedForwardNetwork {
     let start = Date()
@@ -130,7 +114,8 @@ enum NetworkFitting {
   /// epoch's mean training loss.
   static func adamEpoch(
     _ network: inout FeedForwardNetwork, _ optimizer: inout Adam, order: [Int], x: Matrix,
-    labels: [Int], sampleWeights: [Float], settings: LoopSettings, batch: inout MiniBatch
+    labels: [Int], sampleWeights: [Float], settings: some SharedHyperparameters,
+    batch: inout MiniBatch
   ) -> Double {
     var epochLoss = 0.0
     var batchStart = 0
@@ -179,7 +164,7 @@ enum NetworkFitting {
   /// Full-batch L-BFGS on the whole training part (convex for logistic regression).
   static func lbfgs(
     network initial: FeedForwardNetwork, x: Matrix, labels: [Int], sampleWeights: [Float],
-    validation: (x: Matrix, labels: [Int])?, settings: LoopSettings,
+    validation: (x: Matrix, labels: [Int])?, settings: some SharedHyperparameters,
     progress: ((EpochReport) -> Void)?
   ) -> FeedForwardNetwork {
     let start = Date()
@@ -243,7 +228,9 @@ enum NetworkFitting {
   }
 
   /// Shared input checks for `fit`.
-  static func validate(x: Matrix, labels: [Int], classCount: Int, settings: LoopSettings) throws {
+  static func validate(
+    x: Matrix, labels: [Int], classCount: Int, settings: some SharedHyperparameters
+  ) throws {
     guard x.rowCount == labels.count else {
       throw TrainingError.sampleCountMismatch(features: x.rowCount, labels: labels.count)
     }

@@ -101,12 +101,7 @@ struct DataOptions: ParsableArguments {
         + "interpolation).", valueName: "hz"))
   var sampleRate: Double?
 
-  @Option(
-    parsing: .unconditional,
-    help: ArgumentHelp(
-      "Split a session where the time step exceeds this many median sample periods.",
-      valueName: "factor"))
-  var gapFactor: Double = 3
+  @OptionGroup var gaps: GapOptions
 
   @Option(
     help: ArgumentHelp(
@@ -124,13 +119,6 @@ struct DataOptions: ParsableArguments {
         + "it does not name take --label. Every name must match a recording given.",
       valueName: "name=activity,..."))
   var labelMap: String?
-
-  @Option(
-    parsing: .unconditional,
-    help: ArgumentHelp(
-      "Time steps up to this many seconds never split a recording; jitter they leave is "
-        + "resampled away.", valueName: "seconds"))
-  var minGap: Double = GapRule.defaultMinimumGapSeconds
 
   /// Whether CSV paths or a manifest were given.
   var hasData: Bool { manifest != nil || !paths.isEmpty }
@@ -150,9 +138,6 @@ struct DataOptions: ParsableArguments {
     }
     if let label, label.trimmingCharacters(in: .whitespaces).isEmpty {
       throw ValidationError("'--label' must name an activity, e.g. --label walking.")
-    }
-    guard minGap >= 0 && minGap.isFinite else {
-      throw ValidationError("'--min-gap' must be 0 or more seconds, got \(minGap).")
     }
     if manifest != nil {
       guard paths.isEmpty else {
@@ -180,9 +165,6 @@ struct DataOptions: ParsableArguments {
         "'--sample-rate' must be within \(Limits.sampleRateHz.lowerBound)..."
           + "\(Limits.sampleRateHz.upperBound) Hz, the rates inertial sensors record at "
           + "(higher ones only multiply memory and time), got \(sampleRate).")
-    }
-    guard gapFactor > 1 && gapFactor.isFinite else {
-      throw ValidationError("'--gap-factor' must be greater than 1, got \(gapFactor).")
     }
     if let channels, Self.list(channels).isEmpty {
       throw ValidationError("'--channels' names no channel.")
@@ -216,8 +198,8 @@ struct DataOptions: ParsableArguments {
         parsing: excludeSubjects, flag: "--exclude-subjects")
     }
     options.sampleRateHz = sampleRate
-    options.gapFactor = gapFactor
-    options.minimumGapSeconds = minGap
+    options.gapFactor = gaps.gapFactor
+    options.minimumGapSeconds = gaps.minGap
     options.appLabels = AppExportLabels(
       label: label?.trimmingCharacters(in: .whitespaces),
       byName: try labelMap.map { try LabelMap.parse($0, flag: "--label-map") } ?? [:])
