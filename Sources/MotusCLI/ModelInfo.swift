@@ -229,7 +229,7 @@ struct ModelInfo: ParsableCommand {
       out += "  hyperparameters:\n"
       out += Inspect.table(
         ["name", "value"],
-        training.hyperparameters.keys.sorted().map { [$0, training.hyperparameters[$0] ?? ""] },
+        training.settings.text.sorted { $0.key < $1.key }.map { [$0.key, $0.value] },
         rightAligned: []
       ).split(separator: "\n").map { "  " + $0 + "\n" }.joined()
       out += "  validation metrics:\n"

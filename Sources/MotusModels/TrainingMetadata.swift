@@ -7,8 +7,8 @@ public struct TrainingMetadata: Codable, Sendable, Equatable {
   /// class names (see `Trainer`).
   public var dataDigest: String
   public var seed: UInt64
-  /// Hyperparameters by flag-like name (`"l2Penalty": "0.0001"`), for the model card.
-  public var hyperparameters: [String: String]
+  /// How the model was fitted, every default resolved; the file's `hyperparameters`.
+  public var settings: TrainingSettings
   /// Validation metrics by name (`"accuracy"`, `"macroF1"`, `"eceAfter"`, ...).
   public var validationMetrics: [String: Double]
   public var trainingRowCount: Int
@@ -18,14 +18,20 @@ public struct TrainingMetadata: Codable, Sendable, Equatable {
   /// `MotusVersion.string` of the build that trained the model.
   public var motusVersion: String
 
+  enum CodingKeys: String, CodingKey {
+    case dataDigest, seed, validationMetrics, trainingRowCount, validationRowCount
+    case validationGroups, motusVersion
+    case settings = "hyperparameters"
+  }
+
   public init(
-    dataDigest: String, seed: UInt64, hyperparameters: [String: String] = [:],
+    dataDigest: String, seed: UInt64, settings: TrainingSettings = .init(),
     validationMetrics: [String: Double] = [:], trainingRowCount: Int = 0,
     validationRowCount: Int = 0, validationGroups: [String] = [], motusVersion: String
   ) {
     self.dataDigest = dataDigest
     self.seed = seed
-    self.hyperparameters = hyperparameters
+    self.settings = settings
     self.validationMetrics = validationMetrics
     self.trainingRowCount = trainingRowCount
     self.validationRowCount = validationRowCount

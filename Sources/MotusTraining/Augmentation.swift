@@ -2,13 +2,9 @@
 // so the model sees each activity as several devices and placements would record it.
 
 import MotusData
+import MotusModels
 
-/// How many perturbed copies of each training recording to add, and how they differ.
-public struct Augmentation: Codable, Sendable, Equatable {
-  /// Perturbed copies per recording, added beside the original. 0 = no augmentation.
-  public var copies: Int
-  public var perturbation: DevicePerturbation
-
+extension Augmentation {
   /// The perturbation `--augment` uses unless told otherwise: any orientation, gain ±10 %,
   /// noise up to 0.01 g, motion scaled by up to ±50 % (another placement or build) and a slow
   /// tilt wobble of up to 6° RMS (a body-worn phone). Each part was kept because it raised
@@ -20,11 +16,6 @@ public struct Augmentation: Codable, Sendable, Equatable {
   public static let recommended = Augmentation(copies: 2, perturbation: defaultPerturbation)
   /// More copies multiply training time without teaching more.
   public static let maxCopies = 16
-
-  public init(copies: Int, perturbation: DevicePerturbation) {
-    self.copies = copies
-    self.perturbation = perturbation
-  }
 
   /// `dataset` followed by `copies` perturbed copies of it. Copies keep their subject and
   /// session names, so a validation split by subject or session holds a recording out together

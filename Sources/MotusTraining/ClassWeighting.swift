@@ -1,14 +1,8 @@
 // Per-class loss weights: each row's cross-entropy is multiplied by its class's weight.
 
-/// How rows of each class are weighted in the loss.
-public enum ClassWeighting: Codable, Equatable, Sendable {
-  /// Every row has weight 1.
-  case none
-  /// scikit-learn's `"balanced"`: `n / (k · count_c)`, with `n` rows and `k` classes present.
-  case balanced
-  /// One weight per class (>= 0), in class order.
-  case given([Float])
+import MotusModels
 
+extension ClassWeighting {
   /// The weight of each class (`classCount` values; absent classes get 0 under `.balanced`).
   public func classWeights(labels: [Int], classCount: Int) throws -> [Float] {
     switch self {

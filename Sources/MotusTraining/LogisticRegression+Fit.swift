@@ -7,20 +7,6 @@ import MotusLinearAlgebra
 import MotusModels
 
 extension LogisticRegression {
-  /// How the optimum is searched for.
-  public enum Solver: String, Codable, Sendable, CaseIterable {
-    /// Full-batch L-BFGS: a precise optimum, comparable with scikit-learn's `lbfgs`.
-    case lbfgs
-    /// Mini-batch Adam with early stopping on the validation part.
-    case adam
-
-    /// Iterations (L-BFGS, 1000) or epochs (Adam, 200) at most.
-    public var defaultMaxEpochs: Int { self == .lbfgs ? 1000 : 200 }
-    /// L-BFGS 1e-6 on max |gradient| (on MotionSense this reaches scikit-learn's precise
-    /// optimum; 1e-4 stops about 1 point of accuracy short); Adam 1e-4 on the loss.
-    public var defaultTolerance: Float { self == .lbfgs ? 1e-6 : 1e-4 }
-  }
-
   /// Settings for `fit`; no logic here, `fit` validates them. These defaults are the
   /// toolkit's: `motus train` and `TrainingOptions` start from them.
   public struct Hyperparameters: Codable, Equatable, Sendable {

@@ -76,9 +76,7 @@ extension Trainer {
       spec: spec, sampleWeights: weights, negativeClasses: classNames.filter(negative.contains),
       options: options, progress: progress)
     if weights != nil {
-      trained.model.metadata.hyperparameters["sourceWeights"] = sourceWeights.sorted {
-        $0.key < $1.key
-      }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
+      trained.model.metadata.settings.sourceWeights = sourceWeights
     }
     return (trained.model, trained.report, table)
   }

@@ -57,11 +57,11 @@ public enum Trainer {
       features: features, labels: labels, groups: groups, classNames: classNames)
     let report = makeReport(
       split: split, heldOut: heldOut, calibration: calibration, refit: refit, dataDigest: digest)
-    var hyperparameters = recordedHyperparameters(plan, hasNegatives: !negativeClasses.isEmpty)
-    if let refit { hyperparameters["refitEpochs"] = "\(refit.epochs)" }
+    var settings = recordedSettings(plan, hasNegatives: !negativeClasses.isEmpty)
+    settings.refitEpochs = refit?.epochs
     let model = makeModel(
       spec: spec, negativeClasses: negativeClasses, options: options,
-      hyperparameters: hyperparameters, split: split, heldOut: heldOut,
+      settings: settings, split: split, heldOut: heldOut,
       calibration: calibration, refit: refit, report: report)
     return (model, report)
   }
@@ -397,11 +397,11 @@ public enum Trainer {
   /// records how it was trained and what validation measured.
   private static func makeModel(
     spec: FeatureSpec, negativeClasses: [String], options: TrainingOptions,
-    hyperparameters: [String: String], split: HeldOutSplit, heldOut: HeldOutFit,
+    settings: TrainingSettings, split: HeldOutSplit, heldOut: HeldOutFit,
     calibration: Calibration, refit: Refit?, report: TrainingReport
   ) -> TrainedModel {
     let metadata = TrainingMetadata(
-      dataDigest: report.dataDigest, seed: options.seed, hyperparameters: hyperparameters,
+      dataDigest: report.dataDigest, seed: options.seed, settings: settings,
       validationMetrics: [
         "accuracy": report.accuracy, "macroF1": report.macroF1,
         "balancedAccuracy": report.balancedAccuracy,
@@ -423,54 +423,44 @@ public enum Trainer {
       novelty: novelty, metadata: metadata)
   }
 
-  /// The settings `TrainingMetadata.hyperparameters` records: every default `plan` resolved,
-  /// and the options of the parts that ran only (negatives, novelty, augmentation, Adam, MLP).
-  private static func recordedHyperparameters(_ plan: TrainingPlan, hasNegatives: Bool)
-    -> [String: String]
+  /// The settings a model file records: every default `plan` resolved, and the options of
+  /// the parts that ran only (negatives, novelty, augmentation, Adam, MLP).
+  private static func recordedSettings(_ plan: TrainingPlan, hasNegatives: Bool)
+    -> TrainingSettings
   {
     let options = plan.options
-    var hyperparameters: [String: String] = [
-      "model": options.model.rawValue, "l2Penalty": "\(plan.shared.l2Penalty)",
-      "maxEpochs": "\(plan.shared.maxEpochs)", "tolerance": "\(plan.shared.tolerance)",
-      "classWeighting": describe(options.classWeighting),
-      "validationFraction": "\(options.validationFraction)",
-      "refit": "\(options.refit)", "calibrate": "\(options.calibrate)",
-    ]
-    if options.model == .logistic { hyperparameters["solver"] = options.solver.rawValue }
+    var settings = TrainingSettings()
+    settings.model = options.model
+    settings.l2Penalty = plan.shared.l2Penalty
+    settings.maxEpochs = plan.shared.maxEpochs
+    settings.tolerance = plan.shared.tolerance
+    settings.classWeighting = options.classWeighting
+    settings.validationFraction = options.validationFraction
+    settings.refit = options.refit
+    settings.calibrate = options.calibrate
+    if options.model == .logistic { settings.solver = options.solver }
     if hasNegatives {
-      hyperparameters["negatives"] = options.negatives.rawValue
-      hyperparameters["negativeRate"] = "\(options.negativeRate)"
+      settings.negatives = options.negatives
+      settings.negativeRate = options.negativeRate
     }
     if options.noveltyComponents > 0 {
-      hyperparameters["noveltyComponents"] = "\(options.noveltyComponents)"
-      hyperparameters["noveltyRate"] = "\(options.noveltyRate)"
+      settings.noveltyComponents = options.noveltyComponents
+      settings.noveltyRate = options.noveltyRate
     }
     if let augmentation = options.augmentation, augmentation.copies > 0 {
-      hyperparameters["augmentation"] =
-        "copies=\(augmentation.copies),\(augmentation.perturbation)"
+      settings.augmentation = augmentation
     }
     if options.model == .mlp || options.solver == .adam {
-      hyperparameters["learningRate"] = "\(options.learningRate)"
-      hyperparameters["batchSize"] = "\(options.batchSize)"
-      hyperparameters["patience"] = "\(options.patience)"
+      settings.learningRate = options.learningRate
+      settings.batchSize = options.batchSize
+      settings.patience = options.patience
     }
-    if options.model == .mlp {
-      hyperparameters["hiddenLayerSizes"] = options.hiddenLayerSizes.map(String.init).joined(
-        separator: ",")
-    }
-    return hyperparameters
+    if options.model == .mlp { settings.hiddenLayerSizes = options.hiddenLayerSizes }
+    return settings
   }
 
   private static func seconds(_ duration: Duration) -> Double {
     let (s, attoseconds) = duration.components
     return Double(s) + Double(attoseconds) * 1e-18
-  }
-
-  private static func describe(_ weighting: ClassWeighting) -> String {
-    switch weighting {
-    case .none: return "none"
-    case .balanced: return "balanced"
-    case .given(let weights): return weights.map { "\($0)" }.joined(separator: ",")
-    }
   }
 }

@@ -5,22 +5,10 @@ import MotusModels
 
 /// Options for the training pipeline.
 public struct TrainingOptions: Codable, Equatable, Sendable {
-  public enum ModelKind: String, Codable, Sendable, CaseIterable {
-    case logistic, mlp
-  }
-
-  /// What training does with windows of a dataset's negative labels (`Dataset.negativeLabels`).
-  public enum NegativeUse: String, Codable, Sendable, CaseIterable {
-    /// Leave them out of the classifier.
-    case ignore
-    /// Learn them as one more class; the model answers `unknown` when it predicts it.
-    case learnAsClass = "class"
-  }
-
   // Fit settings: nil or absent values take the estimators' defaults
   // (`LogisticRegression.Hyperparameters`, `MLPClassifier.Hyperparameters`), where each
   // default and its reason is written once.
-  public var model: ModelKind = .logistic
+  public var model: ModelFamily = .logistic
   /// MLP hidden widths (1 or 2 values); ignored for logistic.
   public var hiddenLayerSizes: [Int] = MLPClassifier.Hyperparameters().hiddenLayerSizes
   /// Logistic solver (the MLP always uses Adam).
@@ -35,7 +23,7 @@ public struct TrainingOptions: Codable, Equatable, Sendable {
   public var l2Penalty: Float? = nil
 
   /// The L2 penalty used when `l2Penalty` is nil.
-  public static func defaultL2Penalty(_ model: ModelKind) -> Float {
+  public static func defaultL2Penalty(_ model: ModelFamily) -> Float {
     model == .logistic
       ? LogisticRegression.Hyperparameters().l2Penalty : MLPClassifier.Hyperparameters().l2Penalty
   }

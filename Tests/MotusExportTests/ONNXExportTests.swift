@@ -171,7 +171,7 @@ final class ONNXExportTests: XCTestCase {
   static func model(_ spec: FeatureSpec, novelty: Bool = true) throws -> TrainedModel {
     let f = spec.featureNames.count
     let metadata = TrainingMetadata(
-      dataDigest: "0", seed: 1, hyperparameters: [:], validationMetrics: [:],
+      dataDigest: "0", seed: 1, validationMetrics: [:],
       trainingRowCount: 1, validationRowCount: 1, validationGroups: [], motusVersion: "test")
     return TrainedModel(
       featureSpec: spec,

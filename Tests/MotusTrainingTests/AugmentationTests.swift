@@ -67,12 +67,12 @@ final class AugmentationTests: XCTestCase {
     XCTAssertEqual(try ModelFile.encode(first.model), try ModelFile.encode(second.model))
     XCTAssertEqual(first.table.windowCount, 3 * 8 * 11)
     XCTAssertEqual(
-      first.model.metadata.hyperparameters["augmentation"],
+      first.model.metadata.settings.text["augmentation"],
       "copies=2,rotation=180,gain=0.1,noise=0.005")
     var plain = options
     plain.augmentation = nil
     let unaugmented = try Trainer.train(dataset: dataset(), spec: spec, options: plain)
-    XCTAssertNil(unaugmented.model.metadata.hyperparameters["augmentation"])
+    XCTAssertNil(unaugmented.model.metadata.settings.augmentation)
     XCTAssertNotEqual(first.model.metadata.dataDigest, unaugmented.model.metadata.dataDigest)
   }
 }

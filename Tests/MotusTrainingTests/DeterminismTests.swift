@@ -12,7 +12,7 @@ final class DeterminismTests: XCTestCase {
   }
 
   func testTrain_SameSeedGivesIdenticalBytes() throws {
-    for kind in TrainingOptions.ModelKind.allCases {
+    for kind in ModelFamily.allCases {
       var options = TrainingOptions()
       options.model = kind
       options.hiddenLayerSizes = [8, 4]

@@ -26,7 +26,7 @@ final class ModelDigestTests: XCTestCase {
     return (bytes.count, crc)
   }
 
-  private func options(_ kind: TrainingOptions.ModelKind, _ solver: LogisticRegression.Solver)
+  private func options(_ kind: ModelFamily, _ solver: LogisticRegression.Solver)
     -> TrainingOptions
   {
     var options = TrainingOptions()

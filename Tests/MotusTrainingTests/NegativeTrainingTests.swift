@@ -71,7 +71,7 @@ final class NegativeTrainingTests: XCTestCase {
     XCTAssertGreaterThan(negative, 0)
     XCTAssertEqual(
       report.trainingRowCount + report.validationRowCount, table.windowCount - negative)
-    XCTAssertNotEqual(model.metadata.hyperparameters["negatives"], "class")
+    XCTAssertNotEqual(model.metadata.settings.negatives, .learnAsClass)
     XCTAssertGreaterThan(report.accuracy, 0.9)
   }
 
@@ -81,7 +81,7 @@ final class NegativeTrainingTests: XCTestCase {
     XCTAssertEqual(model.classes, ["walk", "other", "sit"])
     XCTAssertEqual(model.negativeClasses, ["other"])
     XCTAssertEqual(report.trainingRowCount + report.validationRowCount, table.windowCount)
-    XCTAssertEqual(model.metadata.hyperparameters["negatives"], "class")
+    XCTAssertEqual(model.metadata.settings.negatives, .learnAsClass)
     // Pure windows of the negative label are answered unknown, as none of the classes.
     let other = rows(table) { table.label(at: $0) == "other" && table.purity[$0] == 1 }
     let answers = model.predict(table.features.rows(other))
@@ -99,9 +99,9 @@ final class NegativeTrainingTests: XCTestCase {
     let (model, _, _) = try Trainer.train(dataset: plain, spec: spec, options: options())
     XCTAssertEqual(model.classes, ["walk", "other", "sit"])
     XCTAssertEqual(model.negativeClasses, [])
-    XCTAssertNil(model.metadata.hyperparameters["negatives"])
+    XCTAssertNil(model.metadata.settings.negatives)
     XCTAssertNil(model.novelty)
-    XCTAssertNil(model.metadata.hyperparameters["noveltyComponents"])
+    XCTAssertNil(model.metadata.settings.noveltyComponents)
   }
 
   /// The share of the held-out people's windows (negative labels left out) that `model`
@@ -120,7 +120,7 @@ final class NegativeTrainingTests: XCTestCase {
   }
 
   func testNovelty_ThresholdLetsThroughAllButTheRateOfHeldOutWindows() throws {
-    for negatives in TrainingOptions.NegativeUse.allCases {
+    for negatives in NegativeUse.allCases {
       let (model, report, table) = try Trainer.train(
         dataset: dataset(), spec: spec,
         options: options {
@@ -133,8 +133,8 @@ final class NegativeTrainingTests: XCTestCase {
       XCTAssertEqual(detector.componentCount, 2)
       XCTAssertEqual(detector.featureCount, model.featureCount)
       XCTAssertTrue(detector.threshold.isFinite)
-      XCTAssertEqual(model.metadata.hyperparameters["noveltyComponents"], "2")
-      XCTAssertEqual(model.metadata.hyperparameters["noveltyRate"], "0.2")
+      XCTAssertEqual(model.metadata.settings.noveltyComponents, 2)
+      XCTAssertEqual(model.metadata.settings.noveltyRate, 0.2)
       // Nearest rank: at most 20 % of the held-out windows score above the threshold, and
       // no fewer than 20 % less one window.
       let (share, count) = farShare(model, table, groups: report.validationGroups)
@@ -180,7 +180,7 @@ final class NegativeTrainingTests: XCTestCase {
   }
 
   func testTraining_ByteDeterministicWithNegativesAndNovelty() throws {
-    for negatives in TrainingOptions.NegativeUse.allCases {
+    for negatives in NegativeUse.allCases {
       let chosen = options {
         $0.negatives = negatives
         $0.noveltyComponents = 2

@@ -16,7 +16,7 @@ final class RefitTests: XCTestCase {
       spec: Synthetic.spec, options: options)
   }
 
-  private func options(_ kind: TrainingOptions.ModelKind, refit: Bool) -> TrainingOptions {
+  private func options(_ kind: ModelFamily, refit: Bool) -> TrainingOptions {
     var options = TrainingOptions()
     options.model = kind
     options.hiddenLayerSizes = [8]
@@ -27,16 +27,16 @@ final class RefitTests: XCTestCase {
   }
 
   func testTrain_RefitStandardisesOnEveryRow() throws {
-    for kind in TrainingOptions.ModelKind.allCases {
+    for kind in ModelFamily.allCases {
       let (model, report) = try train(options(kind, refit: true))
       XCTAssertEqual(model.standardizer, Standardizer.fit(data.x), "\(kind)")
       XCTAssertNotNil(report.refitEpochs, "\(kind)")
-      XCTAssertEqual(model.metadata.hyperparameters["refit"], "true")
+      XCTAssertEqual(model.metadata.settings.refit, true)
     }
   }
 
   func testTrain_NoRefitStandardisesOnTrainingPartOnly() throws {
-    for kind in TrainingOptions.ModelKind.allCases {
+    for kind in ModelFamily.allCases {
       let (model, report) = try train(options(kind, refit: false))
       let split = try GroupSplit.split(groups: data.groups, validationFraction: 0.2, seed: 5)
       XCTAssertEqual(model.standardizer, Standardizer.fit(data.x.rows(split.training)), "\(kind)")

@@ -96,7 +96,8 @@ final class SourceWeightTests: XCTestCase {
     for row in rows {
       XCTAssertEqual(perRow[row], table.subject(at: row).hasPrefix("watch:") ? 2.5 : 1)
     }
-    XCTAssertEqual(model.metadata.hyperparameters["sourceWeights"], "phone=1.0,watch=2.5")
+    XCTAssertEqual(model.metadata.settings.sourceWeights, ["phone": 1, "watch": 2.5])
+    XCTAssertEqual(model.metadata.settings.text["sourceWeights"], "phone=1.0,watch=2.5")
     XCTAssertNil(Trainer.rowWeights(table: table, rows: rows, sourceWeights: ["phone": 1]))
   }
 }

@@ -6,9 +6,9 @@ import ArgumentParser
 import Foundation
 import Motus
 
-extension TrainingOptions.ModelKind: ExpressibleByArgument {}
+extension ModelFamily: ExpressibleByArgument {}
 extension LogisticRegression.Solver: ExpressibleByArgument {}
-extension TrainingOptions.NegativeUse: ExpressibleByArgument {}
+extension NegativeUse: ExpressibleByArgument {}
 
 struct TrainingFlags: ParsableArguments {
   enum ClassWeightChoice: String, ExpressibleByArgument, CaseIterable {
@@ -26,7 +26,7 @@ struct TrainingFlags: ParsableArguments {
   private static var defaults: TrainingOptions { TrainingOptions() }
 
   @Option(help: "The model family to fit (default: \(defaults.model.rawValue)).")
-  var model: TrainingOptions.ModelKind?
+  var model: ModelFamily?
 
   @Option(
     help: ArgumentHelp(
@@ -130,7 +130,7 @@ struct TrainingFlags: ParsableArguments {
       "What to do with windows of negative labels (a manifest's negativeLabels): ignore, or "
         + "learn them as a class the model answers 'unknown' for.",
       discussion: "Default: \(defaults.negatives.rawValue)."))
-  var negatives: TrainingOptions.NegativeUse?
+  var negatives: NegativeUse?
 
   @Option(
     parsing: .unconditional,

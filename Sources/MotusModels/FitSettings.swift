@@ -1,0 +1,59 @@
+// The choices a fit is made with that a model file records (`TrainingSettings`): the model
+// family, the logistic solver, class weighting, augmentation and the use of negative classes.
+// Defined here so the record is typed; fitting itself lives in MotusTraining.
+
+import MotusData
+
+/// Which classifier is fitted.
+public enum ModelFamily: String, Codable, Sendable, CaseIterable {
+  /// Multinomial logistic regression (`LogisticRegression`).
+  case logistic
+  /// A ReLU multilayer perceptron (`MLPClassifier`).
+  case mlp
+}
+
+extension LogisticRegression {
+  /// How the optimum is searched for.
+  public enum Solver: String, Codable, Sendable, CaseIterable {
+    /// Full-batch L-BFGS: a precise optimum, comparable with scikit-learn's `lbfgs`.
+    case lbfgs
+    /// Mini-batch Adam with early stopping on the validation part.
+    case adam
+
+    /// Iterations (L-BFGS, 1000) or epochs (Adam, 200) at most.
+    public var defaultMaxEpochs: Int { self == .lbfgs ? 1000 : 200 }
+    /// L-BFGS 1e-6 on max |gradient| (on MotionSense this reaches scikit-learn's precise
+    /// optimum; 1e-4 stops about 1 point of accuracy short); Adam 1e-4 on the loss.
+    public var defaultTolerance: Float { self == .lbfgs ? 1e-6 : 1e-4 }
+  }
+}
+
+/// How rows of each class are weighted in the loss.
+public enum ClassWeighting: Codable, Equatable, Sendable {
+  /// Every row has weight 1.
+  case none
+  /// scikit-learn's `"balanced"`: `n / (k · count_c)`, with `n` rows and `k` classes present.
+  case balanced
+  /// One weight per class (>= 0), in class order.
+  case given([Float])
+}
+
+/// How many perturbed copies of each training recording to add, and how they differ.
+public struct Augmentation: Codable, Sendable, Equatable {
+  /// Perturbed copies per recording, added beside the original. 0 = no augmentation.
+  public var copies: Int
+  public var perturbation: DevicePerturbation
+
+  public init(copies: Int, perturbation: DevicePerturbation) {
+    self.copies = copies
+    self.perturbation = perturbation
+  }
+}
+
+/// What training does with windows of a dataset's negative labels (`Dataset.negativeLabels`).
+public enum NegativeUse: String, Codable, Sendable, CaseIterable {
+  /// Leave them out of the classifier.
+  case ignore
+  /// Learn them as one more class; the model answers `unknown` when it predicts it.
+  case learnAsClass = "class"
+}
