@@ -102,20 +102,13 @@ struct Demo: ParsableCommand {
 
   /// Step 3: scores on the held-out synthetic subjects, with the confusion matrix.
   private func evaluate(_ model: TrainedModel, on testSet: LoadResult) throws {
-    let table = try WindowTable.make(
-      dataset: testSet.dataset, extractor: FeatureExtractor(spec: model.featureSpec))
-    let classIndex = Dictionary(uniqueKeysWithValues: model.classes.enumerated().map { ($1, $0) })
-    let truth = (0..<table.windowCount).map { classIndex[table.label(at: $0)] ?? 0 }
-    let probabilities = model.predictProbabilities(table.features)
-    let confusion = ConfusionMatrix(
-      truth: truth, predicted: Metrics.argmax(probabilities), classCount: model.classes.count)
+    let result = try Evaluation.run(model: model, dataset: testSet.dataset)
     print(
       "3. evaluated on the held-out synthetic subjects: "
         + String(
-          format: "accuracy %.3f, macro-F1 %.3f, log loss %.3f (%d windows)", confusion.accuracy,
-          confusion.macroF1, Metrics.logLoss(probabilities: probabilities, labels: truth),
-          table.windowCount))
-    print(TextTable.confusion(confusion, labels: model.classes).indented(3))
+          format: "accuracy %.3f, macro-F1 %.3f, log loss %.3f (%d windows)", result.accuracy,
+          result.macroF1, result.logLoss, result.windowCount))
+    print(TextTable.confusion(result.confusion, labels: model.classes).indented(3))
   }
 
   /// Step 4: one mixed synthetic recording streamed sample by sample, as segments.
