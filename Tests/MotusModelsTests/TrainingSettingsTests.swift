@@ -13,7 +13,8 @@ final class TrainingSettingsTests: XCTestCase {
 
   func testShippedModels_EveryEntryIsReadTyped() throws {
     let sixClass = try ModelFile.read(
-      from: Self.models.appendingPathComponent("six-class.motus")).metadata.settings
+      from: Self.models.appendingPathComponent("six-class.motus")
+    ).metadata.settings
     XCTAssertEqual(sixClass.unread, [:])
     XCTAssertEqual(sixClass.model, .logistic)
     XCTAssertEqual(sixClass.solver, .lbfgs)
