@@ -33,33 +33,41 @@ extension WindowTable {
     let groups = Self.groups(recordings, count: 4 * threads)
     let parts = GroupResults(count: groups.count)
     DispatchQueue.concurrentPerform(iterations: groups.count) { g in
-      parts.set(g, Result {
-        try make(
-          dataset: Dataset(
-            channels: dataset.channels, labels: dataset.labels,
-            recordings: Array(recordings[groups[g]]), negativeLabels: dataset.negativeLabels),
-          extractor: extractor, minimumPurity: minimumPurity)
-      })
+      parts.set(
+        g,
+        Result {
+          try make(
+            dataset: Dataset(
+              channels: dataset.channels, labels: dataset.labels,
+              recordings: Array(recordings[groups[g]]), negativeLabels: dataset.negativeLabels),
+            extractor: extractor, minimumPurity: minimumPurity)
+        })
     }
     var table = try parts.values[0]!.get()
-    table.recordingSessions = recordings.map(\.session)
-    table.recordingSubjects = recordings.map(\.subject)
-    var values = table.features.values
-    values.reserveCapacity(windowCount * extractor.featureCount)
-    for g in 1..<groups.count {
-      let part = try parts.values[g]!.get()
-      values += part.features.values
-      table.labelIndices += part.labelIndices
-      table.purity += part.purity
-      table.recordingIndices += part.recordingIndices.map { $0 + groups[g].lowerBound }
-      table.starts += part.starts
-      table.startTimes += part.startTimes
-      table.skippedRecordingCount += part.skippedRecordingCount
-      table.droppedImpureCount += part.droppedImpureCount
-    }
-    table.features = Matrix(
-      rowCount: table.labelIndices.count, columnCount: extractor.featureCount, values: values)
+    table.features.values.reserveCapacity(windowCount * extractor.featureCount)
+    for g in 1..<groups.count { table.append(try parts.values[g]!.get()) }
     return table
+  }
+
+  /// `part`'s rows after these, its recordings after this table's: the table of both datasets'
+  /// recordings in order, when both share the feature names and label vocabulary.
+  public mutating func append(_ part: WindowTable) {
+    precondition(
+      part.featureNames == featureNames && part.labels == labels,
+      "appended table has other features or labels")
+    var values = features.values
+    features = Matrix(rowCount: 0, columnCount: featureNames.count)  // releases the old storage
+    values += part.features.values
+    labelIndices += part.labelIndices
+    purity += part.purity
+    recordingIndices += part.recordingIndices.map { $0 + recordingSessions.count }
+    recordingSessions += part.recordingSessions
+    recordingSubjects += part.recordingSubjects
+    starts += part.starts
+    startTimes += part.startTimes
+    skippedRecordingCount += part.skippedRecordingCount
+    droppedImpureCount += part.droppedImpureCount
+    features = Matrix(rowCount: labelIndices.count, columnCount: featureNames.count, values: values)
   }
 
   /// A recording's name, subject and rate with a single sample: too short for any window,

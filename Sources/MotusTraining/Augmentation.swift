@@ -26,10 +26,15 @@ extension Augmentation {
     guard copies > 0, !perturbation.isIdentity else { return dataset }
     var result = dataset
     for copy in 1...copies {
-      // Distinct from the shuffling and initialisation streams of the same seed.
-      let copySeed = (seed ^ 0xA5A5_5A5A_C3C3_3C3C) &+ UInt64(copy) &* 0xD1B5_4A32_D192_ED03
-      result.recordings += perturbation.apply(to: dataset, seed: copySeed).recordings
+      result.recordings +=
+        perturbation.apply(to: dataset, seed: Self.copySeed(seed, copy: copy)).recordings
     }
     return result
+  }
+
+  /// The seed of copy `copy` (from 1): distinct from the shuffling and initialisation streams
+  /// of the same `seed`.
+  static func copySeed(_ seed: UInt64, copy: Int) -> UInt64 {
+    (seed ^ 0xA5A5_5A5A_C3C3_3C3C) &+ UInt64(copy) &* 0xD1B5_4A32_D192_ED03
   }
 }

@@ -35,16 +35,17 @@ extension Trainer {
         throw TrainingError.invalidHyperparameter(
           name: "augmentation copies", value: "\(augmentation.copies)", expected: ">= 0")
       }
-      // The copies are made up front: refuse what would not fit rather than swap or trap.
+      // One copy is held beside the data at a time: refuse what would not fit rather than
+      // swap or trap.
       let bytesPerSample = Double(4 * dataset.channels.count + 12)
       try Limits.checkMemory(
-        Double(dataset.sampleCount) * bytesPerSample * Double(augmentation.copies + 1),
-        for: "\(augmentation.copies) perturbed copies of \(dataset.sampleCount) samples",
-        hint: "use fewer --augment copies, or less data at once.")
+        Double(dataset.sampleCount) * bytesPerSample * Double(min(augmentation.copies, 1) + 1),
+        for: "a perturbed copy of \(dataset.sampleCount) samples",
+        hint: "use --augment 0, or less data at once.")
     }
-    let augmented = options.augmentation?.apply(to: dataset, seed: options.seed) ?? dataset
-    let table = try WindowTable.make(
-      dataset: augmented, extractor: FeatureExtractor(spec: spec), minimumPurity: minimumPurity)
+    let table = try augmentedTable(
+      dataset, spec: spec, minimumPurity: minimumPurity, augmentation: options.augmentation,
+      seed: options.seed)
     guard table.windowCount > 0 else {
       throw TrainingError.noWindows(
         skippedRecordings: table.skippedRecordingCount, droppedImpure: table.droppedImpureCount)
@@ -79,6 +80,37 @@ extension Trainer {
       trained.model.metadata.settings.sourceWeights = sourceWeights
     }
     return (trained.model, trained.report, table)
+  }
+
+  /// The windows of `dataset`, then of each perturbed copy in turn: the table of
+  /// `augmentation.apply(to: dataset, seed:)`, row for row, with one copy's samples held at a
+  /// time instead of all of them.
+  static func augmentedTable(
+    _ dataset: Dataset, spec: FeatureSpec, minimumPurity: Float, augmentation: Augmentation?,
+    seed: UInt64
+  ) throws -> WindowTable {
+    let extractor = try FeatureExtractor(spec: spec)
+    let window = SlidingWindow(length: spec.windowLength, hop: spec.hopLength)
+    let windowCount =
+      dataset.recordings.reduce(0) {
+        $0 + window.count(sampleCount: $1.sampleCount)
+      } * (1 + (augmentation?.copies ?? 0))
+    try Limits.checkMemory(
+      Double(windowCount) * Double(extractor.featureCount) * 4,
+      for: "a table of \(windowCount) windows x \(extractor.featureCount) features",
+      hint: "use a longer --hop, fewer features or --augment copies, or less data at once.")
+    var table = try WindowTable.makeConcurrently(
+      dataset: dataset, extractor: extractor, minimumPurity: minimumPurity)
+    guard let augmentation, augmentation.copies > 0, !augmentation.perturbation.isIdentity
+    else { return table }
+    for copy in 1...augmentation.copies {
+      let perturbed = augmentation.perturbation.apply(
+        to: dataset, seed: Augmentation.copySeed(seed, copy: copy))
+      table.append(
+        try WindowTable.makeConcurrently(
+          dataset: perturbed, extractor: extractor, minimumPurity: minimumPurity))
+    }
+    return table
   }
 
   /// The weight of each of `rows` of `table`: its recording's source's (the `source:` prefix of

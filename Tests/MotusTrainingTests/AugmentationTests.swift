@@ -4,8 +4,9 @@
 import MotusData
 import MotusFeatures
 import MotusModels
-import MotusTraining
 import XCTest
+
+@testable import MotusTraining
 
 final class AugmentationTests: XCTestCase {
   /// Two activities on a 3-axis accelerometer: still (gravity only) and a 2 Hz bounce.
@@ -50,8 +51,9 @@ final class AugmentationTests: XCTestCase {
       XCTAssertEqual(copy.session, source.session)
       XCTAssertNotEqual(copy.columns[0], source.columns[0])
     }
-    XCTAssertEqual(Augmentation(copies: 0, perturbation: augmentation.perturbation)
-      .apply(to: data, seed: 1), data)
+    XCTAssertEqual(
+      Augmentation(copies: 0, perturbation: augmentation.perturbation)
+        .apply(to: data, seed: 1), data)
   }
 
   func testTrain_WithAugmentationIsDeterministicAndRecordsIt() throws {
@@ -74,5 +76,20 @@ final class AugmentationTests: XCTestCase {
     let unaugmented = try Trainer.train(dataset: dataset(), spec: spec, options: plain)
     XCTAssertNil(unaugmented.model.metadata.settings.augmentation)
     XCTAssertNotEqual(first.model.metadata.dataDigest, unaugmented.model.metadata.dataDigest)
+  }
+
+  func testAugmentedTable_IsTheTableOfTheAugmentedDataset() throws {
+    let spec = FeatureSpec(
+      recipes: ["a.x", "a.y", "a.z", "|a|"].map { ChannelRecipe.copy($0) },
+      channels: ["a.x", "a.y", "a.z", "|a|"], sampleRateHz: 25, windowLength: 50, hopLength: 25,
+      statistics: [.mean, .std], spectral: [], bandEdgesHz: [])
+    let data = dataset()
+    let oneCopyAtATime = try Trainer.augmentedTable(
+      data, spec: spec, minimumPurity: 0.9, augmentation: augmentation, seed: 5)
+    let allAtOnce = try WindowTable.make(
+      dataset: augmentation.apply(to: data, seed: 5), extractor: FeatureExtractor(spec: spec),
+      minimumPurity: 0.9)
+    XCTAssertEqual(oneCopyAtATime.windowCount, 3 * 8 * 11)
+    XCTAssertEqual(oneCopyAtATime, allAtOnce)
   }
 }
