@@ -60,6 +60,25 @@ struct CSVScanner {
     return CSVField(start: start, end: count, quoted: false, terminator: .endOfInput)
   }
 
+  /// The next field when it is a plain decimal number (`-0.067855`, no exponent, at most 19
+  /// significant digits), with its value, read in one pass; nil, with the position unchanged,
+  /// for any other field (which `next` then reads).
+  @inline(__always)
+  mutating func nextNumber() -> (field: CSVField, value: Double)? {
+    let start = position
+    guard let (value, end) = DecimalParser.parseField(base, start, count) else { return nil }
+    guard end < count else {
+      position = count
+      return (CSVField(start: start, end: end, quoted: false, terminator: .endOfInput), value)
+    }
+    if base[end] == UInt8(ascii: ",") {
+      position = end + 1
+      return (CSVField(start: start, end: end, quoted: false, terminator: .comma), value)
+    }
+    consumeLineEnd(at: end)
+    return (CSVField(start: start, end: end, quoted: false, terminator: .lineEnd), value)
+  }
+
   @inline(__always)
   private mutating func consumeLineEnd(at i: Int) {
     if base[i] == UInt8(ascii: "\r") && i + 1 < count && base[i + 1] == UInt8(ascii: "\n") {

@@ -175,6 +175,22 @@ struct ChunkParser {
     var subject = unknownSubject
     var label = unlabelled
     while true {
+      // Channel and time cells are plain numbers almost always: read them in one pass.
+      let fastRole = f < fieldCount ? layout.roles[f] : LoadState.skip
+      if fastRole >= 0 || fastRole == LoadState.time, let (field, v) = scanner.nextNumber() {
+        if fastRole >= 0 {
+          guard abs(v) <= layout.valueLimit else {
+            throw refuse(v, field, line, f, isTime: false)
+          }
+          row[fastRole] = Float(v)
+        } else {
+          guard abs(v) <= layout.timeLimit else { throw refuse(v, field, line, f, isTime: true) }
+          time = v
+        }
+        f += 1
+        if field.terminator != .comma { break }
+        continue
+      }
       let field = scanner.next()
       if field.terminator == .unterminatedQuote {
         throw CSVError.unterminatedQuote(at: layout.location(line, min(f, fieldCount - 1)))

@@ -72,6 +72,46 @@ final class ParsingTests: XCTestCase {
     }
   }
 
+  func testScannerNextNumber_ReadsPlainNumbersAsNextThenParseWouldAndLeavesTheRest() {
+    let cells = [
+      "-0.067855", "0.921579", "12", "-0", ".5", "1.", "0.123456789012345678",
+      "12345678901234567890", "1e-3", "+2", "", "-", ".", " 2.5", "2.5 ", "\"3\"", "abc", "1.2.3",
+      "9007199254740993", "0.0000000000000000000000001",
+    ]
+    for cell in cells {
+      for terminator in [",", "\n", "\r\n", ""] {
+        let bytes = Array((cell + terminator + "7").utf8)
+        let count = terminator.isEmpty ? cell.utf8.count : bytes.count
+        bytes.withUnsafeBufferPointer { buffer in
+          var fused = CSVScanner(base: buffer.baseAddress!, count: count)
+          var plain = fused
+          let field = plain.next()
+          let context = "\(cell.debugDescription) + \(terminator.debugDescription)"
+          guard let (fusedField, value) = fused.nextNumber() else {
+            XCTAssertEqual(fused.position, 0, context)
+            return
+          }
+          XCTAssertEqual(plain.number(field), .value(value), context)
+          XCTAssertEqual(value.bitPattern, Double(cell)?.bitPattern, context)
+          XCTAssertEqual(fusedField.start, field.start, context)
+          XCTAssertEqual(fusedField.end, field.end, context)
+          XCTAssertEqual(fusedField.terminator, field.terminator, context)
+          XCTAssertEqual(fused.position, plain.position, context)
+          XCTAssertEqual(fused.line, plain.line, context)
+        }
+      }
+    }
+    // The cells a CSV exporter writes take the one-pass path.
+    let row = Array("-0.067855,0.921579,12\n".utf8)
+    row.withUnsafeBufferPointer { buffer in
+      var scanner = CSVScanner(base: buffer.baseAddress!, count: buffer.count)
+      XCTAssertEqual(scanner.nextNumber()?.value, -0.067855)
+      XCTAssertEqual(scanner.nextNumber()?.value, 0.921579)
+      XCTAssertEqual(scanner.nextNumber()?.value, 12)
+      XCTAssertTrue(scanner.atEnd)
+    }
+  }
+
   func testRowParser_ParsesLinesWithLineNumbersAndErrors() throws {
     var parser = try CSVRowParser(headerLine: "\u{FEFF}timestamp,label,\"x\"\r", file: "live")
     XCTAssertEqual(parser.header, ["timestamp", "label", "x"])
@@ -87,8 +127,10 @@ final class ParsingTests: XCTestCase {
     XCTAssertNil(try empty.number(at: x))
     let bad = try XCTUnwrap(try parser.parse("0.06,a,zz"))
     XCTAssertThrowsError(try bad.number(at: x)) { error in
-      XCTAssertEqual(error as? CSVError, .nonNumeric(
-        text: "zz", at: CSVLocation(file: "live", line: 5, column: 3, columnName: "x")))
+      XCTAssertEqual(
+        error as? CSVError,
+        .nonNumeric(
+          text: "zz", at: CSVLocation(file: "live", line: 5, column: 3, columnName: "x")))
     }
     XCTAssertThrowsError(try parser.parse("0.08,a")) { error in
       guard case .raggedRow(let at, 3, 2)? = error as? CSVError else { return XCTFail("\(error)") }
