@@ -126,6 +126,8 @@ struct ChunkParser {
   /// Chunk-local session id -> (time of its last row, subject of its first row).
   private var seen: [Int32: (lastTime: Double, subject: Int32)] = [:]
   private var runSession: Int32 = -1
+  /// `seen[runSession]` as the current run began, so a row needs no lookup.
+  private var runState: (lastTime: Double, subject: Int32) = (-Double.infinity, -1)
 
   /// Parses `bounds` of the buffer at `base`; an error ends the chunk and is kept in it.
   static func parse(
@@ -305,9 +307,10 @@ struct ChunkParser {
       }
       runSession = session
       if seen[session] == nil { seen[session] = (-Double.infinity, subject) }
+      runState = seen[session]!
       chunk.runs.append(ParsedRun(session: session, subject: subject, firstLine: line))
     }
-    let state = seen[session]!
+    let state = runState
     if subject != state.subject {
       throw CSVError.subjectChanges(
         session: chunk.sessionNames.names[Int(session)],
