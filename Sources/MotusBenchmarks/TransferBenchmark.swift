@@ -186,7 +186,7 @@ public enum TransferBenchmark {
   /// `[raw, vote of voteLength]`, summed over folds.
   static func thresholdScores(_ setup: Setup) throws -> [[ScoreCounter]] {
     let configuration = setup.configuration
-    return try parallelMap(count: setup.groups.count, parallelism: configuration.parallelism) {
+    return parallelMap(count: setup.groups.count, parallelism: configuration.parallelism) {
       g in
       var counters = [setup.counter(), setup.counter()]
       for f in setup.groups[g].folds.indices {

@@ -50,16 +50,20 @@ extension ConcurrentSlots where Value == Int {
 
 /// `body(0) ..< body(count)` on up to `parallelism` threads, results in index order.
 ///
-/// - Throws: The error of the lowest-numbered job that threw, after every job has finished.
-public func parallelMap<Value>(
-  count: Int, parallelism: Int, _ body: @Sendable (Int) throws -> Value
-) throws -> [Value] {
-  let slots = ConcurrentSlots<Result<Value, Error>>(count: count)
+/// - Throws: The error of the lowest-numbered job that threw, after every job has finished
+///   (typed, so that a body that cannot throw needs no `try`).
+public func parallelMap<Value, Failure: Error>(
+  count: Int, parallelism: Int, _ body: @Sendable (Int) throws(Failure) -> Value
+) throws(Failure) -> [Value] {
+  let slots = ConcurrentSlots<Result<Value, Failure>>(count: count)
   let next = ConcurrentSlots<Int>(count: 1)
   DispatchQueue.concurrentPerform(iterations: max(1, min(parallelism, count))) { _ in
     while let index = next.increment(below: count) {
-      slots.set(index, Result { try body(index) })
+      slots.set(index, Result { () throws(Failure) -> Value in try body(index) })
     }
   }
-  return try slots.values.map { try $0!.get() }
+  var values: [Value] = []
+  values.reserveCapacity(count)
+  for slot in slots.values { values.append(try slot!.get()) }
+  return values
 }

@@ -114,7 +114,8 @@ struct LoadState {
 
   /// The end of the last whole line after `start`, reading more when there is none; all of
   /// the rest of the file when a quote (which may hold a line end) is in the way.
-  private static func wholeLines(_ blocks: InputBlocks, from start: Int, minimum: Int) throws -> Int {
+  private static func wholeLines(_ blocks: InputBlocks, from start: Int, minimum: Int) throws -> Int
+  {
     while true {
       if blocks.atEnd { return blocks.buffer.count }
       let count = blocks.buffer.count
@@ -165,8 +166,10 @@ struct LoadState {
     throw CSVError.missingColumn(name: name, option: option, file: file, available: header)
   }
 
+  private static var cores: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+
   /// A batch of chunks per core at a time: memory in flight stays a few chunks.
-  static var batchSize: Int { 2 * max(1, ProcessInfo.processInfo.activeProcessorCount) }
+  static var batchSize: Int { 2 * cores }
 
   /// Parses `range` of `buffer` (whole lines) in chunks and merges them into `sessions`.
   private mutating func parsePieces(
@@ -203,26 +206,23 @@ struct LoadState {
   /// Line ends in each piece, counted on every core.
   private static func lineEndCounts(_ base: UnsafePointer<UInt8>, _ pieces: [Range<Int>]) -> [Int] {
     if pieces.count == 1 { return [ChunkSplitter.lineEnds(base, pieces[0])] }
-    let counts = ConcurrentSlots<Int>(count: pieces.count)
     let address = Int(bitPattern: base)
-    DispatchQueue.concurrentPerform(iterations: pieces.count) { i in
-      let base = UnsafePointer<UInt8>(bitPattern: address)!
-      counts.set(i, ChunkSplitter.lineEnds(base, pieces[i]))
+    return parallelMap(count: pieces.count, parallelism: cores) { i in
+      ChunkSplitter.lineEnds(UnsafePointer<UInt8>(bitPattern: address)!, pieces[i])
     }
-    return counts.values.map { $0 ?? 0 }
   }
 
   private static func parseChunks(
     layout: RowLayout, base: UnsafePointer<UInt8>, _ bounds: [ChunkBounds]
   ) -> [ParsedChunk] {
-    if bounds.count == 1 { return [ChunkParser.parse(layout: layout, base: base, bounds: bounds[0])] }
-    let chunks = ConcurrentSlots<ParsedChunk>(count: bounds.count)
-    let address = Int(bitPattern: base)
-    DispatchQueue.concurrentPerform(iterations: bounds.count) { i in
-      let base = UnsafePointer<UInt8>(bitPattern: address)!
-      chunks.set(i, ChunkParser.parse(layout: layout, base: base, bounds: bounds[i]))
+    if bounds.count == 1 {
+      return [ChunkParser.parse(layout: layout, base: base, bounds: bounds[0])]
     }
-    return chunks.values.map { $0! }
+    let address = Int(bitPattern: base)
+    return parallelMap(count: bounds.count, parallelism: cores) { i in
+      ChunkParser.parse(
+        layout: layout, base: UnsafePointer<UInt8>(bitPattern: address)!, bounds: bounds[i])
+    }
   }
 
   /// Adds a chunk's runs to `sessions` in order, checking each run's first row against the

@@ -22,7 +22,7 @@ extension WindowTable {
     while first < windowCount {
       let count = min(windowCount - first, rowsPerBlock * 4 * cores)
       let batchStart = first
-      let blocks = try parallelMap(
+      let blocks = parallelMap(
         count: (count + rowsPerBlock - 1) / rowsPerBlock, parallelism: cores
       ) { block in
         let lower = batchStart + block * rowsPerBlock
