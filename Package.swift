@@ -49,12 +49,13 @@ let package = Package(
         "MotusTraining", "MotusStreaming", "MotusModels", "MotusFeatures", "MotusData",
         "MotusLinearAlgebra",
       ], exclude: ["README.md"]),
-    // Learned engine against threshold rules; trains its models, so it needs OpenBLAS too.
+    // Every benchmark: the learned engine against threshold rules (it trains its models, so it
+    // needs OpenBLAS too), and the cost of features and streaming.
     .target(
       name: "MotusBenchmarks",
       dependencies: [
         "MotusBaselines", "MotusStreaming", "MotusTraining", "MotusFeatures", "MotusModels",
-        "MotusData",
+        "MotusData", "MotusLinearAlgebra",
       ], exclude: ["README.md"]),
     .target(
       name: "Motus",

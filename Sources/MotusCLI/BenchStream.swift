@@ -84,7 +84,7 @@ struct BenchStream: ParsableCommand {
         ["userAcceleration", "gravity", "rotationRate"].flatMap { g in
           ["x", "y", "z"].map { "\(g).\($0)" }
         } + ["attitude.roll", "attitude.pitch", "attitude.yaw"]
-      return try StreamBenchmark.referenceModel(channels: channels)
+      return try TrainedModel.randomlyWeighted(channels: channels)
     }
     return try ModelFile.read(path: model)
   }

@@ -169,7 +169,7 @@ final class StreamingClassifierTests: XCTestCase {
     let channels = ["userAcceleration", "gravity", "rotationRate"].flatMap { g in
       ["x", "y", "z"].map { "\(g).\($0)" }
     } + ["attitude.roll", "attitude.pitch", "attitude.yaw"]
-    let model = try StreamBenchmark.referenceModel(channels: channels)
+    let model = try TrainedModel.randomlyWeighted(channels: channels)
     var engines: [StreamingClassifier] = []
     let before = motus_live_heap_bytes()
     for _ in 0..<16 { engines.append(try StreamingClassifier(model: model, inputChannels: channels)) }

@@ -35,6 +35,12 @@ final class AugmentationTests: XCTestCase {
       recordings: recordings)
   }
 
+  /// Means and deviations of 2 s windows, hop 1 s.
+  private let spec = FeatureSpec(
+    recipes: ["a.x", "a.y", "a.z", "|a|"].map { ChannelRecipe.copy($0) },
+    channels: ["a.x", "a.y", "a.z", "|a|"], sampleRateHz: 25, windowLength: 50, hopLength: 25,
+    statistics: [.mean, .std], spectral: [], bandEdgesHz: [])
+
   private let augmentation = Augmentation(
     copies: 2,
     perturbation: DevicePerturbation(
@@ -57,10 +63,6 @@ final class AugmentationTests: XCTestCase {
   }
 
   func testTrain_WithAugmentationIsDeterministicAndRecordsIt() throws {
-    let spec = FeatureSpec(
-      recipes: ["a.x", "a.y", "a.z", "|a|"].map { ChannelRecipe.copy($0) },
-      channels: ["a.x", "a.y", "a.z", "|a|"], sampleRateHz: 25, windowLength: 50, hopLength: 25,
-      statistics: [.mean, .std], spectral: [], bandEdgesHz: [])
     var options = TrainingOptions()
     options.augmentation = augmentation
     options.seed = 3
@@ -79,10 +81,6 @@ final class AugmentationTests: XCTestCase {
   }
 
   func testAugmentedTable_IsTheTableOfTheAugmentedDataset() throws {
-    let spec = FeatureSpec(
-      recipes: ["a.x", "a.y", "a.z", "|a|"].map { ChannelRecipe.copy($0) },
-      channels: ["a.x", "a.y", "a.z", "|a|"], sampleRateHz: 25, windowLength: 50, hopLength: 25,
-      statistics: [.mean, .std], spectral: [], bandEdgesHz: [])
     let data = dataset()
     let oneCopyAtATime = try Trainer.augmentedTable(
       data, spec: spec, minimumPurity: 0.9, augmentation: augmentation, seed: 5)

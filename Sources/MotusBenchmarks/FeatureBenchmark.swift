@@ -3,6 +3,7 @@
 
 import Foundation
 import MotusData
+import MotusFeatures
 
 /// Times feature extraction over every window of a dataset, several times.
 public enum FeatureBenchmark {

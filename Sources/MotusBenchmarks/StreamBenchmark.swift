@@ -8,6 +8,7 @@ import MotusData
 import MotusFeatures
 import MotusLinearAlgebra
 import MotusModels
+import MotusStreaming
 
 public enum StreamBenchmark {
   public struct Result: Sendable {
@@ -82,7 +83,8 @@ public enum StreamBenchmark {
       let plan = try ChannelPlan(recipes: model.featureSpec.recipes, rawChannels: inputChannels)
       let derived = plan.apply(columns: columns)
       var extractor = try FeatureExtractor(spec: model.featureSpec)
-      let window = SlidingWindow(length: model.featureSpec.windowLength, hop: model.featureSpec.hopLength)
+      let window = SlidingWindow(
+        length: model.featureSpec.windowLength, hop: model.featureSpec.hopLength)
       var features = Matrix(
         rowCount: window.count(sampleCount: sampleCount), columnCount: extractor.featureCount)
       let featureCount = extractor.featureCount
@@ -90,7 +92,8 @@ public enum StreamBenchmark {
         for (i, s) in window.starts(sampleCount: sampleCount).enumerated() {
           extractor.extract(
             columns: derived, start: s,
-            into: UnsafeMutableBufferPointer(rebasing: out[(i * featureCount)..<((i + 1) * featureCount)]))
+            into: UnsafeMutableBufferPointer(
+              rebasing: out[(i * featureCount)..<((i + 1) * featureCount)]))
         }
       }
       let probabilities = model.predictProbabilities(features)
@@ -127,37 +130,5 @@ public enum StreamBenchmark {
     guard let after = residentBytes() else { return nil }
     withExtendedLifetime(engines) {}
     return (after - before) / Double(count)
-  }
-
-  /// A model with the shape of a real one and seeded random weights, for timing only:
-  /// copies of `channels`, standard features, an MLP with `hiddenUnits`, six classes.
-  public static func referenceModel(
-    channels: [String], sampleRateHz: Double = 50, windowLength: Int = 128, hopLength: Int = 64,
-    hiddenUnits: Int = 64, seed: UInt64 = 1
-  ) throws -> TrainedModel {
-    let recipes = channels.map { ChannelRecipe.copy($0) }
-    let spec = FeatureSpec.standard(
-      recipes: recipes, channels: channels, sampleRateHz: sampleRateHz,
-      windowLength: windowLength, hopLength: hopLength)
-    let featureCount = try FeatureExtractor(spec: spec).featureCount
-    var random = SplitMix64(seed: seed)
-    func layer(_ outputs: Int, _ inputs: Int) -> Linear {
-      let scale = Float((6 / Double(inputs + outputs)).squareRoot())
-      let w = (0..<(outputs * inputs)).map { _ in scale * Float(2 * random.uniform() - 1) }
-      return Linear(weight: Matrix(rowCount: outputs, columnCount: inputs, values: w),
-                    bias: [Float](repeating: 0, count: outputs))
-    }
-    let classes = ["stationary", "walking", "running", "cycling", "automotive", "push-up"]
-    let network = MLPClassifier(
-      classes: classes, hidden: [layer(hiddenUnits, featureCount)],
-      output: layer(classes.count, hiddenUnits))
-    return TrainedModel(
-      featureSpec: spec,
-      standardizer: Standardizer(
-        mean: [Float](repeating: 0, count: featureCount),
-        scale: [Float](repeating: 1, count: featureCount)),
-      classifier: .mlp(network), confidenceCutoffs: ConfidenceCutoffs(medium: 0.5, high: 0.8),
-      metadata: TrainingMetadata(
-        dataDigest: "random-weights", seed: seed, motusVersion: MotusVersion.string))
   }
 }
