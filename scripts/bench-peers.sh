@@ -3,7 +3,7 @@
 #
 #   scripts/bench-peers.sh            # 5 alternating runs per row, scaling 1x 2x 4x 8x (~30 min)
 #   scripts/bench-peers.sh --quick    # 3 runs, scaling 1x 2x once (~5 min), for iterating
-#   scripts/bench-peers.sh --skip scaling   (or peers)   DATA=other.csv scripts/bench-peers.sh
+#   scripts/bench-peers.sh --skip scaling   (or peers, cores; comma-separated)   DATA=other.csv ...
 #   scripts/bench-peers.sh --baseline /tmp/motus-old   # also time another build, alternately
 #   scripts/bench-peers.sh -- --scale-repeats 1 --sizes 1,4   # options of scripts/bench_peers.py
 #
@@ -11,7 +11,8 @@
 # installs the Python peers into .venv-bench/ (git-ignored), then prints markdown tables: each row's medians and the ratio peer / motus (above 1: motus is
 # faster), peak memory of each command, and how wall time per sample and peak memory grow
 # with 1x..8x copies of the data (sessions renamed per copy, written to a temporary folder,
-# needing about 8x the data's size of free space there; set TMPDIR to move it).
+# needing about 8x the data's size of free space there; set TMPDIR to move it), and what
+# the cores give: `inspect` and `features` pinned to one core (taskset) against all of them.
 # Timings on a shared machine are noisy: compare ratios within one run, and read the load
 # average printed with the table.
 set -euo pipefail
@@ -25,8 +26,8 @@ while [ $# -gt 0 ]; do
     --skip) ARGS+=(--skip "$2"); shift ;;
     --baseline) ARGS+=(--baseline "$2"); shift ;;
     --) shift; ARGS+=("$@"); break ;;  # the rest goes to scripts/bench_peers.py
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
-    *) echo "unknown option $1 (--quick, --skip peers|scaling, --baseline BINARY)" >&2; exit 2 ;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    *) echo "unknown option $1 (--quick, --skip peers|scaling|cores, --baseline BINARY)" >&2; exit 2 ;;
   esac
   shift
 done

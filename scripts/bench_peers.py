@@ -11,6 +11,7 @@ favours them. Peak memory is the process's maximum resident set (getrusage of th
 import argparse
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -193,6 +194,33 @@ def scaling_rows(args, binaries, work):
   return out
 
 
+def core_rows(args, work):
+  """(command, {"1 core", "all cores": Series}): `inspect` and `features` of this build pinned
+  to one core with taskset, alternating with the same command on every core."""
+  if shutil.which("taskset") is None or (os.cpu_count() or 1) < 2:
+    return []
+  table = os.path.join(work, "cores-windows.csv")
+  out = []
+  for name, argv in (("inspect", [args.motus, "inspect", args.data]),
+                     ("features", [args.motus, "features", args.data, "-o", table])):
+    out.append((name, alternate(args.repeats, {
+      "1 core": lambda argv=argv: timed(["taskset", "-c", "0", *argv])[:2],
+      "all cores": lambda argv=argv: timed(argv)[:2]})))
+  return out
+
+
+def print_cores(args, cores):
+  if not cores:
+    return
+  n = os.cpu_count()
+  print(f"\n## cores ({args.repeats} alternating runs, medians): `taskset -c 0` against all {n}\n")
+  print(f"| command | 1 core s | {n} cores s | speed-up |")
+  print("|---|---|---|---|")
+  for name, series in cores:
+    one, every = series["1 core"].median, series["all cores"].median
+    print(f"| {name} | {fmt(one, 3)} | {fmt(every, 3)} | {fmt(one / every)}x |")
+
+
 def print_tables(args, peers, scaling, labels):
   print(f"\n## motus and its peers, same files, one run ({args.repeats} alternating runs, medians)")
   print(f"data: {args.data}; machine: {os.cpu_count()} cores; load average at the end: "
@@ -241,7 +269,7 @@ def main():
   parser.add_argument("--scale-repeats", type=int, default=3)
   parser.add_argument("--sizes", default="1,2,4,8")
   parser.add_argument("--stream-rows", type=int, default=230000)
-  parser.add_argument("--skip", default="", help="comma-separated: peers, scaling")
+  parser.add_argument("--skip", default="", help="comma-separated: peers, scaling, cores")
   parser.add_argument("--baseline", default=None,
                       help="another motus binary, run alternately with --motus (`before` columns)")
   parser.add_argument("--work", default=None, help="folder for temporary files (default: TMPDIR)")
@@ -254,7 +282,9 @@ def main():
   with tempfile.TemporaryDirectory(prefix="motus-bench-peers-", dir=args.work) as work:
     peers = peer_rows(args, binaries, args.python, work) if "peers" not in skip else []
     scaling = scaling_rows(args, binaries, work) if "scaling" not in skip else []
+    cores = core_rows(args, work) if "cores" not in skip else []
     print_tables(args, peers, scaling, binaries)
+    print_cores(args, cores)
 
 
 if __name__ == "__main__":

@@ -181,13 +181,9 @@ struct ChunkParser {
       let fastRole = f < fieldCount ? layout.roles[f] : LoadState.skip
       if fastRole >= 0 || fastRole == LoadState.time, let (field, v) = scanner.nextNumber() {
         if fastRole >= 0 {
-          guard abs(v) <= layout.valueLimit else {
-            throw refuse(v, field, line, f, isTime: false)
-          }
-          row[fastRole] = Float(v)
+          try store(v, field, line: line, column: f, slot: fastRole)
         } else {
-          guard abs(v) <= layout.timeLimit else { throw refuse(v, field, line, f, isTime: true) }
-          time = v
+          time = try checkedTime(v, field, line: line, column: f)
         }
         f += 1
         if field.terminator != .comma { break }
@@ -242,10 +238,7 @@ struct ChunkParser {
   private mutating func readValue(_ field: CSVField, line: Int, column: Int, slot: Int) throws {
     switch scanner.number(field) {
     case .value(let v):
-      guard abs(v) <= layout.valueLimit else {
-        throw refuse(v, field, line, column, isTime: false)
-      }
-      row[slot] = Float(v)
+      try store(v, field, line: line, column: column, slot: slot)
     case .empty:
       row[slot] = .nan
       chunk.missing[slot] += 1
@@ -257,13 +250,30 @@ struct ChunkParser {
   private func readTime(_ field: CSVField, line: Int, column: Int) throws -> Double {
     switch scanner.number(field) {
     case .value(let v):
-      guard abs(v) <= layout.timeLimit else { throw refuse(v, field, line, column, isTime: true) }
-      return v
+      return try checkedTime(v, field, line: line, column: column)
     case .empty:
       throw CSVError.emptyCell(at: layout.location(line, column))
     case .notANumber:
       throw CSVError.nonNumeric(text: scanner.text(field), at: layout.location(line, column))
     }
+  }
+
+  /// A channel cell's value into `row`, when within the value limit.
+  @inline(__always)
+  private mutating func store(
+    _ v: Double, _ field: CSVField, line: Int, column: Int, slot: Int
+  ) throws {
+    guard abs(v) <= layout.valueLimit else { throw refuse(v, field, line, column, isTime: false) }
+    row[slot] = Float(v)
+  }
+
+  /// A time cell's value, when within the time limit.
+  @inline(__always)
+  private func checkedTime(_ v: Double, _ field: CSVField, line: Int, column: Int) throws
+    -> Double
+  {
+    guard abs(v) <= layout.timeLimit else { throw refuse(v, field, line, column, isTime: true) }
+    return v
   }
 
   private func refuse(

@@ -66,18 +66,10 @@ enum DecimalParser {
     } else if first == UInt8(ascii: "+") {
       i += 1
     }
-    var digits = Digits()
-    var exponent = 0
-    guard digits.read(base, &i, end, exponent: &exponent, step: 0) else {
+    guard let (mantissa, fractionExponent) = readDigits(base, &i, end) else {
       return slowParse(base, start, end)
     }
-    if i < end && base[i] == UInt8(ascii: ".") {
-      i += 1
-      guard digits.read(base, &i, end, exponent: &exponent, step: -1) else {
-        return slowParse(base, start, end)
-      }
-    }
-    if !digits.sawDigit { return slowParse(base, start, end) }
+    var exponent = fractionExponent
     if i < end && (base[i] | 0x20) == UInt8(ascii: "e") {
       i += 1
       var expNegative = false
@@ -98,18 +90,10 @@ enum DecimalParser {
       exponent += expNegative ? -e : e
     }
     if i != end { return slowParse(base, start, end) }
-    // Exact when the mantissa fits in 53 bits and the power of ten is exact (<= 1e22).
-    let mantissa = digits.mantissa
-    guard mantissa <= (1 << 53), exponent >= -22, exponent <= 22 else {
+    guard let value = exactValue(mantissa, exponent, negative: negative) else {
       return slowParse(base, start, end)
     }
-    var value = Double(mantissa)
-    if exponent < 0 {
-      value /= powersOfTen[-exponent]
-    } else if exponent > 0 {
-      value *= powersOfTen[exponent]
-    }
-    return .value(negative ? -value : value)
+    return .value(value)
   }
 
   /// The fast path of `parse` on an unquoted field that starts at `start` and ends at the first
@@ -125,14 +109,7 @@ enum DecimalParser {
     guard i < limit else { return nil }
     let negative = base[i] == UInt8(ascii: "-")
     if negative { i += 1 }
-    var digits = Digits()
-    var exponent = 0
-    guard digits.read(base, &i, limit, exponent: &exponent, step: 0) else { return nil }
-    if i < limit && base[i] == UInt8(ascii: ".") {
-      i += 1
-      guard digits.read(base, &i, limit, exponent: &exponent, step: -1) else { return nil }
-    }
-    guard digits.sawDigit, digits.mantissa <= (1 << 53), exponent >= -22 else { return nil }
+    guard let (mantissa, exponent) = readDigits(base, &i, limit) else { return nil }
     if i < limit {
       // Exponents, and anything else, take the general path.
       let b = base[i]
@@ -140,9 +117,38 @@ enum DecimalParser {
         return nil
       }
     }
-    var value = Double(digits.mantissa)
-    if exponent < 0 { value /= powersOfTen[-exponent] }
-    return (negative ? -value : value, i)
+    guard let value = exactValue(mantissa, exponent, negative: negative) else { return nil }
+    return (value, i)
+  }
+
+  /// Integer and fraction digits from `i`: the significant digits and the power of ten the
+  /// fraction gives them; nil without a digit or at a 20th significant digit (slow path).
+  @inline(__always)
+  private static func readDigits(_ base: UnsafePointer<UInt8>, _ i: inout Int, _ end: Int)
+    -> (mantissa: UInt64, exponent: Int)?
+  {
+    var digits = Digits()
+    var exponent = 0
+    guard digits.read(base, &i, end, exponent: &exponent, step: 0) else { return nil }
+    if i < end && base[i] == UInt8(ascii: ".") {
+      i += 1
+      guard digits.read(base, &i, end, exponent: &exponent, step: -1) else { return nil }
+    }
+    return digits.sawDigit ? (digits.mantissa, exponent) : nil
+  }
+
+  /// `±mantissa · 10^exponent` when one exact multiply or divide gives it correctly rounded:
+  /// the mantissa fits in 53 bits and the power of ten is exact (<= 1e22); else nil.
+  @inline(__always)
+  private static func exactValue(_ mantissa: UInt64, _ exponent: Int, negative: Bool) -> Double? {
+    guard mantissa <= (1 << 53), exponent >= -22, exponent <= 22 else { return nil }
+    var value = Double(mantissa)
+    if exponent < 0 {
+      value /= powersOfTen[-exponent]
+    } else if exponent > 0 {
+      value *= powersOfTen[exponent]
+    }
+    return negative ? -value : value
   }
 
   /// `strtod` over a NUL-terminated copy; the whole (space-trimmed) cell must be consumed.

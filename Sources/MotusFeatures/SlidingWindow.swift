@@ -1,6 +1,8 @@
 // Window placement over one recording and the label a window gets.
 // Windows are [start, start + length) in samples, starts 0, hop, 2 hop, ... while they fit.
 
+import MotusData
+
 /// Fixed-length windows advanced by a hop, both in samples.
 public struct SlidingWindow: Sendable, Equatable {
   public let length: Int
@@ -15,6 +17,11 @@ public struct SlidingWindow: Sendable, Equatable {
   /// Number of whole windows in `sampleCount` samples (0 when shorter than one window).
   public func count(sampleCount: Int) -> Int {
     sampleCount < length ? 0 : (sampleCount - length) / hop + 1
+  }
+
+  /// Number of whole windows in all of `recordings`.
+  public func count(in recordings: [Recording]) -> Int {
+    recordings.reduce(0) { $0 + count(sampleCount: $1.sampleCount) }
   }
 
   /// Window starts in samples: `0, hop, ...` up to the last window that fits.

@@ -25,11 +25,8 @@ extension WindowTable {
         recordings: recordings.map { Self.header(of: $0) }, negativeLabels: dataset.negativeLabels),
       extractor: extractor, minimumPurity: minimumPurity)
     let window = SlidingWindow(length: extractor.spec.windowLength, hop: extractor.spec.hopLength)
-    let windowCount = recordings.reduce(0) { $0 + window.count(sampleCount: $1.sampleCount) }
-    try Limits.checkMemory(
-      Double(windowCount) * Double(extractor.featureCount) * 4,
-      for: "a table of \(windowCount) windows x \(extractor.featureCount) features",
-      hint: "use a longer --hop, fewer features, or less data at once.")
+    let windowCount = window.count(in: recordings)
+    try checkMemory(windowCount: windowCount, featureCount: extractor.featureCount)
     let groups = Self.groups(recordings, count: 4 * threads)
     let parts = GroupResults(count: groups.count)
     DispatchQueue.concurrentPerform(iterations: groups.count) { g in

@@ -59,13 +59,8 @@ public struct WindowTable: Sendable, Equatable {
       labels: dataset.labels, recordingSessions: dataset.recordings.map(\.session),
       recordingSubjects: dataset.recordings.map(\.subject), skippedRecordingCount: 0,
       droppedImpureCount: 0)
-    let windowCount = dataset.recordings.reduce(0) {
-      $0 + window.count(sampleCount: $1.sampleCount)
-    }
-    try Limits.checkMemory(
-      Double(windowCount) * Double(featureCount) * 4,
-      for: "a table of \(windowCount) windows x \(featureCount) features",
-      hint: "use a longer --hop, fewer features, or less data at once.")
+    let windowCount = window.count(in: dataset.recordings)
+    try checkMemory(windowCount: windowCount, featureCount: featureCount)
     var values: [Float] = []
     values.reserveCapacity(windowCount * featureCount)
     var row = [Float](repeating: 0, count: featureCount)
@@ -77,6 +72,17 @@ public struct WindowTable: Sendable, Equatable {
     table.features = Matrix(
       rowCount: table.labelIndices.count, columnCount: featureCount, values: values)
     return table
+  }
+
+  /// Throws `LimitError.memory` when a table of `windowCount` rows of `featureCount` floats
+  /// would not fit: refusing up front beats swapping or trapping halfway.
+  public static func checkMemory(
+    windowCount: Int, featureCount: Int,
+    hint: String = "use a longer --hop, fewer features, or less data at once."
+  ) throws {
+    try Limits.checkMemory(
+      Double(windowCount) * Double(featureCount) * 4,
+      for: "a table of \(windowCount) windows x \(featureCount) features", hint: hint)
   }
 
   /// The dataset's channels are the spec's recipes and its recordings are at the spec's rate.

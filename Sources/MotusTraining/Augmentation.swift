@@ -23,18 +23,20 @@ extension Augmentation {
   ///
   /// - Complexity: O(copies · samples).
   public func apply(to dataset: Dataset, seed: UInt64) -> Dataset {
-    guard copies > 0, !perturbation.isIdentity else { return dataset }
     var result = dataset
-    for copy in 1...copies {
-      result.recordings +=
-        perturbation.apply(to: dataset, seed: Self.copySeed(seed, copy: copy)).recordings
+    for copy in copyNumbers {
+      result.recordings += self.copy(copy, of: dataset, seed: seed).recordings
     }
     return result
   }
 
-  /// The seed of copy `copy` (from 1): distinct from the shuffling and initialisation streams
-  /// of the same `seed`.
-  static func copySeed(_ seed: UInt64, copy: Int) -> UInt64 {
-    (seed ^ 0xA5A5_5A5A_C3C3_3C3C) &+ UInt64(copy) &* 0xD1B5_4A32_D192_ED03
+  /// The copies this augmentation adds, numbered from 1; none when it perturbs nothing.
+  var copyNumbers: Range<Int> { copies > 0 && !perturbation.isIdentity ? 1..<(copies + 1) : 0..<0 }
+
+  /// Perturbed copy `number` (from 1) of `dataset`. Its seed is distinct from the shuffling and
+  /// initialisation streams of the same `seed`.
+  func copy(_ number: Int, of dataset: Dataset, seed: UInt64) -> Dataset {
+    let copySeed = (seed ^ 0xA5A5_5A5A_C3C3_3C3C) &+ UInt64(number) &* 0xD1B5_4A32_D192_ED03
+    return perturbation.apply(to: dataset, seed: copySeed)
   }
 }

@@ -90,25 +90,20 @@ extension Trainer {
     seed: UInt64
   ) throws -> WindowTable {
     let extractor = try FeatureExtractor(spec: spec)
+    let copyCount = augmentation?.copyNumbers.count ?? 0
     let window = SlidingWindow(length: spec.windowLength, hop: spec.hopLength)
-    let windowCount =
-      dataset.recordings.reduce(0) {
-        $0 + window.count(sampleCount: $1.sampleCount)
-      } * (1 + (augmentation?.copies ?? 0))
-    try Limits.checkMemory(
-      Double(windowCount) * Double(extractor.featureCount) * 4,
-      for: "a table of \(windowCount) windows x \(extractor.featureCount) features",
+    try WindowTable.checkMemory(
+      windowCount: window.count(in: dataset.recordings) * (1 + copyCount),
+      featureCount: extractor.featureCount,
       hint: "use a longer --hop, fewer features or --augment copies, or less data at once.")
     var table = try WindowTable.makeConcurrently(
       dataset: dataset, extractor: extractor, minimumPurity: minimumPurity)
-    guard let augmentation, augmentation.copies > 0, !augmentation.perturbation.isIdentity
-    else { return table }
-    for copy in 1...augmentation.copies {
-      let perturbed = augmentation.perturbation.apply(
-        to: dataset, seed: Augmentation.copySeed(seed, copy: copy))
+    guard let augmentation else { return table }
+    for number in augmentation.copyNumbers {
       table.append(
         try WindowTable.makeConcurrently(
-          dataset: perturbed, extractor: extractor, minimumPurity: minimumPurity))
+          dataset: augmentation.copy(number, of: dataset, seed: seed), extractor: extractor,
+          minimumPurity: minimumPurity))
     }
     return table
   }
