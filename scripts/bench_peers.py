@@ -186,7 +186,8 @@ def scaling_rows(args, binaries, work):
       "inspect": lambda m: lambda: timed([m, "inspect", path])[:2],
       "features": lambda m: lambda: timed([m, "features", path, "-o", os.path.join(work, "w.csv")])[:2],
       "train": lambda m: lambda: timed([m, "train", path, "--seed", "1", "-o",
-                                        os.path.join(work, "s.motus")])[:2]}
+                                        os.path.join(work, "s.motus")])[:2],
+      "evaluate": lambda m: lambda: timed([m, "evaluate", args.model, path])[:2]}
     for name, make in commands.items():
       series = alternate(args.scale_repeats, motus_commands(binaries, make))
       out.append((copies, size_mb, samples_1x * copies, name, series))

@@ -44,9 +44,10 @@ struct CrossValidate: ParsableCommand {
   }
 
   func run() throws {
-    let (result, sourceWeights) = try data.loadWithProgress()
-    let spec = try featureChannels.apply(to: windows.featureChoice()).cliSpec(for: result)
-    let table = try windows.windowTable(for: result, spec: spec)
+    let (windowed, sourceWeights) = try data.loadWindows(
+      choice: featureChannels.apply(to: windows.featureChoice()),
+      minimumPurity: windows.minimumPurity)
+    let (table, spec) = (windowed.table, windowed.spec)
     guard table.windowCount > 0 else {
       throw ToolError(
         "no windows: \(table.skippedRecordingCount) recordings shorter than one window, "

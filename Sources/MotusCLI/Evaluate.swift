@@ -106,41 +106,45 @@ struct Evaluate: ParsableCommand {
       try OutputFile(path: $0, flag: "--output", inputs: inputs, otherOutputs: [report ?? ""])
     }
     var trained: TrainedModel = try ModelFile.read(path: model)
-    let loaded = try load(for: trained)
-    let dataset = try perturbed(loaded.dataset)
+    var loaded = try load(for: trained)
+    if let dataset = loaded.dataset { loaded.dataset = try perturbed(dataset) }
     if let unknownBelow { trained.unknownThreshold = unknownBelow }
     var result: EvaluationResult = try Evaluation.run(
-      model: trained, dataset: dataset, minimumPurity: minimumPurity, smoothing: smoothing.value)
-    result.skippedRecordings += EvaluationResult.SkippedRecording.loaderSkips(loaded.report)
-    for comparison in StepComparison.all(in: dataset) { Warnings.write(comparison.line + "\n") }
+      model: trained, loaded: loaded, minimumPurity: minimumPurity, smoothing: smoothing.value)
+    result.skippedRecordings += EvaluationResult.SkippedRecording.loaderSkips(loaded.outline.report)
+    if let dataset = loaded.dataset {
+      for comparison in StepComparison.all(in: dataset) { Warnings.write(comparison.line + "\n") }
+    }
     try write(result, reportFile: reportFile, outputFile: outputFile)
   }
 
-  /// The data, loaded with the model's channels and rate, with its notes and warnings printed.
-  private func load(for trained: TrainedModel) throws -> LoadResult {
+  /// The data, loaded with the model's channels and rate, with its notes and warnings printed:
+  /// CSV files windowed as they are read unless `--perturb` needs the samples.
+  private func load(for trained: TrainedModel) throws -> Evaluation.LoadedData {
     let reading = ProgressLine()
     defer { reading.clear() }
-    var loaded: (result: LoadResult, resampled: Bool)
+    var loaded: Evaluation.LoadedData
     if data.manifest != nil {
       // The manifest fixes channels and rate; they must be the model's.
       let result = try data.load { done, total in reading.update(done: done, total: total) }
       try Evaluation.checkChannels(result.recipes, model: trained)
-      loaded = (result, false)
+      loaded = Evaluation.LoadedData(result, resampled: false)
     } else {
-      loaded = try Evaluation.load(
-        data.paths, model: trained, options: data.loadOptions()
+      loaded = try Evaluation.loadForScoring(
+        data.paths, model: trained, options: data.loadOptions(), minimumPurity: minimumPurity,
+        smoothing: smoothing.value, whole: perturb != nil
       ) { done, total in reading.update(done: done, total: total) }
     }
     reading.clear()
-    loaded.result.warnRecordingsWithoutWindow(spec: trained.featureSpec)
-    for note in loaded.result.report.notes where note.hasPrefix("input: ") {
+    loaded.outline.warnRecordingsWithoutWindow(spec: trained.featureSpec)
+    for note in loaded.outline.report.notes where note.hasPrefix("input: ") {
       Warnings.write("note: \(note)\n")
     }
     if loaded.resampled && data.sampleRate == nil {
       Warnings.write(
         "note: resampled the data to the model's \(trained.featureSpec.sampleRateHz) Hz.\n")
     }
-    return loaded.result
+    return loaded
   }
 
   /// `dataset` under `--perturb`'s simulated device change, or as it is.

@@ -34,10 +34,12 @@ struct Features: ParsableCommand {
   func run() throws {
     // Before the data is read: a bad output fails at once, and never overwrites an input.
     let file = try OutputFile(path: output, flag: "--output", inputs: data.inputFiles())
-    var result = try data.loadWithProgress().result
-    let spec = try featureChannels.apply(to: windows.featureChoice()).cliSpec(for: result)
-    result.warnRecordingsWithoutWindow(spec: spec)
-    let table = try windows.windowTable(for: result, spec: spec)
+    var windowed = try data.loadWindows(
+      choice: featureChannels.apply(to: windows.featureChoice()),
+      minimumPurity: windows.minimumPurity
+    ).windowed
+    windowed.warnRecordingsWithoutWindow()
+    let (table, spec) = (windowed.table, windowed.spec)
     try Self.write(table, to: file)
     // The summary goes to standard error when the table itself is on standard output.
     var summary = FileHandle.standardOutput
@@ -68,4 +70,3 @@ struct Features: ParsableCommand {
     }
   }
 }
-

@@ -43,12 +43,12 @@ struct Inspect: ParsableCommand {
 
   func run() throws {
     let progress = ProgressLine()
-    var result: LoadResult
+    var result: LoadOutline
     do {
       defer { progress.clear() }
       // No features are computed here, so values need only be finite: inspect shows a file
       // whatever its units, and the other commands then name any value out of range.
-      result = try data.load(requireLabels: false, checkValueRange: false) { done, total in
+      result = try data.loadOutline(requireLabels: false, checkValueRange: false) { done, total in
         progress.update(done: done, total: total)
       }
     }
@@ -69,7 +69,7 @@ struct Inspect: ParsableCommand {
   }
 
   /// The whole report as text (tables separated by blank lines).
-  static func render(_ result: LoadResult) -> String {
+  static func render(_ result: LoadOutline) -> String {
     let summary = DatasetSummary(result)
     var out = ""
     out +=
@@ -77,7 +77,7 @@ struct Inspect: ParsableCommand {
       + "recordings: \(summary.recordings), samples: \(summary.samples)\n"
     out +=
       "windows of the default \(defaultWindowSeconds) s (hop a third): "
-      + "\(defaultWindowCount(result.dataset))\n"
+      + "\(defaultWindowCount(result.recordings))\n"
     if summary.rowsDroppedByLabel > 0 {
       out += "rows dropped by label (empty or not kept): \(summary.rowsDroppedByLabel)\n"
     }
@@ -154,8 +154,8 @@ struct Inspect: ParsableCommand {
   }
 
   /// Windows of the default length (hop a third) the recordings hold, each at its own rate.
-  static func defaultWindowCount(_ dataset: Dataset) -> Int {
-    dataset.recordings.reduce(0) { total, recording in
+  static func defaultWindowCount(_ recordings: [RecordingOutline]) -> Int {
+    recordings.reduce(0) { total, recording in
       let length = max(1, Int((defaultWindowSeconds * recording.sampleRateHz).rounded()))
       let window = SlidingWindow(length: length, hop: max(1, length / 3))
       return total + window.count(sampleCount: recording.sampleCount)

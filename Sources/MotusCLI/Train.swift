@@ -30,18 +30,22 @@ struct Train: ParsableCommand {
     let started = clock.now
     // Fail before minutes of training, not after; an input is never overwritten.
     let file = try OutputFile(path: output, flag: "--output", inputs: data.inputFiles())
-    var (result, sourceWeights) = try data.loadWithProgress()
-    let spec = try featureChannels.apply(to: windows.featureChoice()).cliSpec(for: result)
-    result.warnRecordingsWithoutWindow(spec: spec)
-
     let options = try training.trainingOptions()
+    try Trainer.checkAugmentation(options)
+    // The data's windows and its perturbed copies', a session at a time as the files are read.
+    var (windowed, sourceWeights) = try data.loadWindows(
+      choice: featureChannels.apply(to: windows.featureChoice()),
+      minimumPurity: windows.minimumPurity,
+      copies: options.augmentation?.windowCopies(seed: options.seed))
+    windowed.warnRecordingsWithoutWindow()
 
     let progress = ProgressLine()
     let trained: (model: TrainedModel, report: TrainingReport, table: WindowTable)
     do {
       defer { progress.clear() }
       trained = try Trainer.train(
-        dataset: result.dataset, spec: spec, minimumPurity: windows.minimumPurity,
+        windows: windowed.table, negativeLabels: windowed.outline.negativeLabels,
+        spec: windowed.spec,
         validationGroup: training.validationGroup.trainerGroup, options: options,
         sourceWeights: sourceWeights, progress: progress.update)
     }

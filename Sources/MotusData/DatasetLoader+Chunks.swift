@@ -76,7 +76,8 @@ enum ChunkSplitter {
   /// Cuts `start..<count` just after line feeds into pieces of about `chunkBytes`; one
   /// piece when a quote may hide a line end inside a field.
   static func split(
-    _ base: UnsafePointer<UInt8>, start: Int, count: Int, firstLine: Int
+    _ base: UnsafePointer<UInt8>, start: Int, count: Int, firstLine: Int,
+    chunkBytes: Int = chunkBytes
   ) -> [Range<Int>] {
     let length = count - start
     guard length > 2 * chunkBytes,

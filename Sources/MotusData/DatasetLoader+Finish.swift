@@ -20,6 +20,38 @@ struct SessionOutcome: Sendable {
   var recordings: [Recording] = []
 }
 
+/// One session to finish: its rows and what it is called.
+struct SessionWork: Sendable {
+  var data: SessionData
+  var name: String
+  var subject: String
+  var file: String
+}
+
+/// Samples and seconds per mapped label id, summed over recordings in order (the order the
+/// report's totals have always been summed in).
+struct LabelTally {
+  private(set) var counts: [Int] = []
+  private(set) var seconds: [Double] = []
+
+  func isUsed(_ id: Int) -> Bool { id < counts.count && counts[id] > 0 }
+
+  mutating func add(_ recordings: [Recording]) {
+    for recording in recordings {
+      let step = 1 / recording.sampleRateHz
+      for l in recording.labelIndices {
+        let id = Int(l)
+        if id >= counts.count {
+          counts += [Int](repeating: 0, count: id + 1 - counts.count)
+          seconds += [Double](repeating: 0, count: id + 1 - seconds.count)
+        }
+        seconds[id] += step
+        counts[id] += 1
+      }
+    }
+  }
+}
+
 /// Everything a session needs from the whole load, shared by the threads that finish them.
 struct FinishContext: Sendable {
   let options: LoadOptions
@@ -31,16 +63,39 @@ struct FinishContext: Sendable {
 
 extension LoadState {
   mutating func finish(files: [String]) throws -> LoadResult {
+    recordFileTotals(files: files)
+    let plan = try channelPlan()
+    let labels = try labelDecisions()
+    var work = sessionWork(files: files, names: qualifiedSessionNames(files: files))
+    let outcomes = try Self.finishConcurrently(
+      &work, context: finishContext(labels: labels, plan: plan))
+    sessions = []
+    let recordings = addToReport(outcomes)
+    var tally = LabelTally()
+    tally.add(recordings)
+    return try assemble(recordings, tally: tally, mappedNames: labels.mappedNames)
+  }
+
+  /// The report's files and the missing cells of every file.
+  mutating func recordFileTotals(files: [String]) {
     report.files = files
-    let plan = try ChannelPlan(recipes: adapterRecipes + recipes, rawChannels: rawChannels)
     for (c, name) in rawChannels.enumerated() where missing[c] > 0 {
       report.missingValues[name] = missing[c]
     }
-    let labels = try labelDecisions()
-    let context = FinishContext(
+  }
+
+  func channelPlan() throws -> ChannelPlan {
+    try ChannelPlan(recipes: adapterRecipes + recipes, rawChannels: rawChannels)
+  }
+
+  func finishContext(labels: LabelDecisions, plan: ChannelPlan) -> FinishContext {
+    FinishContext(
       options: options, plan: plan, labels: labels, rawChannels: rawChannels,
       adapterCount: adapterRecipes.count)
-    let outcomes = try finishSessions(files: files, context: context)
+  }
+
+  /// Adds the sessions' report lines in order; returns their recordings.
+  mutating func addToReport(_ outcomes: [SessionOutcome]) -> [Recording] {
     var recordings: [Recording] = []
     for outcome in outcomes {
       report.skipped += outcome.skipped
@@ -49,22 +104,31 @@ extension LoadState {
       report.sessions.append(outcome.summary)
       recordings += outcome.recordings
     }
-    return try assemble(recordings, mappedNames: labels.mappedNames)
+    return recordings
   }
 
   /// Labels: map, check the map and the keep list against the data, decide per raw label.
-  private func labelDecisions() throws -> LabelDecisions {
+  func labelDecisions() throws -> LabelDecisions {
     let present = labelNames.names.sorted(by: naturalOrder)
     for key in options.labelMap.keys.sorted() where !labelNames.names.contains(key) {
       throw CSVError.unknownLabelInMap(label: key, present: present)
     }
-    let mapped = labelNames.names.map { options.labelMap[$0] ?? $0 }
-    let mappedPresent = Array(Set(mapped)).sorted(by: naturalOrder)
-    var keep = [Bool](repeating: true, count: mapped.count)
+    let decisions = labelDecisionsSoFar()
     if let keepLabels = options.keepLabels {
+      let mappedPresent = decisions.mappedNames.names.sorted(by: naturalOrder)
       for k in keepLabels where !mappedPresent.contains(k) {
         throw CSVError.unknownKeptLabel(label: k, present: mappedPresent)
       }
+    }
+    return decisions
+  }
+
+  /// The decisions for the labels read so far, without the checks that need all of them:
+  /// a label's mapped id and whether it is kept do not change as more labels are read.
+  func labelDecisionsSoFar() -> LabelDecisions {
+    let mapped = labelNames.names.map { options.labelMap[$0] ?? $0 }
+    var keep = [Bool](repeating: true, count: mapped.count)
+    if let keepLabels = options.keepLabels {
       let keepSet = Set(keepLabels)
       keep = mapped.map { keepSet.contains($0) }
     }
@@ -73,77 +137,96 @@ extension LoadState {
     return LabelDecisions(keep: keep, mappedID: mappedID, mappedNames: mappedIDs)
   }
 
-  /// Every session finished on every core, in session order; each session's raw rows are
-  /// released as soon as it is done, so raw rows and recordings are not all held at once.
-  /// - Throws: The error of the first session (in order) that failed.
-  private mutating func finishSessions(
-    files: [String], context: FinishContext
-  ) throws -> [SessionOutcome] {
-    // Session names must be unique across files.
+  /// Each session's name: as read, or prefixed with its file's name when sessions of that
+  /// name come from more than one file (names must be unique across files).
+  func qualifiedSessionNames(files: [String]) -> [String] {
     var filesOfName: [Int32: Set<Int>] = [:]
     for s in sessions { filesOfName[s.name, default: []].insert(s.fileIndex) }
-    let names = sessions.map { s -> String in
+    return sessions.map { s -> String in
       let name = sessionNames.names[Int(s.name)]
       guard (filesOfName[s.name]?.count ?? 0) > 1 else { return name }
       return ((files[s.fileIndex] as NSString).lastPathComponent as NSString)
         .deletingPathExtension + "/" + name
     }
-    let subjects = sessions.map { subjectNames.names[Int($0.subject)] }
-    let inputs = ConcurrentSlots<SessionData>(count: sessions.count)
-    for (i, s) in sessions.enumerated() { inputs.set(i, s) }
-    sessions = []
-    let outcomes = ConcurrentSlots<Result<SessionOutcome, Error>>(count: names.count)
+  }
+
+  /// `sessions[range]` with their names, subjects and files, ready to finish; each session's
+  /// rows move out of `sessions` (only its name, file and subject stay).
+  mutating func sessionWork(
+    files: [String], names: [String], range: Range<Int>? = nil
+  ) -> [SessionWork] {
+    (range ?? sessions.indices).map { i in
+      let s = sessions[i]
+      sessions[i] = SessionData(name: s.name, fileIndex: s.fileIndex, subject: s.subject)
+      return SessionWork(
+        data: s, name: names[i - (range?.lowerBound ?? 0)],
+        subject: subjectNames.names[Int(s.subject)], file: files[s.fileIndex])
+    }
+  }
+
+  /// Every session finished on every core, in order; each session's raw rows are released as
+  /// soon as it is done, so raw rows and recordings are not all held at once.
+  /// - Throws: The error of the first session (in order) that failed.
+  static func finishConcurrently(
+    _ work: inout [SessionWork], context: FinishContext
+  ) throws -> [SessionOutcome] {
+    let inputs = ConcurrentSlots<SessionWork>(count: work.count)
+    for (i, w) in work.enumerated() { inputs.set(i, w) }
+    let count = work.count
+    work = []  // the slots hold the only copy: each session's rows go as it is taken
+    let outcomes = ConcurrentSlots<Result<SessionOutcome, Error>>(count: count)
     let next = ConcurrentSlots<Int>(count: 1)
     DispatchQueue.concurrentPerform(
-      iterations: min(names.count, max(1, ProcessInfo.processInfo.activeProcessorCount))
+      iterations: min(count, max(1, ProcessInfo.processInfo.activeProcessorCount))
     ) { _ in
-      while let i = next.increment(below: names.count), let session = inputs.take(i) {
-        outcomes.set(i, Result {
-          try Self.finish(
-            session, name: names[i], subject: subjects[i], file: files[session.fileIndex],
-            context: context)
-        })
+      while let i = next.increment(below: count), let w = inputs.take(i) {
+        outcomes.set(
+          i,
+          Result {
+            try Self.finish(
+              w.data, name: w.name, subject: w.subject, file: w.file, context: context)
+          })
       }
     }
     return try outcomes.values.map { try $0!.get() }
   }
 
   /// Label vocabulary, counts and the dataset from every recording.
-  private mutating func assemble(_ recordings: [Recording], mappedNames: Interner) throws
-    -> LoadResult
-  {
+  private mutating func assemble(
+    _ recordings: [Recording], tally: LabelTally, mappedNames: Interner
+  ) throws -> LoadResult {
     var recordings = recordings
-    var mappedIDs = mappedNames
-    // Final label vocabulary: labels used by recordings, in natural order.
-    var used = [Bool](repeating: false, count: mappedIDs.names.count)
-    for r in recordings {
-      for l in r.labelIndices { used[Int(l)] = true }
-    }
-    let vocabulary = mappedIDs.names.indices.filter { used[$0] }.map { mappedIDs.names[$0] }
-      .sorted(by: naturalOrder)
-    var finalIndex = [Int32](repeating: -1, count: mappedIDs.names.count)
-    for (i, l) in vocabulary.enumerated() { finalIndex[Int(mappedIDs.id(of: l))] = Int32(i) }
-    var seconds = [Double](repeating: 0, count: vocabulary.count)
-    var counts = [Int](repeating: 0, count: vocabulary.count)
+    let (vocabulary, finalIndex) = try vocabulary(
+      tally, recordingCount: recordings.count, mappedNames: mappedNames)
     for i in recordings.indices {
       recordings[i].labelIndices = recordings[i].labelIndices.map { finalIndex[Int($0)] }
-      let step = 1 / recordings[i].sampleRateHz
-      for l in recordings[i].labelIndices {
-        seconds[Int(l)] += step
-        counts[Int(l)] += 1
-      }
-    }
-    for (i, label) in vocabulary.enumerated() {
-      report.labelDurationsSeconds[label] = seconds[i]
-      report.labelSampleCounts[label] = counts[i]
-    }
-    report.recordingCount = recordings.count
-    guard !recordings.isEmpty else {
-      throw CSVError.nothingLeft(reasons: report.skippedByReason.map { "\($0.count) \($0.reason)" })
     }
     let dataset = Dataset(
       channels: recipes.map(\.name), labels: vocabulary, recordings: recordings)
     return LoadResult(dataset: dataset, recipes: recipes, report: report)
+  }
+
+  /// The final label vocabulary (the labels recordings use, in natural order), each mapped
+  /// id's index in it (-1 when unused), and the report's label totals and recording count.
+  /// - Throws: `CSVError.nothingLeft` when there are no recordings.
+  mutating func vocabulary(
+    _ tally: LabelTally, recordingCount: Int, mappedNames: Interner
+  ) throws -> (labels: [String], finalIndex: [Int32]) {
+    var mappedIDs = mappedNames
+    let vocabulary = mappedIDs.names.indices.filter { tally.isUsed($0) }
+      .map { mappedIDs.names[$0] }.sorted(by: naturalOrder)
+    var finalIndex = [Int32](repeating: -1, count: mappedIDs.names.count)
+    for (i, l) in vocabulary.enumerated() {
+      let id = Int(mappedIDs.id(of: l))
+      finalIndex[id] = Int32(i)
+      report.labelDurationsSeconds[l] = tally.seconds[id]
+      report.labelSampleCounts[l] = tally.counts[id]
+    }
+    report.recordingCount = recordingCount
+    guard recordingCount > 0 else {
+      throw CSVError.nothingLeft(reasons: report.skippedByReason.map { "\($0.count) \($0.reason)" })
+    }
+    return (vocabulary, finalIndex)
   }
 
   /// One session: subject filters, kept labels, missing cells filled, split at gaps.
@@ -162,7 +245,9 @@ extension LoadState {
         LoadReport.Skipped(session: name, file: file, rowCount: rowCount, reason: reason))
       return outcome
     }
-    if let only = options.subjects, !only.contains(subject) { return skip("subject not in --subjects") }
+    if let only = options.subjects, !only.contains(subject) {
+      return skip("subject not in --subjects")
+    }
     if let excluded = options.excludeSubjects, excluded.contains(subject) {
       return skip("subject in --exclude-subjects")
     }
@@ -188,10 +273,12 @@ extension LoadState {
     for (k, piece) in pieces.enumerated() {
       let pieceName = k == 0 ? name : "\(name)#\(k + 1)"
       let labels = rows[piece].map { context.labels.mappedID[Int(s.labels[$0])] }
-      if let recording = try piece.count < 2 ? nil : Self.recording(
-        Array(times[piece]), LoadState.apply(context.plan, to: raw, range: piece), labels,
-        name: pieceName, subject: subject, file: file, step: whole ? period : nil,
-        context: context, notes: &outcome.notes)
+      if let recording = try piece.count < 2
+        ? nil
+        : Self.recording(
+          Array(times[piece]), LoadState.apply(context.plan, to: raw, range: piece), labels,
+          name: pieceName, subject: subject, file: file, step: whole ? period : nil,
+          context: context, notes: &outcome.notes)
       {
         outcome.recordings.append(recording)
         outcome.summary.recordingCount += 1
@@ -281,7 +368,8 @@ extension LoadState {
     var earlier: Set<String> = []
     var copies = true
     for r in plan.recipes {
-      copies = copies && r.operation == .copy && r.inputs.count == 1
+      copies =
+        copies && r.operation == .copy && r.inputs.count == 1
         && slotOf[r.inputs[0]] != nil && !earlier.contains(r.inputs[0])
       earlier.insert(r.name)
     }

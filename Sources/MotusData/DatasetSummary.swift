@@ -78,15 +78,16 @@ public struct DatasetSummary: Encodable, Sendable, Equatable {
   /// Notes from loading (for example channels added so that a magnitude can be computed).
   public var notes: [String]
 
-  public init(_ result: LoadResult) {
-    let dataset = result.dataset
-    let report = result.report
+  public init(_ result: LoadResult) { self.init(LoadOutline(result)) }
+
+  public init(_ outline: LoadOutline) {
+    let report = outline.report
     files = report.files
     rowsRead = report.rowsRead
     rowsDroppedByLabel = report.rowsDroppedByLabel
-    recordings = dataset.recordings.count
-    samples = dataset.sampleCount
-    channels = result.recipes.map {
+    recordings = outline.recordings.count
+    samples = outline.recordings.reduce(0) { $0 + $1.sampleCount }
+    channels = outline.recipes.map {
       Channel(name: $0.name, operation: $0.operation.rawValue, inputs: $0.inputs, scale: $0.scale)
     }
     sessions = report.sessions.map {
@@ -96,23 +97,25 @@ public struct DatasetSummary: Encodable, Sendable, Equatable {
     }
     var seconds: [String: Double] = [:]
     var counts: [String: Int] = [:]
-    for r in dataset.recordings {
+    for r in outline.recordings {
       seconds[r.subject, default: 0] += Double(r.sampleCount) / r.sampleRateHz
       counts[r.subject, default: 0] += 1
     }
-    subjects = dataset.subjects.map {
+    subjects = outline.subjects.map {
       Subject(name: $0, recordings: counts[$0] ?? 0, durationSeconds: seconds[$0] ?? 0)
     }
-    let total = report.labelDurationsSeconds.values.reduce(0, +)
-    labels = dataset.labels.map { label in
+    // Summed in vocabulary order: a dictionary's order changes from run to run, and with it
+    // the last bits of a sum.
+    let total = outline.labels.reduce(0) { $0 + (report.labelDurationsSeconds[$1] ?? 0) }
+    labels = outline.labels.map { label in
       let s = report.labelDurationsSeconds[label] ?? 0
       return Label(
         name: label, samples: report.labelSampleCounts[label] ?? 0, durationSeconds: s,
         sharePercent: total > 0 ? 100 * s / total : 0,
-        isNegative: dataset.negativeLabels.contains(label))
+        isNegative: outline.negativeLabels.contains(label))
     }
     var rateCounts: [Double: Int] = [:]
-    for r in dataset.recordings {
+    for r in outline.recordings {
       rateCounts[(r.sampleRateHz * 100).rounded() / 100, default: 0] += 1
     }
     recordingRates = rateCounts.keys.sorted().map { Rate(rateHz: $0, recordings: rateCounts[$0]!) }

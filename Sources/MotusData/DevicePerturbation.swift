@@ -177,13 +177,15 @@ public struct DevicePerturbation: Codable, Sendable, Equatable, CustomStringConv
     return result
   }
 
-  /// Every recording perturbed, each by its own device drawn from `seed` and its index.
-  public func apply(to dataset: Dataset, seed: UInt64) -> Dataset {
+  /// Every recording perturbed, each by its own device drawn from `seed` and its index; the
+  /// first's index is `firstIndex` (a part of a larger dataset gets the devices its
+  /// recordings get in the whole).
+  public func apply(to dataset: Dataset, seed: UInt64, firstIndex: Int = 0) -> Dataset {
     var result = dataset
     for i in dataset.recordings.indices {
       result.recordings[i] = apply(
         to: dataset.recordings[i], channels: dataset.channels,
-        seed: seed &+ UInt64(i) &* 0x9E37_79B9_7F4A_7C15)
+        seed: seed &+ UInt64(firstIndex + i) &* 0x9E37_79B9_7F4A_7C15)
     }
     return result
   }

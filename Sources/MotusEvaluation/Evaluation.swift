@@ -100,25 +100,47 @@ public enum Evaluation {
   public static func run(
     model: TrainedModel, dataset: Dataset, minimumPurity: Float = 0, smoothing: Smoothing = .none
   ) throws -> EvaluationResult {
-    let unknown = dataset.labels.filter {
-      !model.classes.contains($0) && !dataset.negativeLabels.contains($0)
-    }
+    try checkLabels(dataset.labels, negativeLabels: dataset.negativeLabels, model: model)
+    let table = try WindowTable.make(
+      dataset: dataset, extractor: FeatureExtractor(spec: model.featureSpec),
+      minimumPurity: tablePurity(minimumPurity, smoothing: smoothing))
+    return try score(
+      model: model, table: table, recordings: dataset.recordings.map(RecordingOutline.init),
+      negativeLabels: dataset.negativeLabels, minimumPurity: minimumPurity, smoothing: smoothing)
+  }
+
+  /// The purity below which `run` drops windows from its table: with smoothing, none (they
+  /// feed the smoother).
+  static func tablePurity(_ minimumPurity: Float, smoothing: Smoothing) -> Float {
+    smoothing == .none ? minimumPurity : 0
+  }
+
+  /// - Throws: `EvaluationError.unknownLabels` for data labels neither the model's classes
+  ///   nor negatives.
+  static func checkLabels(_ labels: [String], negativeLabels: [String], model: TrainedModel) throws
+  {
+    let unknown = labels.filter { !model.classes.contains($0) && !negativeLabels.contains($0) }
     guard unknown.isEmpty else {
       throw EvaluationError.unknownLabels(unknown, modelClasses: model.classes)
     }
+  }
+
+  /// `run` once the table of the model's windows (purity `tablePurity`) is built: the
+  /// recordings too short for a window, the check that something is left to score, the scores.
+  static func score(
+    model: TrainedModel, table: WindowTable, recordings: [RecordingOutline],
+    negativeLabels: [String], minimumPurity: Float, smoothing: Smoothing
+  ) throws -> EvaluationResult {
     let spec = model.featureSpec
-    let table = try WindowTable.make(
-      dataset: dataset, extractor: FeatureExtractor(spec: spec),
-      minimumPurity: smoothing == .none ? minimumPurity : 0)
     let window = SlidingWindow(length: spec.windowLength, hop: spec.hopLength)
-    let skipped = dataset.recordings.filter { window.count(sampleCount: $0.sampleCount) == 0 }
+    let skipped = recordings.filter { window.count(sampleCount: $0.sampleCount) == 0 }
       .map {
         EvaluationResult.SkippedRecording(
           session: $0.session, subject: $0.subject, source: $0.source,
           sampleCount: $0.sampleCount,
           reason: "shorter than one window (\(spec.windowLength) samples)")
       }
-    let negatives = Set(dataset.negativeLabels)
+    let negatives = Set(negativeLabels)
     guard
       table.purity.indices.contains(where: {
         table.purity[$0] >= minimumPurity && !negatives.contains(table.label(at: $0))
@@ -131,7 +153,7 @@ public enum Evaluation {
     }
     var result = try evaluate(
       model: model, table: table, rows: Array(0..<table.windowCount), smoothing: smoothing,
-      minimumPurity: minimumPurity, negativeLabels: dataset.negativeLabels)
+      minimumPurity: minimumPurity, negativeLabels: negativeLabels)
     result.skippedRecordings = skipped
     result.droppedImpureCount = table.droppedImpureCount + table.windowCount - result.windowCount
     return result

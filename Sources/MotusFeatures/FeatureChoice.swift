@@ -81,7 +81,13 @@ public struct FeatureChoice: Codable, Sendable, Equatable {
   /// - Throws: `FeatureChoiceError.mixedRates` when recordings differ in rate by more than
   ///   2 %, `.noRecordings`, and what `spec(recipes:sampleRateHz:)` throws.
   public func spec(for result: LoadResult) throws -> FeatureSpec {
-    let rates = result.dataset.recordings.map(\.sampleRateHz).sorted()
+    try spec(recipes: result.recipes, recordingRates: result.dataset.recordings.map(\.sampleRateHz))
+  }
+
+  /// The spec for data whose channels `recipes` compute, at the common rate of recordings
+  /// sampled at `recordingRates` (Hz): throws as `spec(for:)`.
+  public func spec(recipes: [ChannelRecipe], recordingRates: [Double]) throws -> FeatureSpec {
+    let rates = recordingRates.sorted()
     guard let low = rates.first, let high = rates.last else {
       throw FeatureChoiceError.noRecordings
     }
@@ -89,7 +95,7 @@ public struct FeatureChoice: Codable, Sendable, Equatable {
     guard high - low <= 0.02 * rate else {
       throw FeatureChoiceError.mixedRates(lowHz: low, highHz: high, medianHz: rate)
     }
-    return try spec(recipes: result.recipes, sampleRateHz: rate)
+    return try spec(recipes: recipes, sampleRateHz: rate)
   }
 
   /// The spec for data whose channels `recipes` compute, sampled at `sampleRateHz`.

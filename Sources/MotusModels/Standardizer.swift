@@ -44,14 +44,21 @@ public struct Standardizer: Codable, Sendable, Equatable {
 
   /// `(x - mean) / scale`, shape `[N, F]`.
   public func transform(_ x: Matrix) -> Matrix {
+    var out = x
+    transform(inPlace: &out)
+    return out
+  }
+
+  /// `transform(x)` written over `x`: no second copy of a large table.
+  public func transform(inPlace x: inout Matrix) {
     precondition(
       x.columnCount == featureCount, "expected \(featureCount) features, got \(x.columnCount)")
-    var out = x
     let f = featureCount
-    for i in 0..<x.rowCount {
-      for j in 0..<f { out.values[i * f + j] = (x.values[i * f + j] - mean[j]) / scale[j] }
+    x.values.withUnsafeMutableBufferPointer { v in
+      for i in 0..<(v.count / max(f, 1)) {
+        for j in 0..<f { v[i * f + j] = (v[i * f + j] - mean[j]) / scale[j] }
+      }
     }
-    return out
   }
 
   /// Standardises one row in place, without allocating.

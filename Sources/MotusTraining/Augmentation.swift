@@ -2,6 +2,7 @@
 // so the model sees each activity as several devices and placements would record it.
 
 import MotusData
+import MotusFeatures
 import MotusModels
 
 extension Augmentation {
@@ -33,10 +34,25 @@ extension Augmentation {
   /// The copies this augmentation adds, numbered from 1; none when it perturbs nothing.
   var copyNumbers: Range<Int> { copies > 0 && !perturbation.isIdentity ? 1..<(copies + 1) : 0..<0 }
 
-  /// Perturbed copy `number` (from 1) of `dataset`. Its seed is distinct from the shuffling and
+  /// Perturbed copy `number` (from 1) of `dataset`, whose first recording is recording
+  /// `firstIndex` of the whole training set. Its seed is distinct from the shuffling and
   /// initialisation streams of the same `seed`.
-  func copy(_ number: Int, of dataset: Dataset, seed: UInt64) -> Dataset {
+  func copy(_ number: Int, of dataset: Dataset, seed: UInt64, firstIndex: Int = 0) -> Dataset {
     let copySeed = (seed ^ 0xA5A5_5A5A_C3C3_3C3C) &+ UInt64(number) &* 0xD1B5_4A32_D192_ED03
-    return perturbation.apply(to: dataset, seed: copySeed)
+    return perturbation.apply(to: dataset, seed: copySeed, firstIndex: firstIndex)
+  }
+
+  /// The copies for `WindowTable.make(dataset:extractor:minimumPurity:copies:)` and
+  /// `WindowedLoad`, which window them a part of the data at a time. Each copy is held beside
+  /// its part: one that would not fit in memory is refused rather than swapped or trapped.
+  public func windowCopies(seed: UInt64) -> WindowTable.Copies {
+    WindowTable.Copies(numbers: Array(copyNumbers)) { number, part, firstIndex in
+      let bytesPerSample = Double(4 * part.channels.count + 12)
+      try Limits.checkMemory(
+        Double(part.sampleCount) * bytesPerSample * 2,
+        for: "a perturbed copy of \(part.sampleCount) samples",
+        hint: "use --augment 0, or less data at once.")
+      return copy(number, of: part, seed: seed, firstIndex: firstIndex)
+    }
   }
 }

@@ -30,29 +30,42 @@ extension Trainer {
     validationGroup: ValidationGroup = .subject, options: TrainingOptions = .init(),
     sourceWeights: [String: Double] = [:], progress: ((EpochReport) -> Void)? = nil
   ) throws -> (model: TrainedModel, report: TrainingReport, table: WindowTable) {
-    if let augmentation = options.augmentation {
-      guard augmentation.copies >= 0 else {
-        throw TrainingError.invalidHyperparameter(
-          name: "augmentation copies", value: "\(augmentation.copies)", expected: ">= 0")
-      }
-      // One copy is held beside the data at a time: refuse what would not fit rather than
-      // swap or trap.
-      let bytesPerSample = Double(4 * dataset.channels.count + 12)
-      try Limits.checkMemory(
-        Double(dataset.sampleCount) * bytesPerSample * Double(min(augmentation.copies, 1) + 1),
-        for: "a perturbed copy of \(dataset.sampleCount) samples",
-        hint: "use --augment 0, or less data at once.")
+    try checkAugmentation(options)
+    let table = try WindowTable.joined(
+      WindowTable.makeWithCopies(
+        dataset: dataset, extractor: FeatureExtractor(spec: spec), minimumPurity: minimumPurity,
+        copies: options.augmentation?.windowCopies(seed: options.seed)))
+    return try train(
+      windows: table, negativeLabels: dataset.negativeLabels, spec: spec,
+      validationGroup: validationGroup, options: options, sourceWeights: sourceWeights,
+      progress: progress)
+  }
+
+  /// Refuses a negative number of copies.
+  public static func checkAugmentation(_ options: TrainingOptions) throws {
+    if let augmentation = options.augmentation, augmentation.copies < 0 {
+      throw TrainingError.invalidHyperparameter(
+        name: "augmentation copies", value: "\(augmentation.copies)", expected: ">= 0")
     }
-    let table = try augmentedTable(
-      dataset, spec: spec, minimumPurity: minimumPurity, augmentation: options.augmentation,
-      seed: options.seed)
+  }
+
+  /// Trains on windows already extracted (`WindowedLoad`, or `train(dataset:...)`'s table of
+  /// the data and its perturbed copies); `negativeLabels` as `Dataset.negativeLabels`.
+  ///
+  /// - Throws: `TrainingError.noWindows` when the table has no row to learn from, and
+  ///   whatever `train(features:...)` throws.
+  public static func train(
+    windows table: WindowTable, negativeLabels: [String], spec: FeatureSpec,
+    validationGroup: ValidationGroup = .subject, options: TrainingOptions = .init(),
+    sourceWeights: [String: Double] = [:], progress: ((EpochReport) -> Void)? = nil
+  ) throws -> (model: TrainedModel, report: TrainingReport, table: WindowTable) {
     guard table.windowCount > 0 else {
       throw TrainingError.noWindows(
         skippedRecordings: table.skippedRecordingCount, droppedImpure: table.droppedImpureCount)
     }
     // Rows the classifier learns from: every window, less the negatives unless they are
     // learnt as a class of their own.
-    let negative = Set(dataset.negativeLabels)
+    let negative = Set(negativeLabels)
     let rows = (0..<table.windowCount).filter {
       options.negatives == .learnAsClass || !negative.contains(table.label(at: $0))
     }
@@ -80,32 +93,6 @@ extension Trainer {
       trained.model.metadata.settings.sourceWeights = sourceWeights
     }
     return (trained.model, trained.report, table)
-  }
-
-  /// The windows of `dataset`, then of each perturbed copy in turn: the table of
-  /// `augmentation.apply(to: dataset, seed:)`, row for row, with one copy's samples held at a
-  /// time instead of all of them.
-  static func augmentedTable(
-    _ dataset: Dataset, spec: FeatureSpec, minimumPurity: Float, augmentation: Augmentation?,
-    seed: UInt64
-  ) throws -> WindowTable {
-    let extractor = try FeatureExtractor(spec: spec)
-    let copyCount = augmentation?.copyNumbers.count ?? 0
-    let window = SlidingWindow(length: spec.windowLength, hop: spec.hopLength)
-    try WindowTable.checkMemory(
-      windowCount: window.count(in: dataset.recordings) * (1 + copyCount),
-      featureCount: extractor.featureCount,
-      hint: "use a longer --hop, fewer features or --augment copies, or less data at once.")
-    var table = try WindowTable.makeConcurrently(
-      dataset: dataset, extractor: extractor, minimumPurity: minimumPurity)
-    guard let augmentation else { return table }
-    for number in augmentation.copyNumbers {
-      table.append(
-        try WindowTable.makeConcurrently(
-          dataset: augmentation.copy(number, of: dataset, seed: seed), extractor: extractor,
-          minimumPurity: minimumPurity))
-    }
-    return table
   }
 
   /// The weight of each of `rows` of `table`: its recording's source's (the `source:` prefix of

@@ -37,7 +37,7 @@ public enum Trainer {
       features: features, labels: labels, groups: groups, classNames: classNames, spec: spec,
       sampleWeights: sampleWeights, options: options)
     try checkFitMemory(features: features, classCount: classNames.count, options: options)
-    let split = try splitAndStandardize(
+    var split = try splitAndStandardize(
       features: features, labels: labels, groups: groups, sampleWeights: sampleWeights,
       options: options)
     let plan = TrainingPlan(options: options, classNames: classNames)
@@ -46,6 +46,8 @@ public enum Trainer {
     let calibration = try calibrate(
       heldOut.classifier, on: split, classCount: classNames.count, negatives: negatives,
       options: options)
+    // The refit standardises every row afresh: the parts' rows are not needed any more.
+    split.releaseRows()
     let refit =
       try options.refit
       ? refitOnEveryRow(
@@ -143,6 +145,12 @@ public enum Trainer {
     var standardizer: Standardizer
     var training: (x: Matrix, labels: [Int], sampleWeights: [Float]?)
     var validation: (x: Matrix, labels: [Int])
+
+    /// Drops both parts' standardised rows (labels, weights and the split stay).
+    mutating func releaseRows() {
+      training.x = Matrix(rowCount: 0, columnCount: training.x.columnCount)
+      validation.x = Matrix(rowCount: 0, columnCount: validation.x.columnCount)
+    }
   }
 
   /// Splits the rows by group (`options.validationFraction`, `options.seed`) and standardises
@@ -154,16 +162,17 @@ public enum Trainer {
     let split = try GroupSplit.split(
       groups: groups, labels: labels, validationFraction: options.validationFraction,
       seed: options.seed)
-    let rawTraining = features.rows(split.training)
-    let rawValidation = features.rows(split.validation)
+    // Each part is standardised where it lies: the table is not copied twice.
+    var xTrain = features.rows(split.training)
+    var xValidation = features.rows(split.validation)
     let trainingLabels = split.training.map { labels[$0] }
     let trainingWeights = sampleWeights.map { w in split.training.map { w[$0] } }
     // Validation stays unweighted, as with class weights: the weights shape the fit, while
     // early stopping and calibration measure the held-out groups as they were recorded.
     let validationLabels = split.validation.map { labels[$0] }
-    let standardizer = Standardizer.fit(rawTraining)
-    let xTrain = standardizer.transform(rawTraining)
-    let xValidation = standardizer.transform(rawValidation)
+    let standardizer = Standardizer.fit(xTrain)
+    standardizer.transform(inPlace: &xTrain)
+    standardizer.transform(inPlace: &xValidation)
     return HeldOutSplit(
       partition: split, standardizer: standardizer,
       training: (xTrain, trainingLabels, trainingWeights),

@@ -1,7 +1,6 @@
 // The fresh folder most tests that touch files write their inputs and outputs to.
 
 import Foundation
-import MotusTestSupport
 import XCTest
 
 /// A test case with its own temporary folder, made before each test and removed after it.

@@ -80,14 +80,33 @@ final class AugmentationTests: XCTestCase {
     XCTAssertNotEqual(first.model.metadata.dataDigest, unaugmented.model.metadata.dataDigest)
   }
 
-  func testAugmentedTable_IsTheTableOfTheAugmentedDataset() throws {
+  func testWindowCopies_GiveTheTableOfTheAugmentedDataset() throws {
     let data = dataset()
-    let oneCopyAtATime = try Trainer.augmentedTable(
-      data, spec: spec, minimumPurity: 0.9, augmentation: augmentation, seed: 5)
+    let extractor = try FeatureExtractor(spec: spec)
+    let copies = augmentation.windowCopies(seed: 5)
+    let oneCopyAtATime = try WindowTable.joined(
+      WindowTable.makeWithCopies(
+        dataset: data, extractor: extractor, minimumPurity: 0.9, copies: copies))
     let allAtOnce = try WindowTable.make(
-      dataset: augmentation.apply(to: data, seed: 5), extractor: FeatureExtractor(spec: spec),
-      minimumPurity: 0.9)
+      dataset: augmentation.apply(to: data, seed: 5), extractor: extractor, minimumPurity: 0.9)
     XCTAssertEqual(oneCopyAtATime.windowCount, 3 * 8 * 11)
     XCTAssertEqual(oneCopyAtATime, allAtOnce)
+
+    // A part at a time (as `WindowedLoad` windows a file): each part's copies are that part
+    // of the whole's copies, so joining each kind in order gives the same table.
+    var kinds: [WindowTable] = []
+    for range in [0..<3, 3..<5, 5..<data.recordings.count] {
+      var part = data
+      part.recordings = Array(data.recordings[range])
+      let tables = try WindowTable.makeWithCopies(
+        dataset: part, extractor: extractor, minimumPurity: 0.9, copies: copies,
+        firstIndex: range.lowerBound)
+      if kinds.isEmpty {
+        kinds = tables
+      } else {
+        for k in kinds.indices { kinds[k].append(tables[k]) }
+      }
+    }
+    XCTAssertEqual(WindowTable.joined(kinds), allAtOnce)
   }
 }

@@ -13,12 +13,31 @@ extension DataOptions {
   }
 }
 
-extension WindowOptions {
-  /// Windows `result` with `spec` (from `featureSpec(for:)`) and extracts every window, on
-  /// every core.
-  func windowTable(for result: LoadResult, spec: FeatureSpec) throws -> WindowTable {
-    return try WindowTable.makeConcurrently(
-      dataset: result.dataset, extractor: FeatureExtractor(spec: spec), minimumPurity: minimumPurity
-    )
+extension DataOptions {
+  /// Loads and windows the data with `choice`, with a progress line: files are windowed a
+  /// session at a time as they are read (see `WindowedLoad`), a manifest's sources after
+  /// loading them whole.
+  ///
+  /// - Parameter copies: Copies whose windows follow the data's (training's augmentation).
+  /// - Returns: The windows, and a manifest's source weights (none for CSV files).
+  func loadWindows(
+    choice: FeatureChoice, minimumPurity: Float, copies: WindowTable.Copies? = nil
+  ) throws -> (windowed: WindowedLoad, sourceWeights: [String: Double]) {
+    let chooseSpec: WindowedLoad.SpecChoice = { recipes, rates in
+      try choice.cliSpec(recipes: recipes, recordingRates: rates)
+    }
+    if manifest != nil {
+      let (result, sourceWeights) = try loadWithProgress()
+      let windowed = try WindowedLoad(
+        result: result, minimumPurity: minimumPurity, copies: copies, chooseSpec: chooseSpec)
+      return (windowed, sourceWeights)
+    }
+    let reading = ProgressLine()
+    defer { reading.clear() }
+    let windowed = try WindowedLoad.load(
+      paths, options: loadOptions(), minimumPurity: minimumPurity, copies: copies,
+      progress: { done, total in reading.update(done: done, total: total) },
+      chooseSpec: chooseSpec)
+    return (windowed, [:])
   }
 }

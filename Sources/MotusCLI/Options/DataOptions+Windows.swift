@@ -3,7 +3,7 @@
 import Foundation
 import Motus
 
-extension LoadResult {
+extension LoadOutline {
   /// Notes recordings shorter than the window of `spec` in the report and warns on stderr.
   mutating func warnRecordingsWithoutWindow(spec: FeatureSpec) {
     let seconds = Double(spec.windowLength) / spec.sampleRateHz
@@ -11,4 +11,9 @@ extension LoadResult {
       Warnings.write("warning: \(message).\n")
     }
   }
+}
+
+extension WindowedLoad {
+  /// `LoadOutline.warnRecordingsWithoutWindow(spec:)` with this load's spec.
+  mutating func warnRecordingsWithoutWindow() { outline.warnRecordingsWithoutWindow(spec: spec) }
 }

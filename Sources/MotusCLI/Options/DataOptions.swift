@@ -221,6 +221,23 @@ struct DataOptions: ParsableArguments {
     ).result
   }
 
+  /// What `load` finds, less the samples: CSV files are read a session at a time and only
+  /// each recording's outline kept (`DatasetLoader.loadOutline`).
+  func loadOutline(
+    requireLabels: Bool = true, checkValueRange: Bool = true,
+    progress: ((Int, Int) -> Void)? = nil
+  ) throws -> LoadOutline {
+    if manifest != nil {
+      return LoadOutline(
+        try load(requireLabels: requireLabels, checkValueRange: checkValueRange, progress: progress)
+      )
+    }
+    var options = try loadOptions()
+    options.requireLabels = requireLabels
+    options.checkValueRange = checkValueRange
+    return try DatasetLoader.loadOutline(paths, options: options, progress: progress)
+  }
+
   /// `load`, plus each source's training weight from a manifest (empty for CSV paths).
   func loadWeighted(
     requireLabels: Bool = true, checkValueRange: Bool = true,

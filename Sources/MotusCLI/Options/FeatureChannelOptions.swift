@@ -51,8 +51,14 @@ struct FeatureChannelOptions: ParsableArguments {
 extension FeatureChoice {
   /// `spec(for:)`; a window that does not fit the data names the window flags.
   func cliSpec(for result: LoadResult) throws -> FeatureSpec {
+    try cliSpec(
+      recipes: result.recipes, recordingRates: result.dataset.recordings.map(\.sampleRateHz))
+  }
+
+  /// `spec(recipes:recordingRates:)`, with the window flags named as `cliSpec(for:)`.
+  func cliSpec(recipes: [ChannelRecipe], recordingRates: [Double]) throws -> FeatureSpec {
     do {
-      return try spec(for: result)
+      return try spec(recipes: recipes, recordingRates: recordingRates)
     } catch let error as FeatureSpecError {
       throw ToolError("with --window \(window), --hop \(hop?.description ?? "(default)"): \(error)")
     }

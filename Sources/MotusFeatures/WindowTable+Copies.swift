@@ -1,0 +1,64 @@
+// Windows of a dataset followed by the windows of derived copies of it (training's perturbed
+// copies), one copy's samples held at a time; the parts are kept apart so that a caller
+// windowing the data a part at a time can join each kind in order.
+
+import MotusData
+
+extension WindowTable {
+  /// Copies of a dataset to window after it.
+  public struct Copies {
+    /// The copies' numbers, in the order their windows follow the data's.
+    public var numbers: [Int]
+    /// Copy `number` of `part`, whose first recording is recording `firstIndex` of the whole
+    /// data: a part's copy is that part of the whole's copy.
+    public var make: (_ number: Int, _ part: Dataset, _ firstIndex: Int) throws -> Dataset
+
+    public init(
+      numbers: [Int],
+      make: @escaping (_ number: Int, _ part: Dataset, _ firstIndex: Int) throws -> Dataset
+    ) {
+      self.numbers = numbers
+      self.make = make
+    }
+  }
+
+  /// The windows of `dataset`, then those of each copy: `[data, copy 1, copy 2, ...]`, each
+  /// built on every core (see `makeConcurrently`).
+  ///
+  /// - Parameter firstIndex: The index of `dataset`'s first recording in the whole data.
+  /// - Throws: What `make` and `copies.make` throw; `LimitError.memory` when the tables
+  ///   would not fit.
+  public static func makeWithCopies(
+    dataset: Dataset, extractor: FeatureExtractor, minimumPurity: Float, copies: Copies?,
+    firstIndex: Int = 0
+  ) throws -> [WindowTable] {
+    let numbers = copies?.numbers ?? []
+    if !numbers.isEmpty {
+      let window = SlidingWindow(
+        length: extractor.spec.windowLength, hop: extractor.spec.hopLength)
+      try checkMemory(
+        windowCount: window.count(in: dataset.recordings) * (1 + numbers.count),
+        featureCount: extractor.featureCount,
+        hint: "use a longer --hop, fewer features or --augment copies, or less data at once.")
+    }
+    var tables = [
+      try makeConcurrently(dataset: dataset, extractor: extractor, minimumPurity: minimumPurity)
+    ]
+    for number in numbers {
+      guard let copies else { break }
+      tables.append(
+        try makeConcurrently(
+          dataset: copies.make(number, dataset, firstIndex), extractor: extractor,
+          minimumPurity: minimumPurity))
+    }
+    return tables
+  }
+
+  /// The tables one after another (`append`), each released as it joins.
+  public static func joined(_ tables: [WindowTable]) -> WindowTable {
+    var parts = tables
+    var whole = parts.removeFirst()
+    while !parts.isEmpty { whole.append(parts.removeFirst()) }
+    return whole
+  }
+}
