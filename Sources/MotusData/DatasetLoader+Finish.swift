@@ -273,21 +273,20 @@ extension LoadState {
     for (k, piece) in pieces.enumerated() {
       let pieceName = k == 0 ? name : "\(name)#\(k + 1)"
       let labels = rows[piece].map { context.labels.mappedID[Int(s.labels[$0])] }
-      if let recording = try piece.count < 2
-        ? nil
-        : Self.recording(
+      guard piece.count >= 2,
+        let recording = try Self.recording(
           Array(times[piece]), LoadState.apply(context.plan, to: raw, range: piece), labels,
           name: pieceName, subject: subject, file: file, step: whole ? period : nil,
           context: context, notes: &outcome.notes)
-      {
-        outcome.recordings.append(recording)
-        outcome.summary.recordingCount += 1
-      } else {
+      else {
         outcome.skipped.append(
           LoadReport.Skipped(
             session: pieceName, file: file, rowCount: piece.count,
             reason: "recording shorter than 2 samples"))
+        continue
       }
+      outcome.recordings.append(recording)
+      outcome.summary.recordingCount += 1
     }
     return outcome
   }

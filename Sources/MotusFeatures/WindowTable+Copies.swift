@@ -54,11 +54,13 @@ extension WindowTable {
     return tables
   }
 
-  /// The tables one after another (`append`), each released as it joins.
-  public static func joined(_ tables: [WindowTable]) -> WindowTable {
-    var parts = tables
-    var whole = parts.removeFirst()
-    while !parts.isEmpty { whole.append(parts.removeFirst()) }
+  /// The tables one after another (`append`), each released as it joins: `tables` is left
+  /// empty, so that no part outlives its joining. Room for all rows is taken once, up front.
+  public static func join(_ tables: inout [WindowTable]) -> WindowTable {
+    let total = tables.reduce(0) { $0 + $1.features.values.count }
+    var whole = tables.removeFirst()
+    whole.features.values.reserveCapacity(total)
+    while !tables.isEmpty { whole.append(tables.removeFirst()) }
     return whole
   }
 }

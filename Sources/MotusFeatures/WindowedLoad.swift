@@ -52,10 +52,10 @@ public struct WindowedLoad: Sendable {
     chooseSpec: SpecChoice
   ) throws {
     spec = try chooseSpec(result.recipes, result.dataset.recordings.map(\.sampleRateHz))
-    table = try WindowTable.joined(
-      WindowTable.makeWithCopies(
-        dataset: result.dataset, extractor: FeatureExtractor(spec: spec),
-        minimumPurity: minimumPurity, copies: copies))
+    var parts = try WindowTable.makeWithCopies(
+      dataset: result.dataset, extractor: FeatureExtractor(spec: spec),
+      minimumPurity: minimumPurity, copies: copies)
+    table = WindowTable.join(&parts)
     outline = LoadOutline(result)
     streamed = false
   }
@@ -103,7 +103,7 @@ public struct WindowedLoad: Sendable {
       (try? chooseSpec(loaded.recipes, loaded.recordings.map(\.sampleRateHz))) == spec
     else { return nil }
     for k in tables.indices { tables[k].relabel(to: loaded.labels) }
-    return WindowedLoad(table: WindowTable.joined(tables), spec: spec, outline: loaded)
+    return WindowedLoad(table: WindowTable.join(&tables), spec: spec, outline: loaded)
   }
 
   /// The batch as a dataset whose labels are in natural order, as the final vocabulary is:

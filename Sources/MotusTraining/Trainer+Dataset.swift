@@ -31,10 +31,10 @@ extension Trainer {
     sourceWeights: [String: Double] = [:], progress: ((EpochReport) -> Void)? = nil
   ) throws -> (model: TrainedModel, report: TrainingReport, table: WindowTable) {
     try checkAugmentation(options)
-    let table = try WindowTable.joined(
-      WindowTable.makeWithCopies(
-        dataset: dataset, extractor: FeatureExtractor(spec: spec), minimumPurity: minimumPurity,
-        copies: options.augmentation?.windowCopies(seed: options.seed)))
+    var parts = try WindowTable.makeWithCopies(
+      dataset: dataset, extractor: FeatureExtractor(spec: spec), minimumPurity: minimumPurity,
+      copies: options.augmentation?.windowCopies(seed: options.seed))
+    let table = WindowTable.join(&parts)
     return try train(
       windows: table, negativeLabels: dataset.negativeLabels, spec: spec,
       validationGroup: validationGroup, options: options, sourceWeights: sourceWeights,

@@ -84,9 +84,10 @@ final class AugmentationTests: XCTestCase {
     let data = dataset()
     let extractor = try FeatureExtractor(spec: spec)
     let copies = augmentation.windowCopies(seed: 5)
-    let oneCopyAtATime = try WindowTable.joined(
-      WindowTable.makeWithCopies(
-        dataset: data, extractor: extractor, minimumPurity: 0.9, copies: copies))
+    var parts = try WindowTable.makeWithCopies(
+      dataset: data, extractor: extractor, minimumPurity: 0.9, copies: copies)
+    let oneCopyAtATime = WindowTable.join(&parts)
+    XCTAssertTrue(parts.isEmpty)
     let allAtOnce = try WindowTable.make(
       dataset: augmentation.apply(to: data, seed: 5), extractor: extractor, minimumPurity: 0.9)
     XCTAssertEqual(oneCopyAtATime.windowCount, 3 * 8 * 11)
@@ -107,6 +108,6 @@ final class AugmentationTests: XCTestCase {
         for k in kinds.indices { kinds[k].append(tables[k]) }
       }
     }
-    XCTAssertEqual(WindowTable.joined(kinds), allAtOnce)
+    XCTAssertEqual(WindowTable.join(&kinds), allAtOnce)
   }
 }
