@@ -1,11 +1,12 @@
 // Scoring files without holding their samples: with the model's spec known up front, each
-// session is windowed as the files are read (`WindowedLoad`), and only the table and the
-// recordings' outlines are kept. When that cannot be done as the files are read (a recording
+// session is windowed and scored as the files are read (`WindowedLoad`), and only each
+// window's scores, its place and the recordings' outlines are kept, not its features. When that cannot be done as the files are read (a recording
 // off the model's rate, a phone-app export, a session split across the file), the data is
 // loaded whole as `load` does, resampled when needed, and scored by `run`: the same scores.
 
 import MotusData
 import MotusFeatures
+import MotusLinearAlgebra
 import MotusModels
 import MotusStreaming
 
@@ -22,8 +23,10 @@ extension Evaluation {
     /// The dataset when it was loaded whole (nil when windowed as read); callers may change
     /// it (a simulated device) before `run`.
     public var dataset: Dataset?
-    /// The model's windows when the files were windowed as read.
+    /// The model's windows when the files were windowed as read (their features dropped), and
+    /// their scores.
     var table: WindowTable?
+    var scores: WindowScores?
 
     /// A dataset loaded whole (a manifest's, say), to score with `run(model:loaded:...)`.
     public init(_ result: LoadResult, resampled: Bool) {
@@ -32,11 +35,12 @@ extension Evaluation {
       dataset = result.dataset
     }
 
-    init(windowed: WindowedLoad) {
+    init(windowed: WindowedLoad, scores: WindowScores?) {
       outline = windowed.outline
       resampled = false
       dataset = nil
       table = windowed.table
+      self.scores = scores
     }
   }
 
@@ -54,10 +58,18 @@ extension Evaluation {
     let spec = model.featureSpec
     var streamOptions = options
     streamOptions.modelRecipes = spec.recipes
+    // Each batch's windows are scored as they are made, and their features dropped.
+    var scores: WindowScores?
+    let scoreAndDrop: (inout WindowTable) -> Void = { part in
+      let partScores = WindowScores(model: model, features: part.features)
+      if scores == nil { scores = partScores } else { scores!.append(partScores) }
+      part.dropFeatures()
+    }
     if !whole, options.channelPatterns.isEmpty, options.sampleRateHz == nil,
       let windowed = WindowedLoad.loadStreaming(
         paths, options: streamOptions,
         minimumPurity: tablePurity(minimumPurity, smoothing: smoothing), progress: progress,
+        eachPart: scoreAndDrop,
         chooseSpec: { recipes, rates in
           // Any other rate or channels: the whole load resamples or names the mismatch.
           guard recipes == spec.recipes, rates.allSatisfy({ sameRate($0, spec.sampleRateHz) })
@@ -65,7 +77,7 @@ extension Evaluation {
           return spec
         })
     {
-      return LoadedData(windowed: windowed)
+      return LoadedData(windowed: windowed, scores: scores)
     }
     let loaded = try load(paths, model: model, options: options, progress: progress)
     return LoadedData(loaded.result, resampled: loaded.resampled)
@@ -84,6 +96,31 @@ extension Evaluation {
     try checkLabels(loaded.outline.labels, negativeLabels: [], model: model)
     return try score(
       model: model, table: table, recordings: loaded.outline.recordings, negativeLabels: [],
-      minimumPurity: minimumPurity, smoothing: smoothing)
+      minimumPurity: minimumPurity, smoothing: smoothing, scores: loaded.scores)
+  }
+
+  /// Each window's calibrated probabilities (before smoothing) and novelty score: all that
+  /// scoring reads of its features, row by row, so windows scored a batch at a time score as
+  /// they would together.
+  public struct WindowScores: Sendable {
+    /// `[windows, classes]`.
+    public var probabilities: Matrix
+    public var novelty: [Float]?
+
+    public init(model: TrainedModel, features: Matrix) {
+      probabilities = model.predictProbabilities(features)
+      novelty = model.noveltyScores(features)
+    }
+
+    /// `other`'s rows after these.
+    mutating func append(_ other: WindowScores) {
+      var values = probabilities.values
+      probabilities = Matrix(rowCount: 0, columnCount: other.probabilities.columnCount)
+      values += other.probabilities.values
+      probabilities = Matrix(
+        rowCount: values.count / max(1, other.probabilities.columnCount),
+        columnCount: other.probabilities.columnCount, values: values)
+      if let more = other.novelty { novelty = (novelty ?? []) + more }
+    }
   }
 }

@@ -129,7 +129,8 @@ public enum Evaluation {
   /// recordings too short for a window, the check that something is left to score, the scores.
   static func score(
     model: TrainedModel, table: WindowTable, recordings: [RecordingOutline],
-    negativeLabels: [String], minimumPurity: Float, smoothing: Smoothing
+    negativeLabels: [String], minimumPurity: Float, smoothing: Smoothing,
+    scores: WindowScores? = nil
   ) throws -> EvaluationResult {
     let spec = model.featureSpec
     let window = SlidingWindow(length: spec.windowLength, hop: spec.hopLength)
@@ -151,9 +152,11 @@ public enum Evaluation {
         droppedImpure: table.droppedImpureCount + table.windowCount,
         windowSeconds: Double(spec.windowLength) / spec.sampleRateHz)
     }
+    let rows = Array(0..<table.windowCount)
     var result = try evaluate(
-      model: model, table: table, rows: Array(0..<table.windowCount), smoothing: smoothing,
-      minimumPurity: minimumPurity, negativeLabels: negativeLabels)
+      model: model, table: table, rows: rows, smoothing: smoothing, minimumPurity: minimumPurity,
+      negativeLabels: negativeLabels
+    ) { scores ?? WindowScores(model: model, features: table.features) }
     result.skippedRecordings = skipped
     result.droppedImpureCount = table.droppedImpureCount + table.windowCount - result.windowCount
     return result
@@ -175,10 +178,22 @@ public enum Evaluation {
     model: TrainedModel, table: WindowTable, rows: [Int], smoothing: Smoothing = .none,
     minimumPurity: Float = 0, negativeLabels: [String] = []
   ) throws -> EvaluationResult {
-    precondition(!rows.isEmpty, "no rows to evaluate")
     precondition(
       table.features.columnCount == model.featureCount,
       "table has \(table.features.columnCount) features, model \(model.featureCount)")
+    return try evaluate(
+      model: model, table: table, rows: rows, smoothing: smoothing, minimumPurity: minimumPurity,
+      negativeLabels: negativeLabels
+    ) { WindowScores(model: model, features: table.features.rows(rows)) }
+  }
+
+  /// `evaluate` with each row's scores from `scores` (taken after the labels are checked):
+  /// the table's features are not read, so they may already be gone.
+  static func evaluate(
+    model: TrainedModel, table: WindowTable, rows: [Int], smoothing: Smoothing,
+    minimumPurity: Float, negativeLabels: [String], scores: () -> WindowScores
+  ) throws -> EvaluationResult {
+    precondition(!rows.isEmpty, "no rows to evaluate")
     let negative = Set(negativeLabels)
     let pure = rows.indices.filter { table.purity[rows[$0]] >= minimumPurity }
     let scored = pure.filter { !negative.contains(table.label(at: rows[$0])) }
@@ -186,8 +201,8 @@ public enum Evaluation {
     precondition(!scored.isEmpty, "no row reaches purity \(minimumPurity)")
     let scoredRows = scored.map { rows[$0] }
     let truth = try classIndices(of: scoredRows, in: table, classes: model.classes)
-    let features = table.features.rows(rows)
-    var probabilities = model.predictProbabilities(features)
+    let windowScores = scores()
+    var probabilities = windowScores.probabilities
     // A NaN probability must not reach a metric: name the window instead.
     if let bad = probabilities.values.firstIndex(where: { !$0.isFinite }) {
       let row = rows[bad / probabilities.columnCount]
@@ -201,7 +216,7 @@ public enum Evaluation {
         starts: rows.map { table.starts[$0] }, hop: spec.hopLength, smoothing: smoothing)
     }
     // The stream's answer per row: its (smoothed) top class, or unknown and why.
-    let novelty = model.noveltyScores(features)
+    let novelty = windowScores.novelty
     let reasons = (0..<probabilities.rowCount).map { i in
       model.answer(probabilities: probabilities.row(i), noveltyScore: novelty?[i]).unknownReason
     }

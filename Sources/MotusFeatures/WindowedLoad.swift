@@ -69,9 +69,14 @@ public struct WindowedLoad: Sendable {
   /// each kind in a table of its own until the end); nil when the load cannot stream, when
   /// `chooseSpec` throws, or when the spec the first recording suggested is not the whole
   /// data's. The caller then loads whole.
+  ///
+  /// - Parameter eachPart: Called on each batch's table (then on each copy's) before it joins
+  ///   the rest, in order: a caller that needs less than the features takes it here and
+  ///   drops them (`dropFeatures`).
   public static func loadStreaming(
     _ paths: [String], options: LoadOptions, minimumPurity: Float = 0,
     copies: WindowTable.Copies? = nil, progress: ((Int, Int) -> Void)? = nil,
+    eachPart: ((inout WindowTable) throws -> Void)? = nil,
     chooseSpec: @escaping SpecChoice
   ) -> WindowedLoad? {
     var extractor: FeatureExtractor?
@@ -82,10 +87,11 @@ public struct WindowedLoad: Sendable {
       if extractor == nil {
         extractor = try FeatureExtractor(spec: chooseSpec(batch.recipes, [first.sampleRateHz]))
       }
-      let parts = try WindowTable.makeWithCopies(
+      var parts = try WindowTable.makeWithCopies(
         dataset: naturallyOrdered(batch), extractor: extractor!, minimumPurity: minimumPurity,
         copies: copies, firstIndex: recordingCount)
       recordingCount += batch.recordings.count
+      if let eachPart { for k in parts.indices { try eachPart(&parts[k]) } }
       if tables.isEmpty { tables = parts.map { _ in WindowTable.empty(like: parts[0]) } }
       for (k, var part) in parts.enumerated() {
         part.relabel(to: batch.labels)
@@ -122,6 +128,13 @@ public struct WindowedLoad: Sendable {
 }
 
 extension WindowTable {
+  /// The same rows without their features (no feature columns): what is left once a caller
+  /// has taken what it needs of them.
+  public mutating func dropFeatures() {
+    features = Matrix(rowCount: windowCount, columnCount: 0)
+    featureNames = []
+  }
+
   /// A table of no rows with `table`'s features and labels.
   static func empty(like table: WindowTable) -> WindowTable {
     WindowTable(
