@@ -179,9 +179,8 @@ struct LoadState {
   /// A batch of chunks per core at a time: memory in flight stays a few chunks.
   static var batchSize: Int { 2 * cores }
 
-  /// Chunks a quarter the usual size when streaming: what is in flight is then most of what
-  /// is held, and as fast to parse (measured: the same `motus features` time with 60 % of
-  /// the memory); loading whole, larger chunks merge faster.
+  /// Chunks a quarter the usual size when streaming, where what is in flight is most of what
+  /// is held; loading whole keeps the larger chunks, which are fewer to merge.
   var chunkBytes: Int { max(1, ChunkSplitter.chunkBytes / (streaming == nil ? 1 : 4)) }
 
   /// Parses `range` of `buffer` (whole lines) in chunks and merges them into `sessions`.

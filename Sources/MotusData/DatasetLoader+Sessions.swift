@@ -158,12 +158,10 @@ extension LoadState {
   /// After the last file: the checks and totals `finish` makes; nil when two files hold
   /// sessions of one name.
   mutating func finishStreamed() throws -> LoadOutline? {
-    guard let streaming else { return nil }
-    var filesOfName: [Int32: Int] = [:]
-    for s in sessions {
-      if let file = filesOfName[s.name], file != s.fileIndex { return nil }
-      filesOfName[s.name] = s.fileIndex
-    }
+    // The names handed over were as read; `load` would have prefixed some with their file.
+    guard let streaming,
+      qualifiedSessionNames(files: files) == sessions.map({ sessionNames.names[Int($0.name)] })
+    else { return nil }
     recordFileTotals(files: files)
     let labels = try labelDecisions()
     let vocabulary = try vocabulary(

@@ -3,23 +3,11 @@
 
 import Foundation
 
-extension LoadResult {
+extension LoadOutline {
   /// Sessions of recordings shorter than `windowSeconds`, and a note saying so in the report
   /// (none when every recording holds a window).
   ///
   /// - Returns: One warning line, or nil.
-  @discardableResult
-  public mutating func noteRecordingsWithoutWindow(windowSeconds: Double) -> String? {
-    let message = WindowCoverage.shortRecordings(
-      dataset.recordings.map { ($0.session, $0.durationSeconds) }, windowSeconds: windowSeconds)
-    guard let message else { return nil }
-    report.notes.append(message)
-    return message
-  }
-}
-
-extension LoadOutline {
-  /// As `LoadResult.noteRecordingsWithoutWindow(windowSeconds:)`.
   @discardableResult
   public mutating func noteRecordingsWithoutWindow(windowSeconds: Double) -> String? {
     let message = WindowCoverage.shortRecordings(

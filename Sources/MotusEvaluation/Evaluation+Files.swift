@@ -89,9 +89,11 @@ extension Evaluation {
     smoothing: Smoothing = .none
   ) throws -> EvaluationResult {
     guard let table = loaded.table else {
+      guard let dataset = loaded.dataset else {
+        preconditionFailure("LoadedData loaded whole without its dataset")
+      }
       return try run(
-        model: model, dataset: loaded.dataset!, minimumPurity: minimumPurity,
-        smoothing: smoothing)
+        model: model, dataset: dataset, minimumPurity: minimumPurity, smoothing: smoothing)
     }
     try checkLabels(loaded.outline.labels, negativeLabels: [], model: model)
     return try score(
@@ -114,12 +116,7 @@ extension Evaluation {
 
     /// `other`'s rows after these.
     mutating func append(_ other: WindowScores) {
-      var values = probabilities.values
-      probabilities = Matrix(rowCount: 0, columnCount: other.probabilities.columnCount)
-      values += other.probabilities.values
-      probabilities = Matrix(
-        rowCount: values.count / max(1, other.probabilities.columnCount),
-        columnCount: other.probabilities.columnCount, values: values)
+      probabilities.appendRows(other.probabilities)
       if let more = other.novelty { novelty = (novelty ?? []) + more }
     }
   }

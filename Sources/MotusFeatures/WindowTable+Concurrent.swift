@@ -52,9 +52,7 @@ extension WindowTable {
     precondition(
       part.featureNames == featureNames && part.labels == labels,
       "appended table has other features or labels")
-    var values = features.values
-    features = Matrix(rowCount: 0, columnCount: featureNames.count)  // releases the old storage
-    values += part.features.values
+    features.appendRows(part.features)
     labelIndices += part.labelIndices
     purity += part.purity
     recordingIndices += part.recordingIndices.map { $0 + recordingSessions.count }
@@ -64,7 +62,6 @@ extension WindowTable {
     startTimes += part.startTimes
     skippedRecordingCount += part.skippedRecordingCount
     droppedImpureCount += part.droppedImpureCount
-    features = Matrix(rowCount: labelIndices.count, columnCount: featureNames.count, values: values)
   }
 
   /// A recording's name, subject and rate with a single sample: too short for any window,

@@ -41,6 +41,15 @@ public struct Matrix: Sendable, Equatable, Codable {
     set { values[row * columnCount + column] = newValue }
   }
 
+  /// Appends `other`'s rows after these (in place when this matrix's storage is not shared).
+  public mutating func appendRows(_ other: Matrix) {
+    precondition(
+      other.columnCount == columnCount,
+      "appended rows have \(other.columnCount) columns, these \(columnCount)")
+    values += other.values
+    rowCount += other.rowCount
+  }
+
   public func row(_ i: Int) -> [Float] {
     Array(values[(i * columnCount)..<((i + 1) * columnCount)])
   }

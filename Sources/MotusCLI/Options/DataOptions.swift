@@ -232,10 +232,9 @@ struct DataOptions: ParsableArguments {
         try load(requireLabels: requireLabels, checkValueRange: checkValueRange, progress: progress)
       )
     }
-    var options = try loadOptions()
-    options.requireLabels = requireLabels
-    options.checkValueRange = checkValueRange
-    return try DatasetLoader.loadOutline(paths, options: options, progress: progress)
+    return try DatasetLoader.loadOutline(
+      paths, options: loadOptions(requireLabels: requireLabels, checkValueRange: checkValueRange),
+      progress: progress)
   }
 
   /// `load`, plus each source's training weight from a manifest (empty for CSV paths).
@@ -247,10 +246,16 @@ struct DataOptions: ParsableArguments {
       let loaded = try loadManifest(progress: progress)
       return (try filterSubjects(loaded.result), loaded.sourceWeights)
     }
+    let options = try loadOptions(requireLabels: requireLabels, checkValueRange: checkValueRange)
+    return (try DatasetLoader.load(paths, options: options, progress: progress), [:])
+  }
+
+  /// `loadOptions()` with whether labels are required and values held to their range.
+  private func loadOptions(requireLabels: Bool, checkValueRange: Bool) throws -> LoadOptions {
     var options = try loadOptions()
     options.requireLabels = requireLabels
     options.checkValueRange = checkValueRange
-    return (try DatasetLoader.load(paths, options: options, progress: progress), [:])
+    return options
   }
 
   /// Applies `--subjects` / `--exclude-subjects` to manifest data (subjects are
