@@ -11,10 +11,19 @@ import MotusLinearAlgebra
 /// (and model files) on different machines or under different load. Training matrices here are
 /// small enough that one thread costs little.
 public enum BLAS: GEMMKernel {
-  private static let singleThreaded: Void = { openblas_set_num_threads(1) }()
+  private static let singleThreaded: Void = {
+    openblas_set_num_threads(1)
+    // One thread leaves the pool's workers nothing to do, yet each spin-waits for about a
+    // tenth of a second after the library loads: stopped, they take no core from the program.
+    _ = blas_thread_shutdown_()
+  }()
 
   /// Forces the one-time OpenBLAS configuration (called by every kernel).
   @inline(__always) static func configure() { _ = singleThreaded }
+
+  /// The one-time configuration now rather than at the first kernel: a program calls this
+  /// first, so OpenBLAS's idle worker threads stop before its other work starts.
+  public static func prepare() { configure() }
 
   /// sgemm on raw row-major buffers; `lda`, `ldb`, `ldc` are the stored row lengths (the
   /// Matrix forms, `gemm(a:b:c:)` and `matmul`, come from `GEMMKernel`).

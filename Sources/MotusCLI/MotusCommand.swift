@@ -15,6 +15,7 @@ struct MotusCommand: ParsableCommand {
   static func main() {
     // Before any output file exists, so an interrupted run never leaves one half-written.
     Interruption.removeTemporaryFilesOnSignal()
+    TrainingRuntime.prepare()
     main(nil)
   }
 }

@@ -72,6 +72,45 @@ final class ParsingTests: XCTestCase {
     }
   }
 
+  func testParseField_WordAtATimeAgreesWithByteAtATime() {
+    // Deterministic generator (LCG) of cells of every digit-run length around the 8-byte
+    // word, with what may follow them: separators, digits, letters and bytes from 0xFA up
+    // (whose carry could spoil a word's digit test), and limits that cut the word short.
+    var state: UInt64 = 99
+    func next(_ bound: Int) -> Int {
+      state = state &* 6364136223846793005 &+ 1442695040888963407
+      return Int((state >> 33) % UInt64(bound))
+    }
+    let tails: [[UInt8]] = [
+      Array(",".utf8), Array("\n".utf8), Array("\r\n".utf8), Array("e5".utf8), Array(".".utf8),
+      Array("x".utf8), [0xFA], [0xFF], [0x2F], [0x3A], Array("12345678".utf8), [],
+    ]
+    var parsed = 0
+    for _ in 0..<200_000 {
+      var cell: [UInt8] = []
+      if next(3) == 0 { cell.append(UInt8(ascii: "-")) }
+      if next(8) == 0 { cell.append(UInt8(ascii: "+")) }
+      cell += (0..<next(10)).map { _ in UInt8(48 + next(10)) }
+      if next(4) > 0 { cell.append(UInt8(ascii: ".")) }
+      cell += (0..<next(11)).map { _ in UInt8(48 + next(10)) }
+      let bytes = cell + tails[next(tails.count)] + (0..<next(12)).map { _ in UInt8(next(256)) }
+      let limit = next(4) == 0 ? next(bytes.count + 1) : bytes.count
+      bytes.withUnsafeBufferPointer { buffer in
+        guard let base = buffer.baseAddress else { return }
+        let word = DecimalParser.parseField(base, 0, limit)
+        let byte = DecimalParser.parseFieldBytewise(base, 0, limit)
+        let context = "\(bytes) limit \(limit)"
+        XCTAssertEqual(word?.value.bitPattern, byte?.value.bitPattern, context)
+        XCTAssertEqual(word?.end, byte?.end, context)
+        if let word, let text = String(bytes: bytes[0..<word.end], encoding: .utf8) {
+          XCTAssertEqual(word.value.bitPattern, Double(text)?.bitPattern, context)
+          parsed += 1
+        }
+      }
+    }
+    XCTAssertGreaterThan(parsed, 50_000, "most generated cells are numbers")
+  }
+
   func testScannerNextNumber_ReadsPlainNumbersAsNextThenParseWouldAndLeavesTheRest() {
     let cells = [
       "-0.067855", "0.921579", "12", "-0", ".5", "1.", "0.123456789012345678",
