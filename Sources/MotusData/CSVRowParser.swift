@@ -126,20 +126,38 @@ public struct CSVRowParser: Sendable {
     guard let base = line.baseAddress, line.count > 0 else { return false }
     ends.removeAll(keepingCapacity: true)
     let columns = header.count
-    for i in 0..<line.count {
+    var i = Self.nextByteUpToComma(base, from: 0, count: line.count)
+    while i < line.count {
       let b = base[i]
-      // Digits, '.', '-' and letters are above ','; one comparison passes them.
-      guard b <= UInt8(ascii: ",") else { continue }
       if b == UInt8(ascii: ",") {
         guard ends.count < columns - 1 else { return false }
         ends.append(i)
       } else if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\n") || b == UInt8(ascii: "\r") {
         return false
       }
+      i = Self.nextByteUpToComma(base, from: i + 1, count: line.count)
     }
     guard ends.count == columns - 1 else { return false }
     ends.append(line.count)
     return true
+  }
+
+  /// The first byte at `start` or after that is ',' or below (a comma, quote, line end, space
+  /// or control byte), or `count`. Digits, '.', '-' and letters are above ',', so a number's
+  /// bytes are passed 8 at a time: a byte below 0x2D borrows in `word - 0x2D...`, setting its
+  /// high bit where its own is clear. Bytes after the first such may be flagged by its
+  /// borrow, so only the first is taken.
+  @inline(__always)
+  static func nextByteUpToComma(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int {
+    var i = start
+    while count - i >= 8 {
+      let word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+      let flagged = (word &- 0x2D2D_2D2D_2D2D_2D2D) & ~word & 0x8080_8080_8080_8080
+      if flagged != 0 { return i + flagged.trailingZeroBitCount / 8 }
+      i += 8
+    }
+    while i < count && base[i] > UInt8(ascii: ",") { i += 1 }
+    return i
   }
 
   /// Counts a line handled by `splitPlainLine`; returns its line number.
@@ -155,6 +173,13 @@ public struct CSVRowParser: Sendable {
     -> Double?
   {
     guard let base = line.baseAddress else { return nil }
+    // A plain number is read as batch loading reads it (its 8-byte words may look past `end`,
+    // within the line), when it ends exactly at the cell's end.
+    if let (value, numberEnd) = DecimalParser.parseField(base, start, line.count),
+      numberEnd == end
+    {
+      return value
+    }
     switch DecimalParser.parse(base, start, end) {
     case .empty: return nil
     case .notANumber: return .nan

@@ -106,9 +106,63 @@ final class ParsingTests: XCTestCase {
           XCTAssertEqual(word.value.bitPattern, Double(text)?.bitPattern, context)
           parsed += 1
         }
+        // The stream's cell reader agrees with the general parser on the cell before a comma.
+        if let comma = bytes[0..<limit].firstIndex(of: UInt8(ascii: ",")) {
+          let stream = CSVRowParser.number(in: buffer, from: 0, to: comma)
+          let general: Double? =
+            switch DecimalParser.parse(base, 0, comma) {
+            case .empty: nil
+            case .notANumber: .nan
+            case .value(let v): v
+            }
+          XCTAssertEqual(stream?.bitPattern, general?.bitPattern, context)
+        }
       }
     }
     XCTAssertGreaterThan(parsed, 50_000, "most generated cells are numbers")
+  }
+
+  func testSplitPlainLine_AgreesWithAByteLoopOnGeneratedLines() throws {
+    // Lines of number-like bytes with commas, quotes, line ends, spaces, '+' and bytes from
+    // 0x80 up mixed in, for headers of 1 to 6 columns: the word-at-a-time scan must find
+    // the same field ends, and refuse the same lines, as a byte loop.
+    func byteLoop(_ line: [UInt8], columns: Int) -> [Int]? {
+      var ends: [Int] = []
+      for (i, b) in line.enumerated() {
+        if b == UInt8(ascii: ",") {
+          guard ends.count < columns - 1 else { return nil }
+          ends.append(i)
+        } else if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\n") || b == UInt8(ascii: "\r") {
+          return nil
+        }
+      }
+      return ends.count == columns - 1 && !line.isEmpty ? ends + [line.count] : nil
+    }
+    var state: UInt64 = 7
+    func next(_ bound: Int) -> Int {
+      state = state &* 6364136223846793005 &+ 1442695040888963407
+      return Int((state >> 33) % UInt64(bound))
+    }
+    let common = Array("0123456789.-eE".utf8)
+    let rare: [UInt8] = Array(",\"\n\r +/".utf8) + [0x00, 0x2C, 0x2D, 0x7F, 0x80, 0xAD, 0xFF]
+    var accepted = 0
+    for columns in 1...6 {
+      let parser = try CSVRowParser(
+        headerLine: (0..<columns).map { "c\($0)" }.joined(separator: ","))
+      for _ in 0..<20_000 {
+        let line: [UInt8] = (0..<next(40)).map { _ in
+          next(4) == 0
+            ? (next(3) == 0 ? rare[next(rare.count)] : UInt8(ascii: ","))
+            : common[next(common.count)]
+        }
+        var ends: [Int] = []
+        let ok = line.withUnsafeBufferPointer { parser.splitPlainLine($0, ends: &ends) }
+        let expected = byteLoop(line, columns: columns)
+        XCTAssertEqual(ok ? ends : nil, expected, "\(line) columns \(columns)")
+        if ok { accepted += 1 }
+      }
+    }
+    XCTAssertGreaterThan(accepted, 5_000, "many generated lines are plain")
   }
 
   func testScannerNextNumber_ReadsPlainNumbersAsNextThenParseWouldAndLeavesTheRest() {
