@@ -113,7 +113,7 @@ enum DecimalParser {
     let digitsStart = negative ? start + 1 : start
     if let whole = wordDigits(base, digitsStart, limit) {
       var i = digitsStart + whole.count
-      // In bounds: the word read held a byte that is not a digit, at i or beyond it.
+      // In bounds: fewer than 8 digits were read from a word that ends before `limit`.
       guard base[i] == UInt8(ascii: ".") else {
         return whole.count > 0 ? fieldEnd(base, i, limit, whole.value, 0, negative) : nil
       }
