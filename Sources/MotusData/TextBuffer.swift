@@ -37,18 +37,10 @@ public struct TextBuffer: Sendable {
 
   /// The text `"\(value)"` prints: the shortest that reads back as the same Float (and a
   /// NaN's payload, as interpolation shows it).
-  public mutating func append(_ value: Float) {
-    var text = ""
-    value.write(to: &text)  // up to 15 bytes: stored inline, no allocation
-    text.withUTF8 { bytes.append(contentsOf: $0) }
-  }
+  public mutating func append(_ value: Float) { value.write(to: &self) }
 
   /// The text `"\(value)"` prints.
-  public mutating func append(_ value: Double) {
-    var text = ""
-    value.write(to: &text)
-    text.withUTF8 { bytes.append(contentsOf: $0) }
-  }
+  public mutating func append(_ value: Double) { value.write(to: &self) }
 
   /// The text of `String(format: "%.<digits>f", value)`.
   ///
@@ -118,5 +110,16 @@ public enum CSVText {
       return text
     }
     return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+  }
+}
+
+/// Float and Double write their text to a stream through `_writeASCII` (the standard
+/// library's hook for ASCII it has formatted into a buffer): taken here as bytes, a number
+/// costs no String on its way into the buffer.
+extension TextBuffer: TextOutputStream {
+  public mutating func write(_ string: String) { append(string) }
+
+  public mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+    bytes.append(contentsOf: buffer)
   }
 }
