@@ -38,6 +38,9 @@ public struct SlidingWindow: Sendable, Equatable {
     label: Int32, purity: Float
   ) {
     precondition(!labels.isEmpty, "majority label of an empty window")
+    // Most windows lie inside one activity: no counting (and no hashing) for those.
+    let first = labels.first!
+    if labels.allSatisfy({ $0 == first }) { return (first, 1) }
     var counts: [Int32: Int] = [:]
     for label in labels { counts[label, default: 0] += 1 }
     var best = Int32.max, bestCount = 0

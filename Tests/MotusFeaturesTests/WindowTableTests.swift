@@ -19,6 +19,9 @@ final class WindowTableTests: XCTestCase {
     XCTAssertEqual(SlidingWindow.majorityLabel([3, 1, 3, 1] as [Int32]).label, 1)
     XCTAssertEqual(SlidingWindow.majorityLabel([1, 3, 1, 3] as [Int32]).label, 1)
     XCTAssertEqual(SlidingWindow.majorityLabel([5] as [Int32]).purity, 1)
+    let uniform = SlidingWindow.majorityLabel([4, 4, 4] as [Int32])
+    XCTAssertEqual(uniform.label, 4)
+    XCTAssertEqual(uniform.purity, 1)
   }
 
   private func dataset() -> Dataset {
