@@ -120,7 +120,7 @@ struct ChunkParser {
   let layout: RowLayout
   private(set) var chunk: ParsedChunk
   private var scanner: CSVScanner
-  private var row: [Float]
+  private let row: RowValues
   private let unknownSubject: Int32
   private let unlabelled: Int32
   private let fileSession: Int32
@@ -151,7 +151,7 @@ struct ChunkParser {
     scanner = CSVScanner(base: base, count: bounds.end)
     scanner.position = bounds.start
     scanner.line = bounds.firstLine
-    row = [Float](repeating: 0, count: layout.rawCount)
+    row = RowValues(count: layout.rawCount)
     // Interned first, as a single pass over the file does before its first row.
     unknownSubject = chunk.subjectNames.id(of: "unknown")
     unlabelled = layout.hasLabelColumn ? -1 : chunk.labelNames.id(of: LoadOptions.unlabelled)
@@ -241,7 +241,7 @@ struct ChunkParser {
     case .value(let v):
       try store(v, field, line: line, column: column, slot: slot)
     case .empty:
-      row[slot] = .nan
+      row.values[slot] = .nan
       chunk.missing[slot] += 1
     case .notANumber:
       throw CSVError.nonNumeric(text: scanner.text(field), at: layout.location(line, column))
@@ -265,7 +265,7 @@ struct ChunkParser {
     _ v: Double, _ field: CSVField, line: Int, column: Int, slot: Int
   ) throws {
     guard abs(v) <= layout.valueLimit else { throw refuse(v, field, line, column, isTime: false) }
-    row[slot] = Float(v)
+    row.values[slot] = Float(v)
   }
 
   /// A time cell's value, when within the time limit.
@@ -337,7 +337,23 @@ struct ChunkParser {
     }
     let r = chunk.runs.count - 1
     chunk.runs[r].times.append(time)
-    chunk.runs[r].values.append(contentsOf: row)
+    chunk.runs[r].values.append(
+      contentsOf: UnsafeBufferPointer(start: row.values, count: row.count))
     chunk.runs[r].labels.append(label)
   }
+}
+
+/// One row's channel values, written cell by cell and reused row after row: an array here
+/// would be checked for sharing on every store.
+private final class RowValues {
+  let values: UnsafeMutablePointer<Float>
+  let count: Int
+
+  init(count: Int) {
+    values = .allocate(capacity: max(count, 1))
+    values.initialize(repeating: 0, count: max(count, 1))
+    self.count = count
+  }
+
+  deinit { values.deallocate() }
 }
