@@ -95,10 +95,10 @@ struct LoadState {
     let blockBytes = Self.batchSize * chunkBytes
     try blocks.refill(dropping: 0, minimum: blockBytes)
     // The first block holds the rows that choose the channels (see `chooseChannels`).
-    while !blocks.atEnd && Self.lineFeeds(in: blocks.buffer, upTo: 1002) < 1002 {
-      try blocks.refill(dropping: 0, minimum: 2 * blocks.buffer.count)
+    while !blocks.atEnd && blocks.withBytes({ Self.lineFeeds(in: $0, upTo: 1002) }) < 1002 {
+      try blocks.refill(dropping: 0, minimum: 2 * blocks.count)
     }
-    var (rows, start) = try blocks.buffer.withUnsafeBufferPointer { buffer in
+    var (rows, start) = try blocks.withBytes { buffer in
       let (header, scanner) = try Self.header(of: buffer, file: file)
       let layout = try rowLayout(file: file, header: header, scanner: scanner)
       return (FileRows(layout: layout, fileIndex: fileIndex, line: scanner.line), scanner.position)
@@ -106,10 +106,10 @@ struct LoadState {
     var done = 0
     while true {
       let end = try Self.wholeLines(blocks, from: start, minimum: blockBytes)
-      try blocks.buffer.withUnsafeBufferPointer { buffer in
+      try blocks.withBytes { buffer in
         try parsePieces(buffer, start..<end, &rows) { progress(done + $0) }
       }
-      if blocks.atEnd && end == blocks.buffer.count { break }
+      if blocks.atEnd && end == blocks.count { break }
       // Every session before the last row's is taken as complete (one that reappears later
       // ends streaming: see `SessionStreaming`).
       try releaseSessions(before: rows.lastSlot, files: files)
@@ -125,20 +125,20 @@ struct LoadState {
   private static func wholeLines(_ blocks: InputBlocks, from start: Int, minimum: Int) throws -> Int
   {
     while true {
-      if blocks.atEnd { return blocks.buffer.count }
-      let count = blocks.buffer.count
-      let quoted = blocks.buffer.withUnsafeBufferPointer { b in
-        b.baseAddress.map { memchr($0 + start, Int32(UInt8(ascii: "\"")), count - start) != nil }
+      if blocks.atEnd { return blocks.count }
+      let count = blocks.count
+      let (quoted, lastFeed) = blocks.withBytes { b in
+        let quoted =
+          b.baseAddress.map { memchr($0 + start, Int32(UInt8(ascii: "\"")), count - start) != nil }
           ?? false
+        return (quoted, b[start...].lastIndex(of: UInt8(ascii: "\n")))
       }
-      if !quoted, let lastFeed = blocks.buffer[start...].lastIndex(of: UInt8(ascii: "\n")) {
-        return lastFeed + 1
-      }
+      if !quoted, let lastFeed { return lastFeed + 1 }
       try blocks.refill(dropping: 0, minimum: quoted ? Int.max : 2 * max(count, minimum))
     }
   }
 
-  private static func lineFeeds(in buffer: [UInt8], upTo limit: Int) -> Int {
+  private static func lineFeeds(in buffer: UnsafeBufferPointer<UInt8>, upTo limit: Int) -> Int {
     var count = 0
     for b in buffer where b == UInt8(ascii: "\n") {
       count += 1

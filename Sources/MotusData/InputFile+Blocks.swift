@@ -18,7 +18,12 @@ final class InputBlocks {
   private let limit: Int
   /// The size when opened: a small file is never given a large block.
   private let size: Int
-  private(set) var buffer: [UInt8] = []
+  /// Read straight into, without clearing first (an array would be zero-filled before each
+  /// read, a pass over every block on the reading thread).
+  private var storage = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+  private var capacity = 1
+  /// Bytes held, from the start of `storage`.
+  private(set) var count = 0
   private(set) var atEnd = false
   /// Bytes read so far (the file may grow while it is read, as `InputFile.read` allows).
   private(set) var bytesRead = 0
@@ -32,7 +37,9 @@ final class InputBlocks {
     }
     name = InputFile.displayName(path)
     fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { throw InputFileError.cannotOpen(file: name, reason: InputFile.lastError()) }
+    guard fd >= 0 else {
+      throw InputFileError.cannotOpen(file: name, reason: InputFile.lastError())
+    }
     var info = stat()
     guard fstat(fd, &info) == 0 else {
       close(fd)
@@ -46,22 +53,35 @@ final class InputBlocks {
     size = Int(info.st_size)
   }
 
-  deinit { close(fd) }
+  deinit {
+    storage.deallocate()
+    close(fd)
+  }
 
-  /// Drops the first `used` bytes of `buffer`, then reads until it holds `minimum` bytes or
-  /// the file ends.
+  /// `body` on the bytes held; they stay valid until the next `refill`.
+  func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+    try withExtendedLifetime(self) { try body(UnsafeBufferPointer(start: storage, count: count)) }
+  }
+
+  /// Drops the first `used` bytes, then reads until `minimum` bytes are held or the file ends.
   func refill(dropping used: Int, minimum: Int) throws {
-    buffer.removeSubrange(0..<used)
+    precondition(used >= 0 && used <= count, "dropping \(used) of \(count) bytes")
+    if used > 0 {
+      memmove(storage, storage + used, count - used)
+      count -= used
+    }
     // One byte beyond the expected end, so that the end is seen in this call.
-    let want = min(max(minimum - buffer.count, 0), max(size - bytesRead, 0) + 1)
+    let want = min(max(minimum - count, 0), max(size - bytesRead, 0) + 1)
     guard !atEnd, want > 0 else { return }
-    let old = buffer.count
-    buffer.append(contentsOf: repeatElement(0, count: want))
-    var count = old
-    while count < buffer.count {
-      let n = buffer.withUnsafeMutableBytes { raw in
-        systemRead(fd, raw.baseAddress! + count, raw.count - count)
-      }
+    let target = count + want
+    if target > capacity {
+      let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: target)
+      larger.update(from: storage, count: count)
+      storage.deallocate()
+      (storage, capacity) = (larger, target)
+    }
+    while count < target {
+      let n = systemRead(fd, storage + count, target - count)
       if n < 0 && errno == EINTR { continue }
       if n < 0 {
         throw InputFileError.readFailed(file: name, reason: InputFile.lastError())
@@ -74,6 +94,5 @@ final class InputBlocks {
       bytesRead += n
       if bytesRead > limit { throw InputFileError.tooLarge(file: name, limitBytes: limit) }
     }
-    buffer.removeSubrange(count..<buffer.count)
   }
 }
