@@ -5,19 +5,7 @@
 import MotusTestSupport
 import XCTest
 
-final class ChunkedParsingTests: XCTestCase {
-  var folder: CSVFolder!
-  private var savedChunkBytes = 0
-
-  override func setUpWithError() throws {
-    folder = try CSVFolder()
-    savedChunkBytes = ChunkSplitter.chunkBytes
-  }
-
-  override func tearDown() {
-    ChunkSplitter.chunkBytes = savedChunkBytes
-    folder.remove()
-  }
+final class ChunkedParsingTests: ChunkedCSVTestCase {
 
   private let header = "timestamp,session,subject,label,a,b\n"
 

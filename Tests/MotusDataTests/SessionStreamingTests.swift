@@ -5,21 +5,12 @@
 import MotusTestSupport
 import XCTest
 
-final class SessionStreamingTests: XCTestCase {
-  var folder: CSVFolder!
-  private var savedChunkBytes = 0
-
+final class SessionStreamingTests: ChunkedCSVTestCase {
   override func setUpWithError() throws {
-    folder = try CSVFolder()
-    savedChunkBytes = ChunkSplitter.chunkBytes
+    try super.setUpWithError()
     // Blocks of a few hundred bytes: past the first block (which holds at least 1,002 lines to
     // choose the channels from), every file here is read in many blocks.
     ChunkSplitter.chunkBytes = 200
-  }
-
-  override func tearDown() {
-    ChunkSplitter.chunkBytes = savedChunkBytes
-    folder.remove()
   }
 
   private let header = "timestamp,session,subject,label,a,b\n"

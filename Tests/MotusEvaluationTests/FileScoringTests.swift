@@ -9,29 +9,19 @@ import MotusStreaming
 import MotusTestSupport
 import XCTest
 
-final class FileScoringTests: XCTestCase {
-  private var folder: URL!
-  private var savedChunkBytes = 0
-
+final class FileScoringTests: TemporaryFolderTestCase {
   override func setUpWithError() throws {
-    folder = try makeTemporaryDirectory()
-    savedChunkBytes = ChunkSplitter.chunkBytes
+    try super.setUpWithError()
+    restoreAfterTest(get: { ChunkSplitter.chunkBytes }, set: { ChunkSplitter.chunkBytes = $0 })
     ChunkSplitter.chunkBytes = 4096  // many blocks
   }
 
-  override func tearDown() {
-    ChunkSplitter.chunkBytes = savedChunkBytes
-    try? FileManager.default.removeItem(at: folder)
-  }
-
   private func file(rateHz: Double) throws -> String {
-    let url = folder.appendingPathComponent("synthetic-\(Int(rateHz)).csv")
     var text = ""
     for (i, r) in StreamAgreement.trainingRecordings(rateHz: rateHz).enumerated() {
       text += r.csv(includeHeader: i == 0)
     }
-    try text.write(to: url, atomically: true, encoding: .utf8)
-    return url.path
+    return try write(text, "synthetic-\(Int(rateHz)).csv")
   }
 
   func testWindowedAsReadScoresAsTheWholeLoad() throws {

@@ -6,25 +6,11 @@ import MotusFeatures
 import MotusTestSupport
 import XCTest
 
-final class WindowedLoadTests: XCTestCase {
-  private var folder: URL!
-  private var savedChunkBytes = 0
-
+final class WindowedLoadTests: TemporaryFolderTestCase {
   override func setUpWithError() throws {
-    folder = try makeTemporaryDirectory()
-    savedChunkBytes = ChunkSplitter.chunkBytes
+    try super.setUpWithError()
+    restoreAfterTest(get: { ChunkSplitter.chunkBytes }, set: { ChunkSplitter.chunkBytes = $0 })
     ChunkSplitter.chunkBytes = 512  // many blocks after the first
-  }
-
-  override func tearDown() {
-    ChunkSplitter.chunkBytes = savedChunkBytes
-    try? FileManager.default.removeItem(at: folder)
-  }
-
-  private func write(_ text: String, _ name: String = "x.csv") throws -> String {
-    let url = folder.appendingPathComponent(name)
-    try Data(text.utf8).write(to: url)
-    return url.path
   }
 
   /// `count` rows of `session` at `rateHz`; the label switches every `run` rows between `a`
@@ -77,7 +63,7 @@ final class WindowedLoadTests: XCTestCase {
     // "walk" is read before "run", but ties go to "run", first in natural order.
     let path = try write(
       header + rows("s1", count: 1200) + rows("s2", count: 300, a: "sit", b: "walk")
-        + rows("s3", count: 5) + rows("s4", count: 200, a: "run", b: "jog"))
+        + rows("s3", count: 5) + rows("s4", count: 200, a: "run", b: "jog"), "x.csv")
     let (streamed, whole) = try loadBoth([path])
     XCTAssertTrue(streamed.streamed)
     XCTAssertFalse(whole.streamed)
@@ -98,14 +84,15 @@ final class WindowedLoadTests: XCTestCase {
   func testFallsBackToTheWholeLoadWhenASessionReappears() throws {
     let path = try write(
       header + rows("s1", count: 3000) + rows("s2", count: 2000)
-        + rows("s1", count: 100, from: 3000))
+        + rows("s1", count: 100, from: 3000), "x.csv")
     let (streamed, whole) = try loadBoth([path])
     XCTAssertFalse(streamed.streamed)
     assertSame(streamed, whole)
   }
 
   func testMixedRatesFailAsTheWholeLoadDoes() throws {
-    let path = try write(header + rows("s1", count: 1200) + rows("s2", count: 300, rateHz: 25))
+    let path = try write(
+      header + rows("s1", count: 1200) + rows("s2", count: 300, rateHz: 25), "x.csv")
     XCTAssertThrowsError(try loadBoth([path])) { error in
       guard case FeatureChoiceError.mixedRates = error else {
         return XCTFail("expected mixed rates, got \(error)")

@@ -22,3 +22,12 @@ open class TemporaryFolderTestCase: XCTestCase {
     return url.path
   }
 }
+
+extension XCTestCase {
+  /// Puts a process-wide setting back after this test, whatever the test sets it to: `get`
+  /// reads it now, `set` writes that value back at tear-down.
+  public func restoreAfterTest<Value>(get: () -> Value, set: @escaping (Value) -> Void) {
+    let saved = get()
+    addTeardownBlock { set(saved) }
+  }
+}
