@@ -41,11 +41,13 @@ struct Train: ParsableCommand {
 
     let progress = ProgressLine()
     let trained: (model: TrainedModel, report: TrainingReport, table: WindowTable)
+    let (negativeLabels, spec) = (windowed.outline.negativeLabels, windowed.spec)
+    // The table's only copy goes to the trainer, which keeps its features on disk during the fit.
+    let table = (consume windowed).table
     do {
       defer { progress.clear() }
       trained = try Trainer.train(
-        windows: windowed.table, negativeLabels: windowed.outline.negativeLabels,
-        spec: windowed.spec,
+        windows: consume table, negativeLabels: negativeLabels, spec: spec,
         validationGroup: training.validationGroup.trainerGroup, options: options,
         sourceWeights: sourceWeights, progress: progress.update)
     }

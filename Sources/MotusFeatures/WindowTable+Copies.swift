@@ -58,9 +58,21 @@ extension WindowTable {
   /// empty, so that no part outlives its joining. Room for all rows is taken once, up front.
   public static func join(_ tables: inout [WindowTable]) -> WindowTable {
     let total = tables.reduce(0) { $0 + $1.features.values.count }
-    var whole = tables.removeFirst()
+    tables.reverse()
+    var whole = tables.removeLast()
     whole.features.values.reserveCapacity(total)
-    while !tables.isEmpty { whole.append(tables.removeFirst()) }
+    // Parts below the allocator's mmap threshold stay resident once freed until trimmed: trim
+    // every 8 MB of them, so the joined table does not sit beside its freed parts.
+    var freedBytes = 0
+    while let part = tables.popLast() {
+      freedBytes += part.features.values.count * MemoryLayout<Float>.stride
+      whole.append(part)
+      if freedBytes >= 8 << 20 {
+        FreedMemory.release()
+        freedBytes = 0
+      }
+    }
+    FreedMemory.release()
     return whole
   }
 }

@@ -80,7 +80,11 @@ public struct WindowedLoad: Sendable {
     chooseSpec: @escaping SpecChoice
   ) -> WindowedLoad? {
     var extractor: FeatureExtractor?
-    var tables: [WindowTable] = []
+    // Per kind (the data, then each copy), its batches' tables in order. Joined once at the
+    // end, each freed as it is copied: memory peaks at the table plus one batch's part, not
+    // at growing tables plus the whole.
+    var kinds: [[WindowTable]] = []
+    var windowCount = 0
     var recordingCount = 0
     let loaded = DatasetLoader.loadSessions(paths, options: options, progress: progress) { batch in
       guard let first = batch.recordings.first else { return }
@@ -92,24 +96,21 @@ public struct WindowedLoad: Sendable {
         copies: copies, firstIndex: recordingCount)
       recordingCount += batch.recordings.count
       if let eachPart { for k in parts.indices { try eachPart(&parts[k]) } }
-      if tables.isEmpty { tables = parts.map { _ in WindowTable.empty(like: parts[0]) } }
-      for (k, var part) in parts.enumerated() {
-        part.relabel(to: batch.labels)
-        var whole = tables[k]
-        tables[k] = WindowTable.empty(like: part)  // one reference: `append` grows in place
-        whole.relabel(to: batch.labels)
-        whole.append(part)
-        tables[k] = whole
+      if kinds.isEmpty { kinds = parts.map { _ in [] } }
+      for (k, part) in parts.enumerated() {
+        kinds[k].append(part)
+        windowCount += part.windowCount
       }
       try WindowTable.checkMemory(
-        windowCount: tables.reduce(0) { $0 + $1.windowCount },
-        featureCount: parts[0].featureNames.count)
+        windowCount: windowCount, featureCount: parts[0].featureNames.count)
     }
-    guard let loaded, !tables.isEmpty, let spec = extractor?.spec,
+    guard let loaded, !kinds.isEmpty, let spec = extractor?.spec,
       (try? chooseSpec(loaded.recipes, loaded.recordings.map(\.sampleRateHz))) == spec
     else { return nil }
-    for k in tables.indices { tables[k].relabel(to: loaded.labels) }
-    return WindowedLoad(table: WindowTable.join(&tables), spec: spec, outline: loaded)
+    var inOrder = kinds.flatMap { $0 }
+    kinds = []  // the parts' one reference each is `inOrder`'s, so `join` frees them
+    for k in inOrder.indices { inOrder[k].relabel(to: loaded.labels) }
+    return WindowedLoad(table: WindowTable.join(&inOrder), spec: spec, outline: loaded)
   }
 
   /// The batch as a dataset whose labels are in natural order, as the final vocabulary is:

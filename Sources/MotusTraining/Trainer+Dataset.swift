@@ -3,6 +3,7 @@
 
 import MotusData
 import MotusFeatures
+import MotusLinearAlgebra
 import MotusModels
 
 extension Trainer {
@@ -36,7 +37,7 @@ extension Trainer {
       copies: options.augmentation?.windowCopies(seed: options.seed))
     let table = WindowTable.join(&parts)
     return try train(
-      windows: table, negativeLabels: dataset.negativeLabels, spec: spec,
+      windows: consume table, negativeLabels: dataset.negativeLabels, spec: spec,
       validationGroup: validationGroup, options: options, sourceWeights: sourceWeights,
       progress: progress)
   }
@@ -52,10 +53,14 @@ extension Trainer {
   /// Trains on windows already extracted (`WindowedLoad`, or `train(dataset:...)`'s table of
   /// the data and its perturbed copies); `negativeLabels` as `Dataset.negativeLabels`.
   ///
+  /// While the fit runs, the table's features wait on disk (`RawFeatureStore`) when every
+  /// window is learnt from: pass the caller's only copy (`consume`) for memory to hold one
+  /// table, not two. The table comes back unchanged.
+  ///
   /// - Throws: `TrainingError.noWindows` when the table has no row to learn from, and
   ///   whatever `train(features:...)` throws.
   public static func train(
-    windows table: WindowTable, negativeLabels: [String], spec: FeatureSpec,
+    windows table: consuming WindowTable, negativeLabels: [String], spec: FeatureSpec,
     validationGroup: ValidationGroup = .subject, options: TrainingOptions = .init(),
     sourceWeights: [String: Double] = [:], progress: ((EpochReport) -> Void)? = nil
   ) throws -> (model: TrainedModel, report: TrainingReport, table: WindowTable) {
@@ -83,12 +88,17 @@ extension Trainer {
     let groups = rows.map {
       validationGroup == .subject ? table.subject(at: $0) : table.session(at: $0)
     }
-    let features = rows.count == table.windowCount ? table.features : table.features.rows(rows)
     let weights = rowWeights(table: table, rows: rows, sourceWeights: sourceWeights)
+    let everyRow = rows.count == table.windowCount
+    var features = everyRow ? table.features : table.features.rows(rows)
+    // Every row: the table's only reference moves to the fit, which sets it aside and returns it.
+    if everyRow { table.features = Matrix(rowCount: 0, columnCount: features.columnCount) }
     var trained = try train(
-      features: features, labels: labels, groups: groups, classNames: classNames,
-      spec: spec, sampleWeights: weights, negativeClasses: classNames.filter(negative.contains),
-      options: options, progress: progress)
+      spilling: &features, restore: everyRow, labels: labels, groups: groups,
+      classNames: classNames, spec: spec, sampleWeights: weights,
+      negativeClasses: classNames.filter(negative.contains), options: options,
+      progress: progress)
+    if everyRow { table.features = features }
     if weights != nil {
       trained.model.metadata.settings.sourceWeights = sourceWeights
     }

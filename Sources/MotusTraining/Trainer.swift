@@ -28,18 +28,35 @@ public enum Trainer {
   /// - Throws: `TrainingError` for inconsistent inputs or options; `LimitError.memory` when
   ///   the fit would not fit in memory.
   public static func train(
-    features: Matrix, labels: [Int], groups: [String], classNames: [String], spec: FeatureSpec,
-    sampleWeights: [Float]? = nil, negativeClasses: [String] = [],
+    features: consuming Matrix, labels: [Int], groups: [String], classNames: [String],
+    spec: FeatureSpec, sampleWeights: [Float]? = nil, negativeClasses: [String] = [],
     options: TrainingOptions = .init(),
     progress: ((EpochReport) -> Void)? = nil
+  ) throws -> (model: TrainedModel, report: TrainingReport) {
+    try train(
+      spilling: &features, restore: false, labels: labels, groups: groups,
+      classNames: classNames, spec: spec, sampleWeights: sampleWeights,
+      negativeClasses: negativeClasses, options: options, progress: progress)
+  }
+
+  /// `train(features:...)`, with the raw table set aside on disk while the fit holds its
+  /// standardised copy (`RawFeatureStore`): `features` is emptied, so that memory holds one
+  /// table when the caller kept no other reference, and read back at the end when `restore`.
+  static func train(
+    spilling features: inout Matrix, restore: Bool, labels: [Int], groups: [String],
+    classNames: [String], spec: FeatureSpec, sampleWeights: [Float]?, negativeClasses: [String],
+    options: TrainingOptions, progress: ((EpochReport) -> Void)?
   ) throws -> (model: TrainedModel, report: TrainingReport) {
     try validate(
       features: features, labels: labels, groups: groups, classNames: classNames, spec: spec,
       sampleWeights: sampleWeights, options: options)
     try checkFitMemory(features: features, classCount: classNames.count, options: options)
+    let digest = FNV1a64.digest(
+      features: features, labels: labels, groups: groups, classNames: classNames)
+    let raw = RawFeatureStore(taking: &features)
+    FreedMemory.release()
     var split = try splitAndStandardize(
-      features: features, labels: labels, groups: groups, sampleWeights: sampleWeights,
-      options: options)
+      raw, labels: labels, groups: groups, sampleWeights: sampleWeights, options: options)
     let plan = TrainingPlan(options: options, classNames: classNames)
     let heldOut = try fitHeldOut(split, plan: plan, progress: progress)
     let negatives = Set(negativeClasses.compactMap { classNames.firstIndex(of: $0) })
@@ -48,15 +65,14 @@ public enum Trainer {
       options: options)
     // The refit standardises every row afresh: the parts' rows are not needed any more.
     split.releaseRows()
+    FreedMemory.release()
     let refit =
       try options.refit
       ? refitOnEveryRow(
-        features: features, labels: labels, sampleWeights: sampleWeights, plan: plan,
+        raw, labels: labels, sampleWeights: sampleWeights, plan: plan,
         heldOut: heldOut, split: split, calibration: calibration, negatives: negatives,
         progress: progress)
       : nil
-    let digest = FNV1a64.digest(
-      features: features, labels: labels, groups: groups, classNames: classNames)
     let report = makeReport(
       split: split, heldOut: heldOut, calibration: calibration, refit: refit, dataDigest: digest)
     var settings = recordedSettings(plan, hasNegatives: !negativeClasses.isEmpty)
@@ -65,6 +81,7 @@ public enum Trainer {
       spec: spec, negativeClasses: negativeClasses, options: options,
       settings: settings, split: split, heldOut: heldOut,
       calibration: calibration, refit: refit, report: report)
+    if restore { features = try raw.all() }
     return (model, report)
   }
 
@@ -156,15 +173,15 @@ public enum Trainer {
   /// Splits the rows by group (`options.validationFraction`, `options.seed`) and standardises
   /// both parts; returns them with the split and the standardiser.
   private static func splitAndStandardize(
-    features: Matrix, labels: [Int], groups: [String], sampleWeights: [Float]?,
+    _ raw: RawFeatureStore, labels: [Int], groups: [String], sampleWeights: [Float]?,
     options: TrainingOptions
   ) throws -> HeldOutSplit {
     let split = try GroupSplit.split(
       groups: groups, labels: labels, validationFraction: options.validationFraction,
       seed: options.seed)
     // Each part is standardised where it lies: the table is not copied twice.
-    var xTrain = features.rows(split.training)
-    var xValidation = features.rows(split.validation)
+    var xTrain = try raw.rows(split.training)
+    var xValidation = try raw.rows(split.validation)
     let trainingLabels = split.training.map { labels[$0] }
     let trainingWeights = sampleWeights.map { w in split.training.map { w[$0] } }
     // Validation stays unweighted, as with class weights: the weights shape the fit, while
@@ -320,15 +337,16 @@ public enum Trainer {
   /// epoch count, L-BFGS to tolerance from the held-out optimum. Refits the novelty subspace
   /// too, keeping the calibrated threshold.
   private static func refitOnEveryRow(
-    features: Matrix, labels: [Int], sampleWeights: [Float]?, plan: TrainingPlan,
+    _ raw: RawFeatureStore, labels: [Int], sampleWeights: [Float]?, plan: TrainingPlan,
     heldOut: HeldOutFit, split: HeldOutSplit, calibration: Calibration, negatives: Set<Int>,
     progress: ((EpochReport) -> Void)?
   ) throws -> Refit {
     let clock = ContinuousClock()
     let start = clock.now
     let cpuStart = ThreadCPUTime.seconds()
-    let standardizer = Standardizer.fit(features)
-    let xAll = standardizer.transform(features)
+    var xAll = try raw.all()
+    let standardizer = Standardizer.fit(xAll)
+    standardizer.transform(inPlace: &xAll)
     // L-BFGS: start from the held-out optimum, carried over to the new standardisation.
     var initial: LogisticRegression? = nil
     if plan.usesLBFGS, case .logistic(let heldOutModel) = heldOut.classifier {

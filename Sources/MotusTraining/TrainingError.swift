@@ -17,6 +17,8 @@ public enum TrainingError: Error, CustomStringConvertible, Equatable {
   case invalidSampleWeight(row: Int, value: Float)
   /// No recording was long enough for one window, or every window was too impure.
   case noWindows(skippedRecordings: Int, droppedImpure: Int)
+  /// The raw feature table set aside on disk during the fit could not be read back.
+  case spilledTableUnreadable(directory: String, errno: Int32)
 
   public var description: String {
     switch self {
@@ -59,6 +61,9 @@ public enum TrainingError: Error, CustomStringConvertible, Equatable {
       return "no windows to train on (\(skipped) recordings shorter than one window, "
         + "\(impure) windows below the purity limit). "
         + "HINT: use a shorter --window, a lower --min-purity, or check the filters."
+    case .spilledTableUnreadable(let directory, let errno):
+      return "could not read back the feature table set aside in \(directory) (errno \(errno)). "
+        + "HINT: check the disk behind TMPDIR, or set TMPDIR to another folder."
     }
   }
 
