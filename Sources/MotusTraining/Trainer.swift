@@ -135,8 +135,8 @@ public enum Trainer {
   }
 
   /// Throws `LimitError.memory` when the weights, gradients and Adam's two moments, plus the
-  /// standardised copies of the table, would not fit: refusing up front beats swapping or
-  /// trapping mid-fit.
+  /// standardised copy of the table and the raw one (counted although it is usually set aside
+  /// on disk), would not fit: refusing up front beats swapping or trapping mid-fit.
   private static func checkFitMemory(
     features: Matrix, classCount: Int, options: TrainingOptions
   ) throws {
