@@ -10,7 +10,9 @@ struct Train: ParsableCommand {
     discussion: """
       Windows the recordings, computes features, holds out whole subjects (or sessions) for \
       validation, fits the model, calibrates it on the held-out part and writes it atomically. \
-      The same data, flags and seed give a byte-identical file. Example:
+      The same data, flags and seed give a byte-identical file. While it fits, the raw feature \
+      table waits in an unlinked temporary file in TMPDIR (4 bytes per window and feature; kept \
+      in memory when it cannot be written), so memory holds one copy of the table. Example:
         motus train ../shared/datasets/motionsense/motionsense.csv \\
           -o motionsense.motus --model mlp --hidden 64,32 --seed 1
       """)
