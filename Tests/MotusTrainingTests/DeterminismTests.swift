@@ -4,11 +4,7 @@ import XCTest
 
 final class DeterminismTests: XCTestCase {
   private func modelBytes(_ options: TrainingOptions) throws -> [UInt8] {
-    let data = Synthetic.blobs(separation: 3, noise: 1.5, seed: 8)
-    let (model, _) = try Trainer.train(
-      features: data.x, labels: data.labels, groups: data.groups, classNames: ["a", "b", "c"],
-      spec: Synthetic.spec, options: options)
-    return [UInt8](try ModelFile.encode(model))
+    try Synthetic.modelBytes(options)
   }
 
   func testTrain_SameSeedGivesIdenticalBytes() throws {

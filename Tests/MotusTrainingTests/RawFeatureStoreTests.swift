@@ -61,11 +61,7 @@ final class RawFeatureStoreTests: TemporaryFolderTestCase {
 
   private func modelBytes(_ options: TrainingOptions, directory: String?) throws -> [UInt8] {
     RawFeatureStore.directory = directory
-    let data = Synthetic.blobs(separation: 3, noise: 1.5, seed: 8)
-    let (model, _) = try Trainer.train(
-      features: data.x, labels: data.labels, groups: data.groups, classNames: ["a", "b", "c"],
-      spec: Synthetic.spec, options: options)
-    return [UInt8](try ModelFile.encode(model))
+    return try Synthetic.modelBytes(options)
   }
 
   func testTrain_SetAsideOrInMemoryGivesTheSameModelFile() throws {

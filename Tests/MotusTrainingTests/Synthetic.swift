@@ -3,12 +3,22 @@
 import MotusData
 import MotusFeatures
 import MotusLinearAlgebra
+import MotusModels
 import MotusTraining
 
 enum Synthetic {
   static let spec = FeatureSpec(
     recipes: [.copy("synthetic")], channels: ["synthetic"], sampleRateHz: 50, windowLength: 64,
     hopLength: 32, statistics: [.mean, .std, .min, .max], spectral: [], bandEdgesHz: [])
+
+  /// The model file `Trainer.train` writes for three overlapping blobs (seed 8) under `options`.
+  static func modelBytes(_ options: TrainingOptions) throws -> [UInt8] {
+    let data = blobs(separation: 3, noise: 1.5, seed: 8)
+    let (model, _) = try Trainer.train(
+      features: data.x, labels: data.labels, groups: data.groups, classNames: ["a", "b", "c"],
+      spec: spec, options: options)
+    return [UInt8](try ModelFile.encode(model))
+  }
 
   /// `classCount` Gaussian blobs in `featureCount` dimensions, centres `separation` apart,
   /// `rowsPerGroup` rows per class in each of `groupCount` groups.
