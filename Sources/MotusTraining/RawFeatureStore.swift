@@ -22,9 +22,9 @@ final class RawFeatureStore {
 
   let rowCount: Int
   let columnCount: Int
-  private var inMemory: Matrix?
-  private var descriptor: Int32 = -1
-  private var spillDirectory = ""
+  private let inMemory: Matrix?
+  private let descriptor: Int32
+  private let spillDirectory: String
 
   /// Takes `table` over: it is written out and `table` is left empty, so its storage is freed
   /// when the caller held no other reference. Falls back to keeping it in memory when the file
@@ -33,13 +33,11 @@ final class RawFeatureStore {
     rowCount = table.rowCount
     columnCount = table.columnCount
     if let directory = Self.directory, let descriptor = Self.spill(table, to: directory) {
-      self.descriptor = descriptor
-      spillDirectory = directory
-      table = Matrix(rowCount: 0, columnCount: columnCount)
+      (self.descriptor, spillDirectory, inMemory) = (descriptor, directory, nil)
     } else {
-      inMemory = table
-      table = Matrix(rowCount: 0, columnCount: columnCount)
+      (descriptor, spillDirectory, inMemory) = (-1, "", table)
     }
+    table = Matrix(rowCount: 0, columnCount: columnCount)
   }
 
   deinit {
