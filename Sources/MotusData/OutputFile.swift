@@ -148,19 +148,10 @@ public final class OutputFile {
     case .inPlace(let f), .replace(let f, _, _, _): fd = f
     case .done: return
     }
-    var offset = 0
-    while offset < bytes.count {
-      let n = bytes.withUnsafeBytes { buffer -> Int in
-        guard let base = buffer.baseAddress else { return 0 }
-        return systemWrite(fd, base + offset, buffer.count - offset)
-      }
-      if n < 0 && errno == EINTR { continue }
-      guard n > 0 else {
-        let reason = InputFile.lastError()
-        discard()
-        throw OutputFileError.writeFailed(path: path, flag: flag, reason: reason)
-      }
-      offset += n
+    guard bytes.withUnsafeBytes({ writeAll(fd, $0) }) else {
+      let reason = InputFile.lastError()
+      discard()
+      throw OutputFileError.writeFailed(path: path, flag: flag, reason: reason)
     }
   }
 
@@ -230,6 +221,20 @@ public final class OutputFile {
 @inline(__always)
 func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
   write(fd, buffer, count)
+}
+
+/// Writes all of `bytes` to `fd`, again after an interrupted or partial write; false when a
+/// write fails (`errno` says why).
+public func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+  guard let base = bytes.baseAddress else { return true }
+  var offset = 0
+  while offset < bytes.count {
+    let n = systemWrite(fd, base + offset, bytes.count - offset)
+    if n < 0 && errno == EINTR { continue }
+    guard n > 0 else { return false }
+    offset += n
+  }
+  return true
 }
 
 /// An output the rule refuses, or that could not be written. Every message says that any

@@ -5,12 +5,6 @@
 
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 public struct TextBuffer: Sendable {
   public private(set) var bytes: [UInt8] = []
 
@@ -74,26 +68,8 @@ public struct TextBuffer: Sendable {
   /// Writes everything to `fd` and empties the buffer; false on a write error (EPIPE).
   public mutating func write(to fd: Int32) -> Bool {
     defer { bytes.removeAll(keepingCapacity: true) }
-    return bytes.withUnsafeBytes { raw -> Bool in
-      guard var p = raw.baseAddress else { return true }
-      var left = raw.count
-      while left > 0 {
-        let n = writeSome(fd, p, left)
-        if n < 0 {
-          if errno == EINTR { continue }
-          return false
-        }
-        p += n
-        left -= n
-      }
-      return true
-    }
+    return bytes.withUnsafeBytes { writeAll(fd, $0) }
   }
-}
-
-/// write(2), named apart from `TextBuffer.write(to:)`.
-private func writeSome(_ fd: Int32, _ p: UnsafeRawPointer, _ count: Int) -> Int {
-  write(fd, p, count)
 }
 
 enum FixedDecimal {

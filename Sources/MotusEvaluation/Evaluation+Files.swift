@@ -1,8 +1,9 @@
 // Scoring files without holding their samples: with the model's spec known up front, each
 // session is windowed and scored as the files are read (`WindowedLoad`), and only each
-// window's scores, its place and the recordings' outlines are kept, not its features. When that cannot be done as the files are read (a recording
-// off the model's rate, a phone-app export, a session split across the file), the data is
-// loaded whole as `load` does, resampled when needed, and scored by `run`: the same scores.
+// window's scores, its place and the recordings' outlines are kept, not its features. When
+// that cannot be done as the files are read (a recording off the model's rate, a phone-app
+// export, a session split across the file), the data is loaded whole as `load` does,
+// resampled when needed, and scored by `run`: the same scores.
 
 import MotusData
 import MotusFeatures
@@ -117,7 +118,8 @@ extension Evaluation {
     /// `other`'s rows after these.
     mutating func append(_ other: WindowScores) {
       probabilities.appendRows(other.probabilities)
-      if let more = other.novelty { novelty = (novelty ?? []) + more }
+      guard let more = other.novelty else { return }
+      if novelty == nil { novelty = more } else { novelty!.append(contentsOf: more) }
     }
   }
 }

@@ -11,6 +11,7 @@
   import Darwin
 #endif
 import Foundation
+import MotusData
 import MotusLinearAlgebra
 
 /// Holds a `[N, F]` table on disk (or, when no file can be written, in memory) and hands out its
@@ -99,17 +100,7 @@ final class RawFeatureStore {
     guard descriptor >= 0 else { return nil }
     // Unlinked at once: the space is freed when the descriptor closes, even after a crash.
     template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-    let written = table.values.withUnsafeBytes { bytes -> Bool in
-      var done = 0
-      while done < bytes.count {
-        let n = write(descriptor, bytes.baseAddress! + done, bytes.count - done)
-        if n < 0 && errno == EINTR { continue }
-        guard n > 0 else { return false }
-        done += n
-      }
-      return true
-    }
-    guard written else {
+    guard table.values.withUnsafeBytes({ writeAll(descriptor, $0) }) else {
       close(descriptor)
       return nil
     }
