@@ -91,7 +91,7 @@ let package = Package(
       ],
       path: "Tests/MotusTestSupport"),
     .testTarget(
-      name: "MotusDataTests", dependencies: ["MotusData", "MotusTestSupport"],
+      name: "MotusDataTests", dependencies: ["MotusData", "MotusTestSupport", "CMallocCounter"],
       exclude: ["Fixtures"]),
     .testTarget(
       name: "MotusLinearAlgebraTests",

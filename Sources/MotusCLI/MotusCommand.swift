@@ -16,6 +16,7 @@ struct MotusCommand: ParsableCommand {
     // Before any output file exists, so an interrupted run never leaves one half-written.
     Interruption.removeTemporaryFilesOnSignal()
     TrainingRuntime.prepare()
+    FreedMemory.reuseFreedBlocks()
     main(nil)
   }
 }

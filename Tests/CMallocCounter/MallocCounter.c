@@ -18,6 +18,7 @@ static _Atomic int64_t live = 0;
 
 uint64_t motus_allocation_count(void) { return allocations; }
 int64_t motus_live_heap_bytes(void) { return live; }
+int64_t motus_mapped_block_count(void) { return (int64_t)mallinfo2().hblks; }
 
 static void *counted(void *p) {
   if (p) { allocations++; live += (int64_t)malloc_usable_size(p); }
@@ -47,4 +48,5 @@ void free(void *p) {
 #else
 uint64_t motus_allocation_count(void) { return UINT64_MAX; }
 int64_t motus_live_heap_bytes(void) { return INT64_MIN; }
+int64_t motus_mapped_block_count(void) { return -1; }
 #endif

@@ -10,3 +10,7 @@ uint64_t motus_allocation_count(void);
 
 /// Bytes currently allocated (usable sizes), or INT64_MIN where counting is unavailable.
 int64_t motus_live_heap_bytes(void);
+
+/// Blocks the allocator holds as their own memory maps (glibc's `mallinfo2().hblks`), or -1
+/// where unavailable.
+int64_t motus_mapped_block_count(void);
