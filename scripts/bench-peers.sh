@@ -7,14 +7,17 @@
 #   scripts/bench-peers.sh --baseline /tmp/motus-old   # also time another build, alternately
 #   scripts/bench-peers.sh -- --scale-repeats 1 --sizes 1,4   # options of scripts/bench_peers.py
 #
-# Uses .build/release/motus (MOTUS=... for another; built in release mode when missing),
-# installs the Python peers into .venv-bench/ (git-ignored), then prints markdown tables: each row's medians and the ratio peer / motus (above 1: motus is
-# faster), peak memory of each command, and how wall time per sample and peak memory grow
-# with 1x..8x copies of the data (sessions renamed per copy, written to a temporary folder,
-# needing about 8x the data's size of free space there; set TMPDIR to move it), and what
-# the cores give: `inspect` and `features` pinned to one core (taskset) against all of them.
-# Timings on a shared machine are noisy: compare ratios within one run, and read the load
-# average printed with the table.
+# Times the build users run (`swift build -c release`), kept up to date in .build-bench/ so
+# that the test build in .build/ (-enable-testing, a few percent slower) is neither timed nor
+# discarded; MOTUS=... times another binary. A baseline should be built the same way:
+#   git worktree add /tmp/old REV && swift build -c release --product motus --package-path /tmp/old
+# Installs the Python peers into .venv-bench/ (git-ignored), then prints markdown tables:
+# each row's medians and the ratio peer / motus (above 1: motus is faster), peak memory of
+# each command, how wall time per sample and peak memory grow with 1x..8x copies of the data
+# (sessions renamed per copy, written to a temporary folder, needing about 8x the data's
+# size of free space there; set TMPDIR to move it), and what the cores give: `inspect` and
+# `features` pinned to one core (taskset) against all of them. Timings on a shared machine
+# are noisy: compare ratios within one run, and read the load average printed with the table.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,7 +29,7 @@ while [ $# -gt 0 ]; do
     --skip) ARGS+=(--skip "$2"); shift ;;
     --baseline) ARGS+=(--baseline "$2"); shift ;;
     --) shift; ARGS+=("$@"); break ;;  # the rest goes to scripts/bench_peers.py
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     *) echo "unknown option $1 (--quick, --skip peers|scaling|cores, --baseline BINARY)" >&2; exit 2 ;;
   esac
   shift
@@ -40,9 +43,10 @@ fi
 "$VENV/bin/python" -c "import pandas, polars, numpy, sklearn" 2>/dev/null \
   || "$VENV/bin/pip" install --quiet pandas polars numpy scikit-learn
 
-MOTUS=${MOTUS:-.build/release/motus}
-# Built only when missing: a rebuild with other flags would discard the test build.
-[ -x "$MOTUS" ] || swift build -c release --product motus >&2
-echo "motus $(git rev-parse --short HEAD 2>/dev/null || echo '?'); $(nproc) cores; $(uname -m)"
+if [ -z "${MOTUS:-}" ]; then
+  swift build -c release --product motus --scratch-path .build-bench >&2
+  MOTUS=.build-bench/release/motus
+fi
+echo "motus $(git rev-parse --short HEAD 2>/dev/null || echo '?') ($MOTUS); $(nproc) cores; $(uname -m)"
 exec "$VENV/bin/python" scripts/bench_peers.py --motus "$MOTUS" \
   --python "$VENV/bin/python" --data "$DATA" "${ARGS[@]}"
