@@ -44,15 +44,17 @@ public enum FreedMemory {
   }
 
   #if canImport(Glibc)
-    // Both looked up at run time: glibc exports them, but <malloc.h> is not in the Glibc module.
-    private static let mallocOption: (@convention(c) (Int32, Int32) -> Int32)? = {
-      guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "mallopt") else { return nil }
-      return unsafeBitCast(symbol, to: (@convention(c) (Int32, Int32) -> Int32).self)
-    }()
+    private static let mallocOption = glibcFunction(
+      "mallopt", as: (@convention(c) (Int32, Int32) -> Int32).self)
+    private static let trim = glibcFunction(
+      "malloc_trim", as: (@convention(c) (Int) -> Int32).self)
 
-    private static let trim: (@convention(c) (Int) -> Int32)? = {
-      guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "malloc_trim") else { return nil }
-      return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
-    }()
+    /// Looked up at run time: glibc exports these, but <malloc.h> is not in the Glibc module.
+    private static func glibcFunction<Function>(_ name: String, as type: Function.Type)
+      -> Function?
+    {
+      guard let symbol = dlsym(dlopen(nil, RTLD_NOW), name) else { return nil }
+      return unsafeBitCast(symbol, to: type)
+    }
   #endif
 }

@@ -108,7 +108,8 @@ public enum InputFile {
 
   static func lastError() -> String { describe(errno) }
 
-  static func describe(_ code: Int32) -> String {
+  /// The system's text for an `errno` value.
+  public static func describe(_ code: Int32) -> String {
     guard let text = strerror(code) else { return "error \(code)" }
     return String(cString: text)
   }

@@ -1,5 +1,7 @@
 // Why fitting refused its input; messages quote the bad value and suggest a fix.
 
+import MotusData
+
 /// Invalid training data or hyperparameters.
 public enum TrainingError: Error, CustomStringConvertible, Equatable {
   case sampleCountMismatch(features: Int, labels: Int)
@@ -62,7 +64,8 @@ public enum TrainingError: Error, CustomStringConvertible, Equatable {
         + "\(impure) windows below the purity limit). "
         + "HINT: use a shorter --window, a lower --min-purity, or check the filters."
     case .spilledTableUnreadable(let directory, let errno):
-      return "could not read back the feature table set aside in \(directory) (errno \(errno)). "
+      return "could not read back the feature table set aside in \(directory) "
+        + "(\(InputFile.describe(errno)), errno \(errno)). "
         + "HINT: check the disk behind TMPDIR, or set TMPDIR to another folder."
     }
   }

@@ -94,4 +94,12 @@ final class RawFeatureStoreTests: TemporaryFolderTestCase {
     XCTAssertEqual(bits(returned.features), bits(given.features))
     XCTAssertEqual(returned.windowCount, given.windowCount)
   }
+
+  func testUnreadableTable_MessageNamesTheFolderTheSystemReasonAndAHint() {
+    let message = TrainingError.spilledTableUnreadable(directory: "/scratch", errno: EIO)
+      .description
+    XCTAssertTrue(message.contains("/scratch"), message)
+    XCTAssertTrue(message.contains(InputFile.describe(EIO)), message)
+    XCTAssertTrue(message.contains("HINT: "), message)
+  }
 }
