@@ -146,6 +146,11 @@ extension Manifest {
         "\(key).labels.\(from)", "'\(to)' is not in the manifest's labels or negativeLabels",
         "use one of \(vocabulary.joined(separator: ", "))")
     }
+    if let label = source.label, source.labels[label] == nil {
+      throw bad(
+        "\(key).label", "'\(label)' is not a key of the source's labels",
+        "map it, e.g. \"labels\": {\"\(label)\": \"automotive\"}")
+    }
     if let separator = source.placementSeparator, separator.isEmpty {
       throw bad("\(key).placementSeparator", "is empty", "e.g. \"_\", or leave it out")
     }
@@ -418,6 +423,7 @@ extension Manifest.Source {
     options.channelPatterns = channels
     options.negateAcceleration = negateAcceleration ?? false
     options.labelMap = labels
+    options.appLabels = AppExportLabels(label: label)
     options.keepLabels = Array(Set(labels.values)).sorted()
     if let text = subjects {
       options.subjects = try? SubjectFilter(parsing: text, flag: "\(key).subjects")

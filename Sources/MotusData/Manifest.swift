@@ -36,11 +36,18 @@ public struct Manifest: Codable, Sendable, Equatable {
     /// sensor's placement (`a01_p1_LL` -> `LL` with `"_"`): sources that record one activity
     /// from several body positions at once, so that a placement can be held out.
     public var placementSeparator: String?
+    /// The label of every phone-app recording among `files` (the apps write none), before
+    /// `labels` maps it; long-layout CSV files keep their own label column.
+    public var label: String?
+    /// The terms the source's data comes under, as its publisher states them (shown in model
+    /// cards; `nil` when not stated).
+    public var licence: String?
 
     public init(
       name: String, files: [String], channels: [String], negateAcceleration: Bool? = nil,
       labels: [String: String], subjects: String? = nil, excludeSubjects: String? = nil,
-      joinClips: ClipJoin? = nil, weight: Double? = nil, placementSeparator: String? = nil
+      joinClips: ClipJoin? = nil, weight: Double? = nil, placementSeparator: String? = nil,
+      label: String? = nil, licence: String? = nil
     ) {
       self.name = name
       self.files = files
@@ -52,6 +59,8 @@ public struct Manifest: Codable, Sendable, Equatable {
       self.joinClips = joinClips
       self.weight = weight
       self.placementSeparator = placementSeparator
+      self.label = label
+      self.licence = licence
     }
   }
 
