@@ -35,10 +35,16 @@ public struct DevicePerturbation: Codable, Sendable, Equatable, CustomStringConv
   /// The recording is played faster or slower by a factor uniform in `1 ± tempoSpread`:
   /// people walk, run and pedal at other cadences. 0 = unchanged.
   public var tempoSpread: Double
+  /// The largest resolution, in channel units, a device records its vector axes with: each
+  /// device draws a step uniform in `0...quantizationStep` and rounds every axis to a
+  /// multiple of it, as coarse sensors (an 8-bit ±8 g watch: 0.08-0.16 g steps) do, so that a
+  /// model does not take their rounding noise for motion. 0 = full resolution.
+  public var quantizationStep: Double
 
   public init(
     maxRotationDegrees: Double = 0, gainSpread: Double = 0, noiseStandardDeviation: Double = 0,
-    maxSwayDegrees: Double = 0, intensitySpread: Double = 0, tempoSpread: Double = 0
+    maxSwayDegrees: Double = 0, intensitySpread: Double = 0, tempoSpread: Double = 0,
+    quantizationStep: Double = 0
   ) {
     self.maxRotationDegrees = maxRotationDegrees
     self.gainSpread = gainSpread
@@ -46,11 +52,42 @@ public struct DevicePerturbation: Codable, Sendable, Equatable, CustomStringConv
     self.maxSwayDegrees = maxSwayDegrees
     self.intensitySpread = intensitySpread
     self.tempoSpread = tempoSpread
+    self.quantizationStep = quantizationStep
+  }
+
+  // Files written before `quantizationStep` existed decode with it 0.
+  private enum CodingKeys: String, CodingKey {
+    case maxRotationDegrees, gainSpread, noiseStandardDeviation, maxSwayDegrees,
+      intensitySpread, tempoSpread, quantizationStep
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      maxRotationDegrees: try c.decode(Double.self, forKey: .maxRotationDegrees),
+      gainSpread: try c.decode(Double.self, forKey: .gainSpread),
+      noiseStandardDeviation: try c.decode(Double.self, forKey: .noiseStandardDeviation),
+      maxSwayDegrees: try c.decodeIfPresent(Double.self, forKey: .maxSwayDegrees) ?? 0,
+      intensitySpread: try c.decodeIfPresent(Double.self, forKey: .intensitySpread) ?? 0,
+      tempoSpread: try c.decodeIfPresent(Double.self, forKey: .tempoSpread) ?? 0,
+      quantizationStep: try c.decodeIfPresent(Double.self, forKey: .quantizationStep) ?? 0)
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(maxRotationDegrees, forKey: .maxRotationDegrees)
+    try c.encode(gainSpread, forKey: .gainSpread)
+    try c.encode(noiseStandardDeviation, forKey: .noiseStandardDeviation)
+    try c.encode(maxSwayDegrees, forKey: .maxSwayDegrees)
+    try c.encode(intensitySpread, forKey: .intensitySpread)
+    try c.encode(tempoSpread, forKey: .tempoSpread)
+    if quantizationStep > 0 { try c.encode(quantizationStep, forKey: .quantizationStep) }
   }
 
   public var isIdentity: Bool {
     maxRotationDegrees == 0 && gainSpread == 0 && noiseStandardDeviation == 0
       && maxSwayDegrees == 0 && intensitySpread == 0 && tempoSpread == 0
+      && quantizationStep == 0
   }
 
   /// `rotation=180,gain=0.1,noise=0.01` (with `,sway=DEG` when set), the form
@@ -61,6 +98,7 @@ public struct DevicePerturbation: Codable, Sendable, Equatable, CustomStringConv
       + (maxSwayDegrees > 0 ? ",sway=\(Self.format(maxSwayDegrees))" : "")
       + (intensitySpread > 0 ? ",intensity=\(Self.format(intensitySpread))" : "")
       + (tempoSpread > 0 ? ",tempo=\(Self.format(tempoSpread))" : "")
+      + (quantizationStep > 0 ? ",quantize=\(Self.format(quantizationStep))" : "")
   }
 
   private static func format(_ value: Double) -> String {
@@ -78,6 +116,7 @@ public struct DevicePerturbation: Codable, Sendable, Equatable, CustomStringConv
       "rotation": (\.maxRotationDegrees, 180, true), "gain": (\.gainSpread, 1, false),
       "noise": (\.noiseStandardDeviation, 10, true), "sway": (\.maxSwayDegrees, 45, true),
       "intensity": (\.intensitySpread, 1, false), "tempo": (\.tempoSpread, 0.5, true),
+      "quantize": (\.quantizationStep, 1, true),
     ]
   }
 
@@ -104,9 +143,9 @@ public struct DevicePerturbation: Codable, Sendable, Equatable, CustomStringConv
     public var item: String
     public var description: String {
       "'\(Excerpt.text(item))' is not a perturbation. HINT: write rotation=DEGREES,"
-        + "gain=SPREAD,noise=STD,sway=DEGREES,intensity=SPREAD,tempo=SPREAD with non-negative "
-        + "numbers, rotation at most 180, gain and intensity below 1, noise at most 10, sway at "
-        + "most 45 and tempo at most 0.5, e.g. "
+        + "gain=SPREAD,noise=STD,sway=DEGREES,intensity=SPREAD,tempo=SPREAD,quantize=STEP with "
+        + "non-negative numbers, rotation at most 180, gain and intensity below 1, noise at most "
+        + "10, sway at most 45, tempo at most 0.5 and quantize at most 1, e.g. "
         + "rotation=180,gain=0.1,noise=0.01,sway=2"
     }
   }
@@ -135,6 +174,7 @@ public struct DevicePerturbation: Codable, Sendable, Equatable, CustomStringConv
     // Likewise for intensity and tempo, in that order.
     let intensity = intensitySpread > 0 ? 1 + intensitySpread * (2 * generator.uniform() - 1) : 1
     let tempo = tempoSpread > 0 ? 1 + tempoSpread * (2 * generator.uniform() - 1) : 1
+    let step = Float(quantizationStep > 0 ? quantizationStep * generator.uniform() : 0)
     // The wearer's motion changes first, then the device that records it.
     let recording = Self.scaledMotion(
       Self.playedAt(tempo: tempo, recording), by: intensity, channels: channels)
@@ -161,6 +201,13 @@ public struct DevicePerturbation: Codable, Sendable, Equatable, CustomStringConv
           x[t] += Float(noise * generator.gaussian())
           y[t] += Float(noise * generator.gaussian())
           z[t] += Float(noise * generator.gaussian())
+        }
+      }
+      if step > 0 {
+        for t in 0..<recording.sampleCount {
+          x[t] = (x[t] / step).rounded() * step
+          y[t] = (y[t] / step).rounded() * step
+          z[t] = (z[t] / step).rounded() * step
         }
       }
       if let im = vector.magnitude {
