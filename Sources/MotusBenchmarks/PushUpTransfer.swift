@@ -242,21 +242,39 @@ extension TransferBenchmark {
       let tuned = StreamReplay.tuneThresholds(
         recordings: fold.training.map { dataset.recordings[$0] }, axes: axes,
         labels: dataset.labels, windowSeconds: configuration.thresholdWindowSeconds)
-      for set in sets[f] {
-        for (k, stream) in [set.plain, set.rotated].enumerated() {
-          let run = StreamReplay.thresholds(
-            cutoffs: tuned.cutoffs, voteLength: configuration.voteLength,
-            windowSeconds: configuration.thresholdWindowSeconds, stream: stream, axes: axes,
-            labels: dataset.labels)
-          rules[k].add(labels: run.labels, pushUp: pushUp, known: set.known, counted: 0)
-          var chest = ThresholdChestPushUpCounter(thresholds: .tuned, sampleRateHz: stream.sampleRateHz)
-          for t in 0..<stream.sampleCount {
-            _ = chest.push(
-              x: stream.columns[axes[0]][t], y: stream.columns[axes[1]][t],
-              z: stream.columns[axes[2]][t])
-          }
-          counter[k].add(labels: [], pushUp: pushUp, known: set.known, counted: chest.count)
+      let fold = baselinePushUps(
+        sets: sets[f], cutoffs: tuned.cutoffs, configuration: configuration, axes: axes,
+        labels: dataset.labels, pushUp: pushUp)
+      for k in 0..<2 {
+        rules[k].merge(fold.rules[k])
+        counter[k].merge(fold.counter[k])
+      }
+    }
+    return (rules, counter)
+  }
+
+  /// `[as recorded, rotated]` on one fold's `sets`: the voted threshold rules with `cutoffs`
+  /// and the earbud counter on chest axes.
+  static func baselinePushUps(
+    sets: [HeldOutSet], cutoffs: ActivityThresholds, configuration: Configuration, axes: [Int],
+    labels: [String], pushUp: Int32
+  ) -> (rules: [Tally], counter: [Tally]) {
+    var rules = [Tally(), Tally()]
+    var counter = [Tally(), Tally()]
+    for set in sets {
+      for (k, stream) in [set.plain, set.rotated].enumerated() {
+        let run = StreamReplay.thresholds(
+          cutoffs: cutoffs, voteLength: configuration.voteLength,
+          windowSeconds: configuration.thresholdWindowSeconds, stream: stream, axes: axes,
+          labels: labels)
+        rules[k].add(labels: run.labels, pushUp: pushUp, known: set.known, counted: 0)
+        var chest = ThresholdChestPushUpCounter(thresholds: .tuned, sampleRateHz: stream.sampleRateHz)
+        for t in 0..<stream.sampleCount {
+          _ = chest.push(
+            x: stream.columns[axes[0]][t], y: stream.columns[axes[1]][t],
+            z: stream.columns[axes[2]][t])
         }
+        counter[k].add(labels: [], pushUp: pushUp, known: set.known, counted: chest.count)
       }
     }
     return (rules, counter)

@@ -21,6 +21,10 @@ public enum StreamReplay {
     public var labels: [Int32]
     /// Per sample, why the shown answer is unknown (nil when it names a class).
     public var unknownReasons: [UnknownReason?]
+    /// Per sample, the shown answer's probability (0 before the first prediction) and its
+    /// confidence level (an index into `ConfidenceLevel.allCases`).
+    public var probabilities: [Float]
+    public var confidenceLevels: [UInt8]
     /// Repetition events (with `countRepetitions`).
     public var repetitions: Int
     public var firstRepetitionTime: Double?
@@ -42,10 +46,14 @@ public enum StreamReplay {
     let range = range ?? 0..<stream.sampleCount
     var run = EngineRun(
       labels: [Int32](repeating: noLabel, count: range.count),
-      unknownReasons: [UnknownReason?](repeating: nil, count: range.count), repetitions: 0,
+      unknownReasons: [UnknownReason?](repeating: nil, count: range.count),
+      probabilities: [Float](repeating: 0, count: range.count),
+      confidenceLevels: [UInt8](repeating: 0, count: range.count), repetitions: 0,
       firstRepetitionTime: nil, cpuSeconds: 0)
     var current = noLabel
     var reason: UnknownReason? = nil
+    var probability: Float = 0
+    var level: UInt8 = 0
     var row = [Float](repeating: 0, count: channels.count)
     let start = range.lowerBound
     func note(_ event: StreamEvent) {
@@ -53,6 +61,8 @@ public enum StreamReplay {
       case .prediction(let p):
         reason = p.unknownReason
         current = p.unknownReason != nil ? unknown : classIndex[p.classIndex]
+        probability = p.probability
+        level = UInt8(ConfidenceLevel.allCases.firstIndex(of: p.confidence) ?? 0)
       case .repetition(let time, _):
         run.repetitions += 1
         if run.firstRepetitionTime == nil {
@@ -69,6 +79,8 @@ public enum StreamReplay {
       }
       run.labels[t - start] = current
       run.unknownReasons[t - start] = reason
+      run.probabilities[t - start] = probability
+      run.confidenceLevels[t - start] = level
     }
     engine.finish(events: note)
     run.cpuSeconds = ThreadCPUTime.seconds() - begin

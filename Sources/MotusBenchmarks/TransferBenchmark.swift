@@ -41,10 +41,14 @@ public enum TransferBenchmark {
     public var voteLength = 5
     /// Models trained at once (each on one core; OpenBLAS is single-threaded).
     public var parallelism = 2
-    /// Folds of the push-up runs (0: no push-up section).
-    public var pushUpFolds = 4
+    /// Folds of the runs of the push-up source with known counts, held out within it (0, the
+    /// default: none; the held-out push-up sources are counted in their own groups).
+    public var pushUpFolds = 0
     /// Seeds the random sensor rotation of each held-out push-up set.
     public var rotationSeed: UInt64 = 7
+    /// Keep every held-out window's calibrated probabilities and novelty score
+    /// (`TransferReport.windows`), for studying smoothing and unknown rules without training.
+    public var keepWindows = false
 
     public init() {}
   }
@@ -128,12 +132,13 @@ public enum TransferBenchmark {
         progress: progress)
       : nil
     let dataset = data.result.dataset
+    let windows = configuration.keepWindows ? learned.flatMap { $0.flatMap(\.windows) } : nil
     return TransferReport(
       manifest: data.manifest.name ?? data.manifestFile, classes: dataset.classLabels,
       negativeLabels: dataset.negativeLabels, sampleRateHz: setup.rate,
       seeds: configuration.seeds, featureSpec: describe(setup.spec),
       training: describe(configuration.training), streamed: configuration.streamed.description,
-      groups: groups, pushUps: pushUps)
+      groups: groups, pushUps: pushUps, windows: windows)
   }
 
   /// What every step shares: the data, the groups and their test streams, the learned
@@ -147,6 +152,9 @@ public enum TransferBenchmark {
     let groups: [Group]
     /// `[group][fold]`: one stream per test subject and placement.
     let streams: [[[BenchmarkStream]]]
+    /// `[group][fold]`: each test recording of known repetition count (a push-up set) as its
+    /// own stream, as recorded and under a random sensor rotation.
+    let knownSets: [[[HeldOutSet]]]
     let negative: [Bool]
 
     init(data: ManifestLoadResult, configuration: Configuration) throws {
@@ -164,6 +172,13 @@ public enum TransferBenchmark {
       guard !groups.isEmpty else { throw BenchmarkError.noTransferGroups }
       streams = groups.map { group in
         group.folds.map { TransferBenchmark.testStreams(recordings: $0.test, data: data) }
+      }
+      knownSets = groups.map { group in
+        TransferBenchmark.heldOutSets(
+          data: data,
+          folds: group.folds.map { fold in
+            (fold.training, fold.test.filter { data.knownRepetitions[dataset.recordings[$0].session] != nil })
+          }, seed: configuration.rotationSeed)
       }
       negative = dataset.labels.indices.map { dataset.isNegative(labelIndex: $0) }
     }
@@ -183,12 +198,18 @@ public enum TransferBenchmark {
   }
 
   /// Per group, the threshold rules tuned on each fold's training recordings (no seed):
-  /// `[raw, vote of voteLength]`, summed over folds.
-  static func thresholdScores(_ setup: Setup) throws -> [[ScoreCounter]] {
+  /// `[raw, vote of voteLength]`, summed over folds; and on the group's sets of known
+  /// repetition count, the voted rules and the earbud counter, `[as recorded, rotated]`.
+  static func thresholdScores(_ setup: Setup) throws
+    -> [(counters: [ScoreCounter], rules: [Tally], counter: [Tally])]
+  {
     let configuration = setup.configuration
+    let pushUp = Int32(setup.dataset.labels.firstIndex(of: ThresholdActivity.pushUp.rawValue) ?? -1)
     return parallelMap(count: setup.groups.count, parallelism: configuration.parallelism) {
       g in
       var counters = [setup.counter(), setup.counter()]
+      var rules = [Tally(), Tally()]
+      var counter = [Tally(), Tally()]
       for f in setup.groups[g].folds.indices {
         let tuned = StreamReplay.tuneThresholds(
           recordings: setup.training(group: g, fold: f).recordings, axes: setup.axes,
@@ -202,85 +223,200 @@ public enum TransferBenchmark {
             counters[k].add(truth: stream.truth, predicted: run.labels)
           }
         }
+        let baseline = baselinePushUps(
+          sets: setup.knownSets[g][f], cutoffs: tuned.cutoffs, configuration: configuration,
+          axes: setup.axes, labels: setup.dataset.labels, pushUp: pushUp)
+        for k in 0..<2 {
+          rules[k].merge(baseline.rules[k])
+          counter[k].merge(baseline.counter[k])
+        }
       }
-      return counters
+      return (counters, rules, counter)
     }
   }
 
-  /// Per group and seed, the learned engine `[single windows, streamed]`, each fold's model
-  /// trained without the fold's test recordings, summed over folds.
+  /// One trained model's results on its fold: scores `[single windows, streamed]`, the
+  /// calibration of both, and push-up sets of known count `[as recorded, rotated]`.
+  struct LearnedRun: Sendable {
+    var counters: [ScoreCounter]
+    var calibration = [CalibrationCounter(), CalibrationCounter()]
+    var pushUps = [Tally(), Tally()]
+    var windows: [TransferReport.HeldOutWindow] = []
+
+    mutating func merge(_ other: LearnedRun) {
+      for k in 0..<2 {
+        counters[k].merge(other.counters[k])
+        calibration[k].merge(other.calibration[k])
+        pushUps[k].merge(other.pushUps[k])
+      }
+      windows += other.windows
+    }
+  }
+
+  /// Every recording's windows and those of its perturbed copies, one table per seed: each
+  /// fold trains on the rows of its training recordings, so windows and copies are made once
+  /// (a copy of a recording is the same in every fold that trains on it).
+  static func windowTables(_ setup: Setup) throws -> [WindowTable] {
+    let options = setup.configuration.training
+    try Trainer.checkAugmentation(options)
+    return try setup.configuration.seeds.map { seed in
+      var parts = try WindowTable.makeWithCopies(
+        dataset: setup.dataset, extractor: FeatureExtractor(spec: setup.spec),
+        minimumPurity: 0, copies: options.augmentation?.windowCopies(seed: seed))
+      return WindowTable.join(&parts)
+    }
+  }
+
+  /// Per group and seed, the learned engine, each fold's model trained without the fold's
+  /// test recordings, summed over folds.
   static func learnedScores(_ setup: Setup, progress: (@Sendable (String) -> Void)?) throws
-    -> [[[ScoreCounter]]]
+    -> [[LearnedRun]]
   {
     let configuration = setup.configuration
+    let tables = try windowTables(setup)
+    progress?("windowed every recording and its copies for \(tables.count) seeds")
     let jobs = setup.groups.indices.flatMap { g in
       setup.groups[g].folds.indices.flatMap { f in
         configuration.seeds.indices.map { s in (group: g, fold: f, seed: s) }
       }
     }
+    let recordingCount = setup.dataset.recordings.count
     let done = ConcurrentSlots<Int>(count: 1)
     let results = try parallelMap(count: jobs.count, parallelism: configuration.parallelism) {
       index in
       let job = jobs[index]
       var options = configuration.training
       options.seed = configuration.seeds[job.seed]
+      var training = [Bool](repeating: false, count: recordingCount)
+      for r in setup.groups[job.group].folds[job.fold].training { training[r] = true }
+      // Copies are numbered after the recordings: copy k of recording r is row r + k·R.
+      let table = tables[job.seed].keepingRecordings { training[$0 % recordingCount] }
       let model = try Trainer.train(
-        dataset: setup.training(group: job.group, fold: job.fold), spec: setup.spec,
+        windows: table, negativeLabels: setup.dataset.negativeLabels, spec: setup.spec,
         validationGroup: .subject, options: options, sourceWeights: setup.data.sourceWeights
       ).model
-      var counters = [setup.counter(), setup.counter()]
-      for stream in setup.streams[job.group][job.fold] {
-        for (k, smoothing) in [Smoothing.none, configuration.streamed].enumerated() {
-          var settings = StreamConfiguration()
-          settings.inputRateHz = setup.rate
-          settings.smoothing = smoothing
-          let run = try StreamReplay.engine(
-            model: model, configuration: settings, stream: stream,
-            channels: setup.dataset.channels, labels: setup.dataset.labels)
-          counters[k].add(truth: stream.truth, predicted: run.labels)
-        }
+      var run = try stream(model: model, setup: setup, group: job.group, fold: job.fold)
+      if configuration.keepWindows {
+        let held = Set(setup.groups[job.group].folds[job.fold].test)
+        run.windows = heldOutWindows(
+          model: model, table: tables[job.seed].keepingRecordings { held.contains($0) },
+          group: setup.groups[job.group].name, fold: job.fold, seed: options.seed)
       }
       progress?(
         "trained and streamed \(done.increment()) of \(jobs.count) models "
           + "(\(setup.groups[job.group].name), seed \(options.seed))")
-      return counters
+      return run
     }
     var merged = setup.groups.map { _ in
-      configuration.seeds.map { _ in [setup.counter(), setup.counter()] }
+      configuration.seeds.map { _ in LearnedRun(counters: [setup.counter(), setup.counter()]) }
     }
-    for (job, counters) in zip(jobs, results) {
-      for k in 0..<2 { merged[job.group][job.seed][k].merge(counters[k]) }
-    }
+    for (job, run) in zip(jobs, results) { merged[job.group][job.seed].merge(run) }
     return merged
+  }
+
+  /// Every window of `table` (a fold's held-out recordings) with `model`'s calibrated
+  /// probabilities and novelty score.
+  static func heldOutWindows(
+    model: TrainedModel, table: WindowTable, group: String, fold: Int, seed: UInt64
+  ) -> [TransferReport.HeldOutWindow] {
+    let probabilities = model.predictProbabilities(table.features)
+    let novelty = model.noveltyScores(table.features)
+    let k = probabilities.columnCount
+    return (0..<table.windowCount).map { i in
+      TransferReport.HeldOutWindow(
+        group: group, fold: fold, seed: seed, session: table.session(at: i),
+        start: table.startTimes[i], label: table.label(at: i),
+        probabilities: Array(probabilities.values[(i * k)..<((i + 1) * k)]),
+        classes: model.classes, noveltyScore: novelty?[i],
+        noveltyThreshold: model.novelty?.threshold)
+    }
+  }
+
+  /// `model` on a fold's test streams, without and with the stream's smoothing, and on its
+  /// push-up sets of known count (each from a fresh engine, as recorded and rotated).
+  static func stream(model: TrainedModel, setup: Setup, group g: Int, fold f: Int) throws
+    -> LearnedRun
+  {
+    let configuration = setup.configuration
+    var run = LearnedRun(counters: [setup.counter(), setup.counter()])
+    for stream in setup.streams[g][f] {
+      for (k, smoothing) in [Smoothing.none, configuration.streamed].enumerated() {
+        var settings = StreamConfiguration()
+        settings.inputRateHz = setup.rate
+        settings.smoothing = smoothing
+        let replay = try StreamReplay.engine(
+          model: model, configuration: settings, stream: stream,
+          channels: setup.dataset.channels, labels: setup.dataset.labels)
+        run.counters[k].add(truth: stream.truth, predicted: replay.labels)
+        run.calibration[k].add(
+          truth: stream.truth, predicted: replay.labels, probability: replay.probabilities,
+          level: replay.confidenceLevels, negative: setup.negative)
+      }
+    }
+    let pushUp = Int32(setup.dataset.labels.firstIndex(of: ThresholdActivity.pushUp.rawValue) ?? -1)
+    var settings = StreamConfiguration()
+    settings.inputRateHz = setup.rate
+    settings.smoothing = configuration.streamed
+    for set in setup.knownSets[g][f] {
+      for (k, stream) in [set.plain, set.rotated].enumerated() {
+        let replay = try StreamReplay.engine(
+          model: model, configuration: settings, stream: stream,
+          channels: setup.dataset.channels, labels: setup.dataset.labels)
+        run.pushUps[k].add(
+          labels: replay.labels, pushUp: pushUp, known: set.known, counted: replay.repetitions)
+      }
+    }
+    return run
   }
 
   /// One group's report: its classes (those with samples), and every method's scores.
   static func summary(
-    _ setup: Setup, group g: Int, thresholds: [ScoreCounter], learned: [[ScoreCounter]]
+    _ setup: Setup, group g: Int,
+    thresholds: (counters: [ScoreCounter], rules: [Tally], counter: [Tally]),
+    learned: [LearnedRun]
   ) -> TransferReport.GroupResult {
     let dataset = setup.dataset
     let group = setup.groups[g]
     let present = dataset.labels.indices.filter { c in
-      !setup.negative[c] && thresholds[0].counts[c].reduce(0, +) > 0
+      !setup.negative[c] && thresholds.counters[0].counts[c].reduce(0, +) > 0
     }
-    func result(_ name: String, _ counters: [ScoreCounter]) -> TransferReport.MethodResult {
+    func result(_ name: String, _ counters: [ScoreCounter], _ calibration: [CalibrationCounter]?)
+      -> TransferReport.MethodResult
+    {
       TransferReport.MethodResult(
         method: name,
-        seeds: counters.map {
-          TransferScore(counter: $0, present: present, negative: setup.negative)
+        seeds: counters.indices.map {
+          TransferScore(
+            counter: counters[$0], present: present, negative: setup.negative,
+            calibration: calibration?[$0])
         })
     }
     let testSubjects = Set(group.folds.flatMap { $0.test.map { dataset.recordings[$0].subject } })
+    let voted = "thresholds, tuned, vote of \(setup.configuration.voteLength)"
+    var pushUps: [PushUpResult]? = nil
+    if setup.knownSets[g].contains(where: { !$0.isEmpty }) {
+      pushUps = [false, true].enumerated().flatMap { k, rotated in
+        [
+          PushUpResult(
+            method: "learned, streamed", rotated: rotated,
+            seeds: learned.map { $0.pushUps[k].score }),
+          PushUpResult(method: voted, rotated: rotated, seeds: [thresholds.rules[k].score]),
+          PushUpResult(
+            method: "earbud counter on chest axes, -0.7/+0.4 g", rotated: rotated,
+            seeds: [thresholds.counter[k].score]),
+        ]
+      }
+    }
     return TransferReport.GroupResult(
       name: group.name, kind: group.kind, classes: present.map { dataset.labels[$0] },
-      testSubjects: testSubjects.sorted(by: naturalOrder), testSamples: thresholds[0].samples,
+      testSubjects: testSubjects.sorted(by: naturalOrder), testSamples: thresholds.counters[0].samples,
       folds: group.folds.count,
       methods: [
-        result("learned, single windows", learned.map { $0[0] }),
-        result("learned, streamed", learned.map { $0[1] }),
-        result("thresholds, tuned", [thresholds[0]]),
-        result("thresholds, tuned, vote of \(setup.configuration.voteLength)", [thresholds[1]]),
-      ])
+        result("learned, single windows", learned.map { $0.counters[0] }, learned.map { $0.calibration[0] }),
+        result("learned, streamed", learned.map { $0.counters[1] }, learned.map { $0.calibration[1] }),
+        result("thresholds, tuned", [thresholds.counters[0]], nil),
+        result(voted, [thresholds.counters[1]], nil),
+      ], pushUps: pushUps)
   }
 
   /// One stream per test subject and placement, recordings joined in natural session order.

@@ -1,6 +1,9 @@
 // What `motus bench transfer` reports: per held-out group and method, per-sample scores over the
 // classes the group has (negative-label samples left out), how often negatives and real
-// classes are answered unknown, and the median and range over seeds.
+// classes are answered unknown, the calibration of the learned engine's shown probability,
+// and the median and range over seeds.
+
+import MotusModels
 
 /// Per-sample scores of one method on one held-out group, for one seed.
 public struct TransferScore: Codable, Sendable, Equatable {
@@ -18,8 +21,25 @@ public struct TransferScore: Codable, Sendable, Equatable {
   /// samples are all 0); the last two columns count samples with no label yet and samples
   /// answered unknown.
   public var confusion: [[Int]]
+  /// Expected calibration error of the shown probability (10 bins), over samples of the
+  /// group's classes answered with a class; nil for methods without probabilities.
+  public var expectedCalibrationError: Double?
+  /// Share and accuracy of each confidence level over the same samples; empty for methods
+  /// without confidence.
+  public var levels: [LevelScore]
 
-  init(counter: ScoreCounter, present: [Int], negative: [Bool]) {
+  /// One confidence level's share of the answers and how often it was right.
+  public struct LevelScore: Codable, Sendable, Equatable {
+    public var level: ConfidenceLevel
+    public var share: Double
+    /// nil when the level was never given.
+    public var accuracy: Double?
+  }
+
+  init(
+    counter: ScoreCounter, present: [Int], negative: [Bool],
+    calibration: CalibrationCounter? = nil
+  ) {
     let k = counter.classCount
     let unknownColumn = k + 1
     var f1: [Double] = []
@@ -53,6 +73,8 @@ public struct TransferScore: Codable, Sendable, Equatable {
     self.negativesUnknown = negatives > 0 ? Double(negativesUnknown) / Double(negatives) : nil
     samples = total + negatives
     confusion = counter.counts
+    expectedCalibrationError = calibration?.expectedCalibrationError
+    levels = calibration?.levels ?? []
   }
 }
 
@@ -85,6 +107,16 @@ public struct TransferReport: Codable, Sendable, Equatable {
     public var accuracy: SeedSummary? { SeedSummary(seeds.map(\.accuracy)) }
     public var lostToUnknown: SeedSummary? { SeedSummary(seeds.map(\.lostToUnknown)) }
     public var negativesUnknown: SeedSummary? { SeedSummary(seeds.compactMap(\.negativesUnknown)) }
+    public var expectedCalibrationError: SeedSummary? {
+      SeedSummary(seeds.compactMap(\.expectedCalibrationError))
+    }
+    /// Median over seeds of how often `level` answers were right (seeds that never gave it
+    /// left out), and of its share of the answers.
+    public func level(_ level: ConfidenceLevel) -> (share: Double, accuracy: Double?)? {
+      let scores = seeds.compactMap { $0.levels.first { $0.level == level } }
+      guard let share = SeedSummary(scores.map(\.share))?.median else { return nil }
+      return (share, SeedSummary(scores.compactMap(\.accuracy))?.median)
+    }
     /// Median recall per class.
     public var recall: [Double] {
       guard let count = seeds.first?.recall.count else { return [] }
@@ -101,6 +133,9 @@ public struct TransferReport: Codable, Sendable, Equatable {
     public var testSamples: Int
     public var folds: Int
     public var methods: [MethodResult]
+    /// Push-up sets of known repetition count among the held-out recordings, each streamed
+    /// from a fresh engine as recorded and rotated; nil when the group has none.
+    public var pushUps: [TransferBenchmark.PushUpResult]?
 
     /// The learned engine's streamed macro-F1 median minus the better threshold variant's.
     public var streamedMargin: Double? {
@@ -124,6 +159,25 @@ public struct TransferReport: Codable, Sendable, Equatable {
   public var groups: [GroupResult]
   /// Push-up runs held out, as recorded and rotated; nil when not run.
   public var pushUps: TransferBenchmark.PushUpReport?
+  /// Every held-out window's probabilities (`Configuration.keepWindows`); nil otherwise.
+  public var windows: [HeldOutWindow]?
+
+  /// One held-out window as the learned model of its group, fold and seed scored it.
+  public struct HeldOutWindow: Codable, Sendable, Equatable {
+    public var group: String
+    public var fold: Int
+    public var seed: UInt64
+    public var session: String
+    /// Seconds from the recording's start.
+    public var start: Double
+    /// The window's majority label.
+    public var label: String
+    /// Calibrated, in `classes` order.
+    public var probabilities: [Float]
+    public var classes: [String]
+    public var noveltyScore: Float?
+    public var noveltyThreshold: Float?
+  }
 
   /// Median, over groups with two or more classes, of the learned engine's streamed median
   /// accuracy. A one-class group held out with its source has no class left to learn (the

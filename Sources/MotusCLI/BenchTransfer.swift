@@ -48,12 +48,13 @@ struct BenchTransfer: ParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "Folds of the push-up runs held out (0 skips the push-up section).",
-      discussion: "The runs of the source with known repetition counts (gains_pushup) are split "
-        + "into this many folds; each fold's sets are streamed as recorded and under a random "
-        + "sensor rotation by a model trained without them. As many folds as runs leaves one "
-        + "run out at a time."))
-  var pushUpFolds = 4
+      "Folds of the push-up runs held out within their source (0, the default, skips them).",
+      discussion: "Push-up sets of known repetition count (gains_pushup's joined clips) are "
+        + "always counted where their source is held out. With folds, that source's runs are "
+        + "also split into this many folds; each fold's sets are streamed as recorded and "
+        + "under a random sensor rotation by a model trained on everything else, its own "
+        + "source's other runs included. As many folds as runs leaves one run out at a time."))
+  var pushUpFolds = 0
 
   @Option(
     help: ArgumentHelp(
@@ -71,6 +72,15 @@ struct BenchTransfer: ParsableCommand {
     name: [.short, .long],
     help: ArgumentHelp("Also write the JSON report to this file (atomically).", valueName: "file"))
   var output: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Also write every held-out window's probabilities and novelty score as CSV.",
+      discussion: "One row per window of each group, fold and seed: the learned model's "
+        + "calibrated probabilities before smoothing, so that smoothing, calibration and "
+        + "unknown rules can be studied on the table's own held-out windows without training.",
+      valueName: "file"))
+  var windowsCSV: String?
 
   @OptionGroup(title: "Windows and features") var windows: WindowOptions
   @OptionGroup(title: "Feature channels") var featureChannels: FeatureChannelOptions
@@ -119,6 +129,10 @@ struct BenchTransfer: ParsableCommand {
     configuration.placements = !noPlacements
     configuration.sources = sources.map(DataOptions.list)
     configuration.parallelism = parallelism
+    configuration.keepWindows = windowsCSV != nil
+    let windowsFile = try windowsCSV.map {
+      try OutputFile(path: $0, flag: "--windows-csv", inputs: [manifest], otherOutputs: [output ?? ""])
+    }
     let clock = ContinuousClock()
     let started = clock.now
     let report: TransferReport
@@ -127,9 +141,15 @@ struct BenchTransfer: ParsableCommand {
       report = try TransferBenchmark.run(
         data: data, configuration: configuration, progress: { progress.show($0) })
     }
+    if let windowsFile, let rows = report.windows {
+      try windowsFile.write(Self.windowsCSV(rows))
+      try windowsFile.commit()
+    }
+    var summary = report
+    summary.windows = nil
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-    let json = try encoder.encode(report)
+    let json = try encoder.encode(summary)
     if let output {
       try (json + Data("\n".utf8)).write(to: URL(fileURLWithPath: output), options: .atomic)
     }
@@ -140,6 +160,28 @@ struct BenchTransfer: ParsableCommand {
       let (seconds, attoseconds) = (clock.now - started).components
       print(String(format: "elapsed %.0f s", Double(seconds) + Double(attoseconds) * 1e-18))
     }
+  }
+
+  /// `group,fold,seed,session,start,label,p:<class>...,novelty,novelty_threshold`.
+  static func windowsCSV(_ rows: [TransferReport.HeldOutWindow]) -> String {
+    var classes: [String] = []
+    for row in rows { for c in row.classes where !classes.contains(c) { classes.append(c) } }
+    func quoted(_ s: String) -> String {
+      s.contains(",") || s.contains("\"") ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
+    }
+    var lines = [
+      (["group", "fold", "seed", "session", "start", "label"] + classes.map { "p:\($0)" }
+        + ["novelty", "novelty_threshold"]).map(quoted).joined(separator: ",")
+    ]
+    for row in rows {
+      let p = classes.map { c in row.classes.firstIndex(of: c).map { "\(row.probabilities[$0])" } ?? "0" }
+      let cells = [
+        quoted(row.group), "\(row.fold)", "\(row.seed)", quoted(row.session), "\(row.start)",
+        quoted(row.label),
+      ] + p + [row.noveltyScore.map { "\($0)" } ?? "", row.noveltyThreshold.map { "\($0)" } ?? ""]
+      lines.append(cells.joined(separator: ","))
+    }
+    return lines.joined(separator: "\n") + "\n"
   }
 
   private static func f(_ x: Double?) -> String { x.map { String(format: "%.3f", $0) } ?? "-" }
@@ -162,13 +204,22 @@ struct BenchTransfer: ParsableCommand {
       "",
     ]
     var rows: [[String]] = [
-      ["held out", "method", "macro-F1", "accuracy", "lost to unknown", "negatives unknown"]
+      [
+        "held out", "method", "macro-F1", "accuracy", "ECE", "high: share, right",
+        "medium: share, right", "lost to unknown", "negatives unknown",
+      ]
     ]
+    func level(_ m: TransferReport.MethodResult, _ level: ConfidenceLevel) -> String {
+      guard let l = m.level(level) else { return "-" }
+      return String(format: "%.2f, ", l.share) + f(l.accuracy)
+    }
     for group in r.groups {
       for (i, m) in group.methods.enumerated() {
         rows.append([
-          i == 0 ? "\(group.name) (\(group.kind.rawValue))" : "", m.method, range(m.macroF1),
-          range(m.accuracy), range(m.lostToUnknown), range(m.negativesUnknown),
+          i == 0 ? "\(group.name) (\(group.kind.rawValue))" : "", m.method,
+          group.classes.count >= 2 ? range(m.macroF1) : "-", range(m.accuracy),
+          range(m.expectedCalibrationError), level(m, .high), level(m, .medium),
+          range(m.lostToUnknown), range(m.negativesUnknown),
         ])
       }
     }
@@ -185,6 +236,22 @@ struct BenchTransfer: ParsableCommand {
     }
     lines.append(TextTable.render(recall))
     lines.append("")
+    let counted = r.groups.filter { $0.pushUps != nil }
+    if !counted.isEmpty {
+      lines.append(
+        "push-up sets of known count among the held-out recordings, each streamed from a fresh "
+          + "engine as recorded and under a random rotation of the sensor")
+      var rows: [[String]] = [
+        ["held out", "method", "sensor", "push-up recall", "counted / known", "MAE/set"]
+      ]
+      for group in counted {
+        for (i, m) in (group.pushUps ?? []).enumerated() {
+          rows.append([i == 0 ? group.name : ""] + pushUpRow(m))
+        }
+      }
+      lines.append(TextTable.render(rows))
+      lines.append("")
+    }
     if let p = r.pushUps { lines += pushUpLines(p) }
     let twoOrMore = r.groups.filter { $0.classes.count >= 2 }
     let margins = twoOrMore.compactMap(\.streamedMargin)
@@ -196,6 +263,16 @@ struct BenchTransfer: ParsableCommand {
     return lines.joined(separator: "\n")
   }
 
+  /// One push-up method's row: method, sensor, recall, counted of known, error per set.
+  private static func pushUpRow(_ m: TransferBenchmark.PushUpResult) -> [String] {
+    let counted = m.seeds.map(\.repetitionsCounted).sorted()
+    let known = m.seeds.first?.repetitionsKnown ?? 0
+    return [
+      m.method, m.rotated ? "rotated" : "as recorded", range(m.recall),
+      "\(counted[counted.count / 2]) / \(known)", range(m.meanAbsoluteError),
+    ]
+  }
+
   /// The held-out push-up runs: recall, counts and error per method and sensor orientation.
   private static func pushUpLines(_ p: TransferBenchmark.PushUpReport) -> [String] {
     var lines: [String] = []
@@ -204,14 +281,7 @@ struct BenchTransfer: ParsableCommand {
         + "held out; each set streamed from a fresh engine, as recorded and under a random "
         + "rotation of the sensor")
     var rows: [[String]] = [["method", "sensor", "push-up recall", "counted / known", "MAE/set"]]
-    for m in p.results {
-      let counted = m.seeds.map(\.repetitionsCounted).sorted()
-      let known = m.seeds.first?.repetitionsKnown ?? 0
-      rows.append([
-        m.method, m.rotated ? "rotated" : "as recorded", range(m.recall),
-        "\(counted[counted.count / 2]) / \(known)", range(m.meanAbsoluteError),
-      ])
-    }
+    for m in p.results { rows.append(pushUpRow(m)) }
     lines.append(TextTable.render(rows))
     lines.append("")
     return lines

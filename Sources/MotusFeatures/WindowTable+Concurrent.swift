@@ -106,3 +106,21 @@ private final class GroupResults: @unchecked Sendable {
     lock.unlock()
   }
 }
+
+extension WindowTable {
+  /// The windows of the recordings `keep` accepts (by index into `recordingSessions`), in
+  /// table order; recordings and their names stay as they are, so indices keep their meaning.
+  ///
+  /// - Complexity: O(windows · features) for the copy.
+  public func keepingRecordings(_ keep: (Int) -> Bool) -> WindowTable {
+    let rows = recordingIndices.indices.filter { keep(recordingIndices[$0]) }
+    var table = self
+    table.features = features.rows(rows)
+    table.labelIndices = rows.map { labelIndices[$0] }
+    table.purity = rows.map { purity[$0] }
+    table.recordingIndices = rows.map { recordingIndices[$0] }
+    table.starts = rows.map { starts[$0] }
+    table.startTimes = rows.map { startTimes[$0] }
+    return table
+  }
+}
