@@ -1,0 +1,60 @@
+// `motus` end to end on inputs that are not what they seem: files of the kernel's /proc
+// interface, one file given twice (by two paths, a link, a folder and a file in it, two
+// manifest sources), manifests whose data root is a system folder or whose keys are misspelt.
+// Data is SYNTHETIC (MotusSimulation) or written by the test.
+
+import Foundation
+import MotusSimulation
+import MotusTestSupport
+import XCTest
+
+final class HostileInputCommandTests: TemporaryFolderTestCase {
+  static var sixClassModel: String {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("models/six-class.motus").path
+  }
+
+  func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+  /// Synthetic recordings: stationary, walking and running for two subjects at 50 Hz.
+  func synthetic(_ name: String = "data.csv", seconds: Double = 8) throws -> String {
+    var simulator = ActivitySimulator(seed: 5, sampleRateHz: 50)
+    var text = ""
+    for subject in 1...2 {
+      for activity in [SimulatedActivity.stationary, .walking, .running] {
+        text += simulator.recording(activity, subject: subject, seconds: seconds)
+          .csv(includeHeader: text.isEmpty)
+      }
+    }
+    let url = URL(fileURLWithPath: path(name))
+    try FileManager.default.createDirectory(
+      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try text.write(to: url, atomically: true, encoding: .utf8)
+    return url.path
+  }
+
+  func testKernelInterfaceFiles_EveryCommandSaysWhatTheyAreInsteadOfTrapping() throws {
+    #if !os(Linux)
+      throw XCTSkip("the kernel interface /proc is Linux's")
+    #endif
+    let data = try synthetic()
+    let model = Self.sixClassModel
+    for file in ["/proc/self/mem", "/proc/self/status"] {
+      let runs: [[String]] = [
+        ["inspect", file], ["features", file, "-o", path("w.csv")],
+        ["train", file, "-o", path("m.motus")], ["evaluate", model, file],
+        ["cross-validate", file], ["stream", model, file], ["evaluate", file, data],
+        ["model-info", file],
+      ]
+      for arguments in runs {
+        let run = try MotusRunner.run(arguments)
+        XCTAssertEqual(run.exitCode, 1, "\(arguments): \(run.standardError)")
+        XCTAssertTrue(
+          run.standardError.contains("\(file): cannot read")
+            && run.standardError.contains("it is a file of the kernel's /proc interface"),
+          "\(arguments): \(run.standardError)")
+        XCTAssertFalse(run.standardError.contains("Name:"), "\(arguments): \(run.standardError)")
+      }
+    }
+  }
+}
