@@ -28,6 +28,9 @@ public enum CSVError: Error, Equatable, CustomStringConvertible {
   case noFiles
   case noCSVFiles(folder: String)
   case unreadable(file: String, reason: String)
+  /// One file named twice (two paths, a link, a folder and a file in it): `first` and `again`
+  /// say how (`'d/a.csv' (in 'd')`).
+  case sameFileTwice(first: String, again: String)
   case emptyFile(file: String)
   case noDataRows(file: String)
   case missingColumn(name: String, option: String, file: String, available: [String])
@@ -88,6 +91,9 @@ public enum CSVError: Error, Equatable, CustomStringConvertible {
       return "\(folder): the folder holds no .csv files."
     case .unreadable(let file, let reason):
       return "\(file): cannot read the file (\(reason))."
+    case .sameFileTwice(let first, let again):
+      return "\(first) and \(again) are one file (the same device and inode): it would be "
+        + "read, and its rows counted, twice."
     case .emptyFile(let file):
       return "\(file): the file is empty (no header line)."
     case .noDataRows(let file):
@@ -151,6 +157,9 @@ public enum CSVError: Error, Equatable, CustomStringConvertible {
       return "the folder is searched (not recursively) for files ending in .csv."
     case .unreadable:
       return "check the path and its permissions."
+    case .sameFileTwice:
+      return "give each file once; a folder already reads every .csv file in it (an app "
+        + "export folder its sensor files)."
     case .emptyFile, .noDataRows:
       return "expected a header `timestamp,session,subject,label,<channels>` then one row "
         + "per sample (see ../shared/datasets/README.md)."

@@ -57,4 +57,40 @@ final class HostileInputCommandTests: TemporaryFolderTestCase {
       }
     }
   }
+
+  func testOneFileTwice_EveryCommandThatReadsDataRefusesIt() throws {
+    let data = try synthetic()
+    try FileManager.default.createSymbolicLink(atPath: path("link.csv"), withDestinationPath: data)
+    let model = path("m.motus")
+    let train = try MotusRunner.run(["train", data, "--seed", "1", "-o", model])
+    XCTAssertEqual(train.exitCode, 0, train.standardError)
+    let json = """
+      { "dataRoot": ".", "sampleRateHz": 15,
+        "channels": ["acceleration.x", "acceleration.y", "acceleration.z"], "labels": ["walking"],
+        "sources": [
+          { "name": "a", "files": ["data.csv"], "channels": ["acceleration.*"],
+            "labels": {"walking": "walking"} },
+          { "name": "b", "files": ["link.csv"], "channels": ["acceleration.*"],
+            "labels": {"walking": "walking"} } ] }
+      """
+    let manifest = try write(json, "twice.json")
+    let runs: [([String], String)] = [
+      (["inspect", data, folder.path], "(in '\(folder.path)') are one file"),
+      (["features", data, path("link.csv"), "-o", path("w.csv")], "are one file"),
+      (["train", data, data, "-o", path("m2.motus")], "are one file"),
+      (["evaluate", model, data, path("./link.csv")], "are one file"),
+      (["cross-validate", data, path("link.csv")], "are one file"),
+      (["inspect", "--manifest", manifest], "'link.csv' (sources[1].files[0]) is the file"),
+      (["train", "--manifest", manifest, "-o", path("m3.motus")], "key 'sources[1].files[0]'"),
+      (["bench", "accuracy", "--manifest", manifest], "key 'sources[1].files[0]'"),
+      (["bench", "transfer", "--manifest", manifest], "key 'sources[1].files[0]'"),
+    ]
+    for (arguments, message) in runs {
+      let run = try MotusRunner.run(arguments)
+      XCTAssertEqual(run.exitCode, 1, "\(arguments): \(run.standardError)")
+      XCTAssertTrue(run.standardError.contains(message), "\(arguments): \(run.standardError)")
+      XCTAssertTrue(run.standardError.contains("HINT: "), "\(arguments): \(run.standardError)")
+    }
+    XCTAssertFalse(FileManager.default.fileExists(atPath: path("w.csv")))
+  }
 }
