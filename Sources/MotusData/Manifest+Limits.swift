@@ -93,6 +93,63 @@ extension Manifest {
     return joined
   }
 
+  /// System folders a manifest's data root may neither be nor lie in: the data of no recording
+  /// lives there, and through them a manifest could read any file of the system.
+  public static let systemFolders = [
+    "/etc", "/proc", "/sys", "/dev", "/boot", "/run", "/usr", "/bin", "/sbin", "/lib", "/lib32",
+    "/lib64", "/libx32", "/var/lib", "/var/log", "/var/run", "/private/etc",
+  ]
+
+  /// Checks the data root a manifest names (its `dataRoot`, or the default) before any file is
+  /// read under it: a manifest from elsewhere must not make the file system's root, a system
+  /// folder, the home folder (or one holding it) or a hidden folder of it (`~/.ssh`) its data
+  /// root, through an absolute path, `..` or a link. `--data-root`, which the user names, is
+  /// not checked; `allowOutside` (`--allow-outside-data-root`) lets any root through.
+  ///
+  /// - Parameter root: The resolved data root (see `resolvedDataRoot`), an existing folder.
+  /// - Throws: `ManifestError.invalidValue` for the key `dataRoot`, with the reason.
+  public func checkDataRoot(_ root: String, file: String, allowOutside: Bool) throws {
+    guard !allowOutside, let real = InputFile.realPath(root) else { return }
+    let homes = Self.homeFolders()
+    var why: String?
+    if real == "/" {
+      why = "is the root of the file system"
+    } else if let folder = Self.systemFolders.first(where: {
+      real == $0 || Self.isInside(real, folder: $0)
+    }) {
+      why = "lies in the system folder \(folder)"
+    } else if homes.contains(real) {
+      why = "is the home folder"
+    } else if homes.contains(where: { Self.isInside($0, folder: real) }) || real == "/home"
+      || real == "/Users"
+    {
+      why = "holds home folders"
+    } else if let home = homes.first(where: { Self.isInside(real, folder: $0) }),
+      real.dropFirst(home.count + 1).hasPrefix(".")
+    {
+      why = "is a hidden folder of the home folder, where keys and settings are kept"
+    }
+    guard let why else { return }
+    let named = dataRoot.map { "'\(Excerpt.text($0))'" } ?? "the default"
+    throw ManifestError.invalidValue(
+      file: file, key: "dataRoot",
+      reason: "the data root \(named) resolves to '\(Excerpt.text(real))', which \(why); no file "
+        + "is read under it",
+      hint: "keep the data in a folder of its own (dataRoot relative to the manifest, e.g. "
+        + "\"../../shared/datasets\"), pass --data-root FOLDER, or --allow-outside-data-root to "
+        + "read it anyway")
+  }
+
+  /// The user's home folder, from HOME and from the password database, links resolved.
+  private static func homeFolders() -> Set<String> {
+    var candidates: [String] = []
+    if let home = getenv("HOME") { candidates.append(String(cString: home)) }
+    if let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir {
+      candidates.append(String(cString: directory))
+    }
+    return Set(candidates.compactMap(InputFile.realPath).filter { $0 != "/" })
+  }
+
   /// Whether `path` lies under `folder`, comparing bytes.
   static func isInside(_ path: String, folder: String) -> Bool {
     let prefix = folder.utf8.last == UInt8(ascii: "/") ? folder : folder + "/"

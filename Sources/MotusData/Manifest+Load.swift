@@ -221,6 +221,9 @@ extension DatasetLoader {
         file: file, key: "dataRoot", reason: "data root '\(root)' is not a folder",
         hint: "pass --data-root ../shared/datasets, or fix the manifest's dataRoot")
     }
+    if dataRoot == nil {
+      try manifest.checkDataRoot(root, file: file, allowOutside: allowOutsideDataRoot)
+    }
     // Every source's paths are checked before any is read.
     let paths = try manifest.sources.enumerated().map { i, source in
       try source.files.enumerated().map { j, path in
@@ -278,7 +281,9 @@ extension DatasetLoader {
     do {
       loaded = try DatasetLoader.load(paths, options: source.loadOptions(key: key))
     } catch let error as CSVError {
-      throw ManifestError.sourceFailed(file: file, key: "\(key).files", reason: error.description)
+      // The manifest, not the user, named these files: nothing of their text is quoted.
+      throw ManifestError.sourceFailed(
+        file: file, key: "\(key).files", reason: error.descriptionWithoutFileText)
     }
     guard loaded.dataset.channels == manifest.channels else {
       throw ManifestError.invalidValue(
@@ -326,7 +331,8 @@ extension DatasetLoader {
         do {
           found = try collect(path, options: options)
         } catch let error as CSVError {
-          throw ManifestError.sourceFailed(file: file, key: key, reason: error.description)
+          throw ManifestError.sourceFailed(
+            file: file, key: key, reason: error.descriptionWithoutFileText)
         }
         for input in found {
           guard let (earlier, again) = distinct.insert(input, origin: key, isKey: true) else {

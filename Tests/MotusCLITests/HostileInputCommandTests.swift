@@ -93,4 +93,33 @@ final class HostileInputCommandTests: TemporaryFolderTestCase {
     }
     XCTAssertFalse(FileManager.default.fileExists(atPath: path("w.csv")))
   }
+
+  func testManifestDataRoot_ASystemFolderIsRefusedAndNoFileTextIsQuoted() throws {
+    #if !os(Linux)
+      throw XCTSkip("reads /etc/passwd")
+    #endif
+    let json = """
+      { "dataRoot": "/", "sampleRateHz": 15, "channels": ["acceleration.x"], "labels": ["walking"],
+        "sources": [ { "name": "a", "files": ["etc/passwd"], "channels": ["acceleration.x"],
+          "labels": {"walk": "walking"} } ] }
+      """
+    let manifest = try write(json, "root.json")
+    for arguments in [
+      ["inspect", "--manifest", manifest],
+      ["train", "--manifest", manifest, "-o", path("m.motus")],
+      ["bench", "transfer", "--manifest", manifest],
+    ] {
+      let run = try MotusRunner.run(arguments)
+      XCTAssertEqual(run.exitCode, 1, "\(arguments): \(run.standardError)")
+      XCTAssertTrue(
+        run.standardError.contains("root.json:1:15: key 'dataRoot': the data root '/'"),
+        "\(arguments): \(run.standardError)")
+      XCTAssertTrue(run.standardError.contains("HINT: "), run.standardError)
+    }
+    let allowed = try MotusRunner.run(
+      ["inspect", "--manifest", manifest, "--allow-outside-data-root"])
+    XCTAssertEqual(allowed.exitCode, 1, allowed.standardError)
+    XCTAssertTrue(allowed.standardError.contains("/etc/passwd: no column"), allowed.standardError)
+    XCTAssertFalse(allowed.standardError.contains("root:x:0"), allowed.standardError)
+  }
 }
