@@ -16,6 +16,10 @@ extension Manifest {
   public static let maximumFileBytes = 16 << 20
   /// Largest source weight: a relative weight, and a larger one would swamp the loss.
   public static let maximumWeight = 1000.0
+  /// Smallest source weight, the inverse of the largest: a smaller one all but removes the
+  /// source's windows from the loss (1e-300 makes them vanish), which leaving it out says
+  /// plainly.
+  public static let minimumWeight = 1 / maximumWeight
   /// List sizes beyond any real composition of datasets.
   public static let maximumSources = 1000
   public static let maximumChannels = 256
@@ -48,12 +52,30 @@ extension Manifest {
         "labels", "lists \(labels.count) labels, more than \(Self.maximumLabels)",
         "list the classes a model tells apart")
     }
+    var paths = [("dataRoot", dataRoot)]
+    for (i, source) in sources.enumerated() {
+      paths += source.files.enumerated().map { j, path in ("sources[\(i)].files[\(j)]", path) }
+    }
+    for case let (key, path?) in paths where path.utf8.contains(0) {
+      throw bad(
+        key,
+        "'\(Excerpt.text(path))' holds a NUL character (\\u0000), which no file name can hold; "
+          + "the system would read the path only up to it",
+        "remove the \\u0000 from the path")
+    }
     for (i, source) in sources.enumerated() {
       if let weight = source.weight, weight > Self.maximumWeight {
         throw bad(
           "sources[\(i)].weight",
           "\(weight) is above \(Self.maximumWeight), the largest relative weight of a source",
           "weights are relative; default is 1")
+      }
+      if let weight = source.weight, weight > 0, weight < Self.minimumWeight {
+        throw bad(
+          "sources[\(i)].weight",
+          "\(weight) is below \(Self.minimumWeight), the smallest relative weight of a source: "
+            + "a smaller one all but removes its windows from training",
+          "weights are relative, default 1; to train without the source, leave it out")
       }
     }
   }
@@ -195,6 +217,19 @@ struct JSONKeyPath {
   }
 
   var keys: [CodingKey] = []
+
+  /// `keys` as errors print them: `sources[2].labels.walk`.
+  static func text(_ keys: [CodingKey]) -> String {
+    var text = ""
+    for key in keys {
+      if let index = key.intValue {
+        text += "[\(index)]"
+      } else {
+        text += (text.isEmpty ? "" : ".") + key.stringValue
+      }
+    }
+    return text.isEmpty ? "(top)" : text
+  }
 
   /// nil for `(top)`. Label names containing `.` or `[` are not split correctly; the position
   /// then falls back to the nearest enclosing value.

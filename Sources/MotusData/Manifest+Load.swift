@@ -36,6 +36,7 @@ extension Manifest {
       throw ManifestError.invalidJSON(
         file: file, key: "(top)", reason: "not valid JSON: \(syntax.reason)", at: syntax.position)
     }
+    try checkKeys(bytes, file: file)
     let manifest: Manifest
     do {
       manifest = try JSONDecoder().decode(Manifest.self, from: Data(bytes))
@@ -56,17 +57,7 @@ extension Manifest {
   static func describe(
     _ error: DecodingError, file: String, bytes: [UInt8] = []
   ) -> ManifestError {
-    func path(_ keys: [CodingKey]) -> String {
-      var text = ""
-      for key in keys {
-        if let index = key.intValue {
-          text += "[\(index)]"
-        } else {
-          text += (text.isEmpty ? "" : ".") + key.stringValue
-        }
-      }
-      return text.isEmpty ? "(top)" : text
-    }
+    func path(_ keys: [CodingKey]) -> String { JSONKeyPath.text(keys) }
     func at(_ keys: [CodingKey]) -> JSONPosition? { JSONLocator.position(of: keys, in: bytes) }
     switch error {
     case .keyNotFound(let key, let context):
