@@ -80,18 +80,20 @@ struct BenchAccuracy: ParsableCommand {
     func pad(_ s: String, _ n: Int) -> String {
       s.count >= n ? s : s + String(repeating: " ", count: n - s.count)
     }
+    // Names come from the data: every line is escaped for the terminal as table cells are.
+    func names(_ list: [String]) -> String { list.map(Excerpt.printable).joined(separator: ", ") }
     var lines = [
-      "classes: \(r.classes.joined(separator: ", ")) at \(f(r.sampleRateHz, 0)) Hz",
-      "test subjects: \(r.testSubjects.joined(separator: ", ")) (\(r.testSamples) samples); "
+      "classes: \(names(r.classes)) at \(f(r.sampleRateHz, 0)) Hz",
+      "test subjects: \(names(r.testSubjects)) (\(r.testSamples) samples); "
         + "training: \(r.trainingSubjects.count) other subjects",
-      "learned model: \(r.learnedModel)",
+      "learned model: \(Excerpt.printable(r.learnedModel))",
       "truth changes per minute: \(f(r.truthChangesPerMinute, 2)); stable = "
         + "\(f(r.stableSeconds, 1)) s",
       "",
     ]
     let shown = r.classes.indices.filter { !r.negativeLabels.contains(r.classes[$0]) }
     var header = pad("method", 30)
-    for c in shown { header += pad(String(r.classes[c].prefix(6)), 8) }
+    for c in shown { header += pad(Excerpt.printable(String(r.classes[c].prefix(6))), 8) }
     header +=
       pad("macroF1", 9) + pad("acc", 7) + pad("cover", 7) + pad("lat s", 7)
       + pad("missed", 8) + pad("flick/m", 9) + pad("reps", 9) + pad("MAE", 6) + pad("err%", 7)
@@ -113,14 +115,16 @@ struct BenchAccuracy: ParsableCommand {
     lines.append("")
     if !r.negativeLabels.isEmpty {
       lines.append(
-        "negative labels (\(r.negativeLabels.joined(separator: ", "))) are scored only as the "
+        "negative labels (\(names(r.negativeLabels))) are scored only as the "
           + "share answered unknown: "
           + r.methods.compactMap { m in m.negativesUnknown.map { "\(m.method) \(f($0, 2))" } }
           .joined(separator: "; "))
     }
     lines.append(
       "shake detections per minute by true class: "
-        + r.classes.compactMap { c in r.shakesPerMinute[c].map { "\(c) \(f($0, 2))" } }
+        + r.classes.compactMap { c in
+          r.shakesPerMinute[c].map { "\(Excerpt.printable(c)) \(f($0, 2))" }
+        }
         .joined(separator: ", "))
     func cut(_ d: [String: Float]) -> String {
       d.sorted { $0.key < $1.key }.map { "\($0.key) \(String(format: "%.3g", $0.value))" }

@@ -193,16 +193,17 @@ struct BenchTransfer: ParsableCommand {
   }
 
   static func table(_ r: TransferReport) -> String {
-    var lines = [
+    // Names come from the manifest and its data: these lines are escaped as table cells are.
+    let header = [
       "manifest \(r.manifest): classes \(r.classes.joined(separator: ", "))"
         + (r.negativeLabels.isEmpty
           ? "" : "; negatives \(r.negativeLabels.joined(separator: ", "))")
         + " at \(Int(r.sampleRateHz.rounded())) Hz",
       "learned model: \(r.featureSpec); \(r.training); streamed with \(r.streamed); seeds "
         + r.seeds.map(String.init).joined(separator: ","),
-      "scores are per sample over each group's classes: median (min-max) over seeds",
-      "",
     ]
+    var lines = header.map(Excerpt.printable)
+    lines += ["scores are per sample over each group's classes: median (min-max) over seeds", ""]
     var rows: [[String]] = [
       [
         "held out", "method", "macro-F1", "accuracy", "ECE", "high: share, right",
@@ -277,9 +278,9 @@ struct BenchTransfer: ParsableCommand {
   private static func pushUpLines(_ p: TransferBenchmark.PushUpReport) -> [String] {
     var lines: [String] = []
     lines.append(
-      "push-up runs of \(p.source): \(p.sets) sets in \(p.runs) runs, \(p.folds) folds of runs "
-        + "held out; each set streamed from a fresh engine, as recorded and under a random "
-        + "rotation of the sensor")
+      "push-up runs of \(Excerpt.printable(p.source)): \(p.sets) sets in \(p.runs) runs, "
+        + "\(p.folds) folds of runs held out; each set streamed from a fresh engine, as recorded "
+        + "and under a random rotation of the sensor")
     var rows: [[String]] = [["method", "sensor", "push-up recall", "counted / known", "MAE/set"]]
     for m in p.results { rows.append(pushUpRow(m)) }
     lines.append(TextTable.render(rows))

@@ -113,7 +113,9 @@ struct Evaluate: ParsableCommand {
       model: trained, loaded: loaded, minimumPurity: minimumPurity, smoothing: smoothing.value)
     result.skippedRecordings += EvaluationResult.SkippedRecording.loaderSkips(loaded.outline.report)
     if let dataset = loaded.dataset {
-      for comparison in StepComparison.all(in: dataset) { Warnings.write(comparison.line + "\n") }
+      for comparison in StepComparison.all(in: dataset) {
+        Warnings.write(Excerpt.printable(comparison.line) + "\n")
+      }
     }
     try write(result, reportFile: reportFile, outputFile: outputFile)
   }
@@ -138,7 +140,7 @@ struct Evaluate: ParsableCommand {
     reading.clear()
     loaded.outline.warnRecordingsWithoutWindow(spec: trained.featureSpec)
     for note in loaded.outline.report.notes where note.hasPrefix("input: ") {
-      Warnings.write("note: \(note)\n")
+      Warnings.write("note: \(Excerpt.printable(note))\n")
     }
     if loaded.resampled && data.sampleRate == nil {
       Warnings.write(

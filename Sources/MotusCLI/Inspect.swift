@@ -96,7 +96,7 @@ struct Inspect: ParsableCommand {
 
     out += groupTables(summary)
     out += dataTables(summary)
-    for note in summary.notes { out += "\nnote: \(note)\n" }
+    for note in summary.notes { out += "\nnote: \(Excerpt.printable(note))\n" }
     return out
   }
 
@@ -181,21 +181,9 @@ struct Inspect: ParsableCommand {
     return String(format: "%d:%02d:%02d", s / 3600, (s / 60) % 60, s % 60)
   }
 
-  /// Columns padded to their widest cell, two spaces apart, indented by two.
+  /// Columns padded to their widest cell, two spaces apart, indented by two; names escaped
+  /// for the terminal (`TextTable`).
   static func table(_ header: [String], _ rows: [[String]], rightAligned: Set<Int>) -> String {
-    var widths = header.map(\.count)
-    for row in rows {
-      for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) }
-    }
-    func line(_ cells: [String]) -> String {
-      let padded = cells.enumerated().map { i, cell -> String in
-        let pad = String(repeating: " ", count: widths[i] - cell.count)
-        return rightAligned.contains(i) ? pad + cell : cell + pad
-      }
-      var text = "  " + padded.joined(separator: "  ")
-      while text.last == " " { text.removeLast() }
-      return text + "\n"
-    }
-    return ([line(header)] + rows.map(line)).joined()
+    TextTable.indented(header, rows, rightAligned: rightAligned)
   }
 }

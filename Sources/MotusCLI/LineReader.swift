@@ -32,18 +32,8 @@ final class LineReader {
       fd = 0
       ownsFile = false
     } else {
-      let opened = open(path, O_RDONLY | O_CLOEXEC)
-      guard opened >= 0 else {
-        throw ToolError(
-          "\(path): cannot open (\(String(cString: strerror(errno)))).",
-          hint: "check the path, or pass - to read standard input.")
-      }
-      var info = stat()
-      if fstat(opened, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
-        close(opened)
-        throw ToolError("\(path): is a folder, not a file.", hint: "pass a CSV file, or -.")
-      }
-      fd = opened
+      // The one opening rule of every input (folders, disks, /proc files refused).
+      fd = try InputFile.openForReading(path).descriptor
       ownsFile = true
     }
   }

@@ -166,12 +166,14 @@ struct ModelInfo: ParsableCommand {
     }
 
     var text: String {
+      // Names come from the model file: escaped for the terminal as table cells are.
       func list(_ items: [String]) -> String {
-        items.isEmpty ? "none" : items.joined(separator: ", ")
+        items.isEmpty ? "none" : items.map(Excerpt.printable).joined(separator: ", ")
       }
       func vectorList(_ v: [[String]]) -> String { list(v.map(FeatureSpec.vectorName)) }
       func num(_ x: Double) -> String { String(format: "%.4g", x) }
-      var out = "file: \(file) (\(fileBytes) bytes, format version \(formatVersion))\n"
+      var out =
+        "file: \(Excerpt.printable(file)) (\(fileBytes) bytes, format version \(formatVersion))\n"
       out += "classes (\(classes.count)): \(list(classes))\n"
       out += "\nCSV columns needed (\(inputs.count)):\n"
       out += Inspect.table(
@@ -224,8 +226,8 @@ struct ModelInfo: ParsableCommand {
         "  rows: \(training.trainingRowCount) training, "
         + "\(training.validationRowCount) validation\n"
       out += "  validation groups: \(list(training.validationGroups))\n"
-      out += "  data digest: \(training.dataDigest)\n"
-      out += "  motus version: \(training.motusVersion)\n"
+      out += "  data digest: \(Excerpt.printable(training.dataDigest))\n"
+      out += "  motus version: \(Excerpt.printable(training.motusVersion))\n"
       out += "  hyperparameters:\n"
       out += Inspect.table(
         ["name", "value"],

@@ -145,7 +145,7 @@ struct Stream: ParsableCommand {
     let (reader, appNotes) = try StreamAppInput.open(input, gapRule: gaps.gapRule)
     var rows = try rowReader(reader, model: model)
     let warnings = Warnings()
-    for note in appNotes { Warnings.write("note: \(note)\n") }
+    for note in appNotes { Warnings.write("note: \(Excerpt.printable(note))\n") }
     if !rows.adapter.adaptations.isEmpty {
       warnings.warn("input: " + rows.adapter.adaptations.joined(separator: "; "), prefix: "note")
     }

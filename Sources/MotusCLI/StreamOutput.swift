@@ -202,8 +202,5 @@ final class StreamOutput {
     }
     return out + "\""
   }
-  private func csv(_ s: String) -> String {
-    s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" })
-      ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
-  }
+  private func csv(_ s: String) -> String { CSVText.field(s) }
 }

@@ -1,19 +1,15 @@
-// Aligned plain-text tables for terminal output.
+// The command line's tables: MotusData's `TextTable` (every cell escaped for the terminal) and
+// the layouts the commands share.
 
 import Motus
 
-enum TextTable {
-  /// Columns padded to their widest cell; `rightAligned` columns (numbers) pad on the left.
-  static func render(_ rows: [[String]], rightAligned: Set<Int> = []) -> String {
-    let columnCount = rows.map(\.count).max() ?? 0
-    var widths = [Int](repeating: 0, count: columnCount)
-    for row in rows { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) } }
-    return rows.map { row in
-      row.enumerated().map { i, cell in
-        let pad = String(repeating: " ", count: widths[i] - cell.count)
-        return rightAligned.contains(i) ? pad + cell : cell + pad
-      }.joined(separator: "  ").trimmingTrailingSpaces()
-    }.joined(separator: "\n")
+extension TextTable {
+  /// Header and rows as `render` lays them out, each line indented by two spaces and ending in
+  /// a line feed (the tables of `inspect` and `model-info`).
+  static func indented(_ header: [String], _ rows: [[String]], rightAligned: Set<Int>) -> String {
+    render([header] + rows, rightAligned: rightAligned).split(
+      separator: "\n", omittingEmptySubsequences: false
+    ).map { ("  " + $0).trimmingTrailingSpaces() + "\n" }.joined()
   }
 
   /// A confusion matrix with truth in rows, predictions in columns, and recall per row.

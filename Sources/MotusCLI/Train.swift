@@ -86,7 +86,7 @@ struct Train: ParsableCommand {
     -> String
   {
     func f(_ x: Double, _ digits: Int = 3) -> String { String(format: "%.\(digits)f", x) }
-    let groups = report.validationGroups
+    let groups = report.validationGroups.map(Excerpt.printable)
     let heldOut =
       groups.prefix(6).joined(separator: ", ")
       + (groups.count > 6 ? " and \(groups.count - 6) more" : "")
@@ -106,7 +106,8 @@ struct Train: ParsableCommand {
           + "windows for \(refitEpochs) epochs")
     }
     let perClass = classNames.indices.map { c in
-      "\(classNames[c]) \(f(report.confusion.f1(c), 2)) (n=\(report.confusion.support(c)))"
+      "\(Excerpt.printable(classNames[c])) \(f(report.confusion.f1(c), 2)) "
+        + "(n=\(report.confusion.support(c)))"
     }
     lines.append("F1 by class: " + perClass.joined(separator: ", "))
     lines.append("model -> \(output)")

@@ -30,21 +30,23 @@ extension DatasetLoader {
   /// subfolders). A CSV without the time column is read as an app export when its header is
   /// one (`AppExport.recognise`).
   ///
-  /// - Throws: `CSVError` as `expand`; `AppExportError` for an app recording without a label
-  ///   when labels are required, or a `--label-map` key that names no recording.
+  /// - Throws: `CSVError` as `expand`, and `.sameFileTwice` when two paths lead to one file
+  ///   (`DistinctInputs`); `AppExportError` for an app recording without a label when labels
+  ///   are required, or a `--label-map` key that names no recording.
   static func inputs(_ paths: [String], options: LoadOptions) throws -> [LoadInput] {
     guard !paths.isEmpty else { throw CSVError.noFiles }
-    var found: [(path: String, isApp: Bool)] = []
+    var found: [FoundInput] = []
+    var distinct = DistinctInputs()
     for path in paths {
-      if path.lowercased().hasSuffix(".zip") {
-        throw AppExportError(
-          path: path, message: "a zip archive; Motus reads the folder inside it.",
-          hint: "unzip it (unzip '\(Excerpt.text(path))') and pass the folder.")
-      }
-      if InputFile.kind(path) == .folder {
-        try collect(folder: path, options: options, depth: 0, into: &found)
-      } else {
-        found += try expand([path]).map { ($0, isAppFile($0, options: options)) }
+      for input in try collect(path, options: options) {
+        if let (earlier, again) = distinct.insert(input, origin: path) {
+          if again.path == InputFile.standardInputPath {
+            throw CSVError.unreadable(
+              file: InputFile.displayName(path), reason: "standard input can be read only once")
+          }
+          throw CSVError.sameFileTwice(first: earlier.description, again: again.description)
+        }
+        found.append(input)
       }
     }
     if options.appLabels.label != nil, !found.contains(where: \.isApp) {
@@ -78,19 +80,39 @@ extension DatasetLoader {
     return inputs
   }
 
+  /// The inputs one path names (see `inputs`), unread but for headers.
+  ///
+  /// - Throws: `CSVError` as `expand`; `AppExportError` for a zip archive.
+  static func collect(_ path: String, options: LoadOptions) throws -> [FoundInput] {
+    if path.lowercased().hasSuffix(".zip") {
+      throw AppExportError(
+        path: path, message: "a zip archive; Motus reads the folder inside it.",
+        hint: "unzip it (unzip '\(Excerpt.text(path))') and pass the folder.")
+    }
+    var found: [FoundInput] = []
+    if InputFile.kind(path) == .folder {
+      try collect(folder: path, options: options, depth: 0, into: &found)
+    } else {
+      found = try expand([path]).map {
+        FoundInput(path: $0, isApp: isAppFile($0, options: options))
+      }
+    }
+    return found
+  }
+
   /// A folder: one app recording, its CSV files, or (holding none) its subfolders' inputs.
   private static func collect(
-    folder: String, options: LoadOptions, depth: Int, into found: inout [(path: String, isApp: Bool)]
+    folder: String, options: LoadOptions, depth: Int, into found: inout [FoundInput]
   ) throws {
     if AppExport.recognise(path: folder) != nil {
-      found.append((folder, true))
+      found.append(FoundInput(path: folder, isApp: true))
       return
     }
     let csv = AppExport.csvFiles(in: folder)
     if !csv.isEmpty {
       for name in csv {
         let path = (folder as NSString).appendingPathComponent(name)
-        found.append((path, isAppFile(path, options: options)))
+        found.append(FoundInput(path: path, isApp: isAppFile(path, options: options)))
       }
       return
     }

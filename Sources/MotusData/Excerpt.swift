@@ -1,6 +1,6 @@
-// Text from a user's file as error messages quote it: cut to a few dozen characters, with
-// control characters escaped, so a cell of 50 MB or an escape sequence never reaches the
-// terminal whole.
+// Text from a user's file as messages and reports show it: control characters escaped, so an
+// escape sequence never reaches the terminal as one; in error messages also cut to a few dozen
+// characters, so a cell of 50 MB is not quoted whole.
 
 /// Bounded, printable quotes of input text.
 public enum Excerpt {
@@ -23,10 +23,22 @@ public enum Excerpt {
         while scalars.next() != nil { rest += 1 }
         return out + "… (\(rest) more characters)"
       }
-      out += escaped(scalar)
+      out += escape(scalar) ?? String(scalar)
       count += 1
     }
     return out
+  }
+
+  /// `text` whole, with control characters, bidirectional overrides and U+FFFD escaped as
+  /// `text(_:limit:)` escapes them: the one rule for names from a user's files (labels,
+  /// sessions, subjects, folders, classes) in text meant for a terminal, such as the cells of a
+  /// `TextTable`. JSON and CSV outputs keep names exact, escaped by their own formats.
+  ///
+  ///     Excerpt.printable("walk\u{1B}[2J")   // walk\x1B[2J
+  public static func printable(_ text: String) -> String {
+    // Most names need nothing: return them as they are without building a copy.
+    guard text.unicodeScalars.contains(where: { escape($0) != nil }) else { return text }
+    return text.unicodeScalars.map { escape($0) ?? String($0) }.joined()
   }
 
   /// Names joined with ", ", each cut by `text`, at most `limit` of them.
@@ -35,7 +47,8 @@ public enum Excerpt {
     return names.count > limit ? shown + " and \(names.count - limit) more" : shown
   }
 
-  private static func escaped(_ scalar: Unicode.Scalar) -> String {
+  /// How `scalar` is written when it must not reach a terminal as it is; nil when it may.
+  private static func escape(_ scalar: Unicode.Scalar) -> String? {
     switch scalar.value {
     case 0x09: return "\\t"
     case 0x0A: return "\\n"
@@ -45,7 +58,7 @@ public enum Excerpt {
       return "\\x" + (hex.count < 2 ? "0" + hex : hex)
     case 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069, 0xFEFF, 0xFFFD:
       return "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-    default: return String(scalar)
+    default: return nil
     }
   }
 }

@@ -44,17 +44,10 @@ public enum FreedMemory {
   }
 
   #if canImport(Glibc)
-    private static let mallocOption = glibcFunction(
+    // Looked up at run time: glibc exports these, but <malloc.h> is not in the Glibc module.
+    private static let mallocOption = GlibcFunction.lookUp(
       "mallopt", as: (@convention(c) (Int32, Int32) -> Int32).self)
-    private static let trim = glibcFunction(
+    private static let trim = GlibcFunction.lookUp(
       "malloc_trim", as: (@convention(c) (Int) -> Int32).self)
-
-    /// Looked up at run time: glibc exports these, but <malloc.h> is not in the Glibc module.
-    private static func glibcFunction<Function>(_ name: String, as type: Function.Type)
-      -> Function?
-    {
-      guard let symbol = dlsym(dlopen(nil, RTLD_NOW), name) else { return nil }
-      return unsafeBitCast(symbol, to: type)
-    }
   #endif
 }

@@ -30,21 +30,14 @@ final class InputBlocks {
 
   /// Opens `path` when it is a regular file (nil otherwise: streams are read whole).
   ///
-  /// - Throws: `InputFileError` as `InputFile.read` would (cannot open, too large).
+  /// - Throws: `InputFileError` as `InputFile.read` would (cannot open, not data, too large).
   init?(path: String, limit: Int = Limits.inputFileBytes) throws {
     guard path != InputFile.standardInputPath, InputFile.kind(path) == .regularFile else {
       return nil
     }
     name = InputFile.displayName(path)
-    fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else {
-      throw InputFileError.cannotOpen(file: name, reason: InputFile.lastError())
-    }
-    var info = stat()
-    guard fstat(fd, &info) == 0 else {
-      close(fd)
-      throw InputFileError.cannotOpen(file: name, reason: InputFile.lastError())
-    }
+    let info: stat
+    (fd, info) = try InputFile.openForReading(path)
     if Int(info.st_size) > limit {
       close(fd)
       throw InputFileError.tooLarge(file: name, limitBytes: limit)

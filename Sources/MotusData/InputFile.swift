@@ -53,19 +53,8 @@ public enum InputFile {
   /// - Throws: `InputFileError` naming the file, with the system's reason.
   public static func read(_ path: String, limit: Int = Limits.inputFileBytes) throws -> [UInt8] {
     let name = displayName(path)
-    let fd: Int32
-    if path == standardInputPath {
-      fd = 0
-    } else {
-      fd = open(path, O_RDONLY | O_CLOEXEC)
-      guard fd >= 0 else { throw InputFileError.cannotOpen(file: name, reason: lastError()) }
-    }
+    let (fd, info) = try openForReading(path)
     defer { if fd != 0 { close(fd) } }
-    var info = stat()
-    guard fstat(fd, &info) == 0 else {
-      throw InputFileError.cannotOpen(file: name, reason: lastError())
-    }
-    if info.st_mode & S_IFMT == S_IFDIR { throw InputFileError.isFolder(file: name) }
     let regular = info.st_mode & S_IFMT == S_IFREG
     let size = regular ? Int(info.st_size) : 0
     if size > limit { throw InputFileError.tooLarge(file: name, limitBytes: limit) }
@@ -99,6 +88,100 @@ public enum InputFile {
     return bytes
   }
 
+  /// Opens `path` for reading (`-` is standard input, descriptor 0, which the caller must not
+  /// close) and checks what it is, so every reader refuses the same things: a folder, a disk
+  /// (block device), and a file of the kernel's interfaces (/proc, /sys), whose stat size says
+  /// nothing of what a read returns: such files read forever, fail (`/proc/self/mem`: EIO) or
+  /// hold no data.
+  ///
+  /// - Returns: The open descriptor and its `fstat` information.
+  /// - Throws: `InputFileError` naming the file, with the reason.
+  public static func openForReading(_ path: String) throws -> (descriptor: Int32, info: stat) {
+    let name = displayName(path)
+    let fd: Int32
+    if path == standardInputPath {
+      fd = 0
+    } else {
+      fd = open(path, O_RDONLY | O_CLOEXEC)
+      guard fd >= 0 else { throw InputFileError.cannotOpen(file: name, reason: lastError()) }
+    }
+    var info = stat()
+    var refusal: InputFileError?
+    if fstat(fd, &info) != 0 {
+      refusal = .cannotOpen(file: name, reason: lastError())
+    } else if info.st_mode & S_IFMT == S_IFDIR {
+      refusal = .isFolder(file: name)
+    } else if info.st_mode & S_IFMT == S_IFBLK {
+      refusal = .notData(file: name, what: "a block device (a disk or partition)")
+    } else if let interface = kernelInterface(fd) {
+      refusal = .notData(file: name, what: "a file of the kernel's \(interface) interface")
+    }
+    if let refusal {
+      if fd != 0 { close(fd) }
+      throw refusal
+    }
+    return (fd, info)
+  }
+
+  /// The kernel interface (`/proc`, `/sys`...) whose file system holds the open file `fd`; nil
+  /// for an ordinary file, pipe or device.
+  private static func kernelInterface(_ fd: Int32) -> String? {
+    #if os(Linux) && canImport(Glibc)
+      // `struct statfs` begins with `f_type`, a word; the buffer is larger than the struct.
+      guard let fstatfs = fileSystemStatus else { return nil }
+      var buffer = [Int](repeating: 0, count: 64)
+      let status = buffer.withUnsafeMutableBytes { bytes in
+        bytes.baseAddress.map { fstatfs(fd, $0) } ?? -1
+      }
+      guard status == 0 else { return nil }
+      // Magic numbers from linux/magic.h.
+      switch UInt64(truncatingIfNeeded: buffer[0]) & 0xFFFF_FFFF {
+      case 0x9FA0: return "/proc"
+      case 0x6265_6572: return "/sys"
+      case 0x6462_6720: return "debugfs"
+      case 0x7472_6163: return "tracefs"
+      case 0x7363_6673: return "securityfs"
+      case 0x0027_E0EB, 0x6367_7270: return "cgroup"
+      case 0x6265_6570: return "configfs"
+      case 0xCAFE_4A11: return "bpf"
+      case 0x6165_676C: return "pstore"
+      case 0xDE5E_81E4: return "efivarfs"
+      default: return nil
+      }
+    #else
+      return nil
+    #endif
+  }
+
+  #if os(Linux) && canImport(Glibc)
+    /// `fstatfs` from <sys/vfs.h>, which the Glibc module does not declare.
+    private static let fileSystemStatus = GlibcFunction.lookUp(
+      "fstatfs", as: (@convention(c) (Int32, UnsafeMutableRawPointer) -> Int32).self)
+  #endif
+
+  /// Up to `count` bytes from the start of `path` (a header to recognise), read as `read`
+  /// reads: what `openForReading` refuses and read errors throw, never trap.
+  public static func readPrefix(_ path: String, count: Int) throws -> [UInt8] {
+    let (fd, _) = try openForReading(path)
+    defer { if fd != 0 { close(fd) } }
+    var failure: Int32 = 0
+    let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, filled in
+      filled = 0
+      guard let base = buffer.baseAddress else { return }
+      while filled < count {
+        let n = systemRead(fd, base + filled, count - filled)
+        if n < 0 && errno == EINTR { continue }
+        if n < 0 { failure = errno }
+        if n <= 0 { break }
+        filled += n
+      }
+    }
+    if failure != 0 {
+      throw InputFileError.readFailed(file: displayName(path), reason: describe(failure))
+    }
+    return bytes
+  }
+
   /// `path` with every symbolic link and `..` resolved; nil when it does not exist.
   public static func realPath(_ path: String) -> String? {
     guard let resolved = realpath(path, nil) else { return nil }
@@ -127,10 +210,13 @@ public enum InputFileError: Error, Equatable, CustomStringConvertible {
   case isFolder(file: String)
   case readFailed(file: String, reason: String)
   case tooLarge(file: String, limitBytes: Int)
+  /// Not a data file at all: `what` it is (a disk, a file of the kernel's /proc interface).
+  case notData(file: String, what: String)
 
   public var file: String {
     switch self {
-    case .cannotOpen(let f, _), .isFolder(let f), .readFailed(let f, _), .tooLarge(let f, _):
+    case .cannotOpen(let f, _), .isFolder(let f), .readFailed(let f, _), .tooLarge(let f, _),
+      .notData(let f, _):
       return f
     }
   }
@@ -140,6 +226,7 @@ public enum InputFileError: Error, Equatable, CustomStringConvertible {
     switch self {
     case .cannotOpen(_, let reason), .readFailed(_, let reason): return reason
     case .isFolder: return "it is a folder, not a file"
+    case .notData(_, let what): return "it is \(what), not a data file"
     case .tooLarge(_, let limit):
       return "it holds more than \(LimitError.bytes(Double(limit))), the most one input may "
         + "have on this machine (three quarters of its memory); is it a data file?"

@@ -17,6 +17,8 @@ public struct JSONLocator {
 
   private let bytes: [UInt8]
   private var i = 0
+  /// Whether a path that ends at an object member finds the member's key rather than its value.
+  private var findsKey = false
 
   public init(_ bytes: [UInt8]) { self.bytes = bytes }
 
@@ -48,6 +50,28 @@ public struct JSONLocator {
     }
     return found.map { position(of: $0, in: bytes) }
   }
+
+  /// Where the key of the member at `path` starts (its opening quote); nil when the path does
+  /// not end at an object member that is there.
+  public static func keyPosition(of path: [CodingKey], in bytes: [UInt8]) -> JSONPosition? {
+    guard let last = path.last, last.intValue == nil else { return nil }
+    var walker = JSONLocator(bytes)
+    walker.findsKey = true
+    var found: Int?
+    walker.skipSpace()
+    do {
+      try walker.value(path: ArraySlice(path), depth: 0, found: &found)
+    } catch {
+      return nil
+    }
+    guard let offset = found, offset < bytes.count, bytes[offset] == UInt8(ascii: "\""),
+      walker.keyFound
+    else { return nil }
+    return position(of: offset, in: bytes)
+  }
+
+  /// Set when `findsKey` found the key itself.
+  private var keyFound = false
 
   static func position(of offset: Int, in bytes: [UInt8]) -> JSONPosition {
     var line = 1
@@ -88,6 +112,7 @@ public struct JSONLocator {
         guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else {
           throw Failure(offset: i, reason: "expected a key in double quotes")
         }
+        let keyStart = i
         let key = try string()
         skipSpace()
         guard peek(UInt8(ascii: ":")) else {
@@ -100,7 +125,13 @@ public struct JSONLocator {
           }
           return p.dropFirst()
         }
-        try child(onPath: onPath, depth: depth + 1, found: &found)
+        if findsKey, onPath?.isEmpty == true {
+          found = keyStart
+          keyFound = true
+          try value(path: nil, depth: depth + 1)
+        } else {
+          try child(onPath: onPath, depth: depth + 1, found: &found)
+        }
         skipSpace()
         if peek(UInt8(ascii: "}")) { return }
         guard peek(UInt8(ascii: ",")) else {

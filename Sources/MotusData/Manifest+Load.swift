@@ -9,13 +9,18 @@ extension Manifest {
   ///
   /// - Throws: `ManifestError` naming `file` and the offending key.
   public static func read(_ file: String) throws -> Manifest {
+    try readWithText(file).manifest
+  }
+
+  /// `read`, with the manifest's text (to place later errors at their key).
+  static func readWithText(_ file: String) throws -> (manifest: Manifest, bytes: [UInt8]) {
     let bytes: [UInt8]
     do {
       bytes = try InputFile.read(file, limit: maximumFileBytes)
     } catch let error as InputFileError {
       throw ManifestError.unreadable(file: error.file, reason: error.reason)
     }
-    return try decode(bytes, file: InputFile.displayName(file))
+    return (try decode(bytes, file: InputFile.displayName(file)), bytes)
   }
 
   /// Decodes and checks manifest text (no file is read): `read` without the file.
@@ -31,6 +36,7 @@ extension Manifest {
       throw ManifestError.invalidJSON(
         file: file, key: "(top)", reason: "not valid JSON: \(syntax.reason)", at: syntax.position)
     }
+    try checkKeys(bytes, file: file)
     let manifest: Manifest
     do {
       manifest = try JSONDecoder().decode(Manifest.self, from: Data(bytes))
@@ -51,17 +57,7 @@ extension Manifest {
   static func describe(
     _ error: DecodingError, file: String, bytes: [UInt8] = []
   ) -> ManifestError {
-    func path(_ keys: [CodingKey]) -> String {
-      var text = ""
-      for key in keys {
-        if let index = key.intValue {
-          text += "[\(index)]"
-        } else {
-          text += (text.isEmpty ? "" : ".") + key.stringValue
-        }
-      }
-      return text.isEmpty ? "(top)" : text
-    }
+    func path(_ keys: [CodingKey]) -> String { JSONKeyPath.text(keys) }
     func at(_ keys: [CodingKey]) -> JSONPosition? { JSONLocator.position(of: keys, in: bytes) }
     switch error {
     case .keyNotFound(let key, let context):
@@ -198,7 +194,20 @@ extension DatasetLoader {
     manifest file: String, dataRoot: String? = nil, allowOutsideDataRoot: Bool = false,
     progress: ((_ done: Int, _ total: Int) -> Void)? = nil
   ) throws -> ManifestLoadResult {
-    let manifest = try Manifest.read(file)
+    let (manifest, text) = try Manifest.readWithText(file)
+    do {
+      return try load(
+        manifest, file: file, dataRoot: dataRoot, allowOutsideDataRoot: allowOutsideDataRoot,
+        progress: progress)
+    } catch let error as ManifestError {
+      throw error.locating(in: text)
+    }
+  }
+
+  private static func load(
+    _ manifest: Manifest, file: String, dataRoot: String?, allowOutsideDataRoot: Bool,
+    progress: ((_ done: Int, _ total: Int) -> Void)?
+  ) throws -> ManifestLoadResult {
     let root = manifest.resolvedDataRoot(manifestFile: file, dataRoot: dataRoot)
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory),
@@ -208,6 +217,18 @@ extension DatasetLoader {
         file: file, key: "dataRoot", reason: "data root '\(root)' is not a folder",
         hint: "pass --data-root ../shared/datasets, or fix the manifest's dataRoot")
     }
+    if dataRoot == nil {
+      try manifest.checkDataRoot(root, file: file, allowOutside: allowOutsideDataRoot)
+    }
+    // Every source's paths are checked before any is read.
+    let paths = try manifest.sources.enumerated().map { i, source in
+      try source.files.enumerated().map { j, path in
+        try Manifest.confinedPath(
+          path, root: root, allowOutside: allowOutsideDataRoot, file: file,
+          key: "sources[\(i)].files[\(j)]")
+      }
+    }
+    try Self.checkDistinct(manifest, paths: paths, root: root, file: file)
     let target = manifest.sampleRateHz
     var recordings: [Recording] = []
     var report = LoadReport()
@@ -217,8 +238,7 @@ extension DatasetLoader {
       progress?(i, manifest.sources.count)
       weights[source.name] = source.weight ?? 1
       let loaded = try Self.loadSource(
-        source, key: "sources[\(i)]", manifest: manifest, root: root, file: file,
-        allowOutsideDataRoot: allowOutsideDataRoot)
+        source, key: "sources[\(i)]", paths: paths[i], manifest: manifest, file: file)
       recordings += loaded.recordings
       knownRepetitions.merge(loaded.clipCounts) { a, _ in a }
       report.merge(loaded.report, source: source.name)
@@ -251,19 +271,15 @@ extension DatasetLoader {
   /// labels indexed in the manifest's vocabulary, clips joined, resampled to the manifest's
   /// rate; with its load report and the repetitions of its joined clips.
   private static func loadSource(
-    _ source: Manifest.Source, key: String, manifest: Manifest, root: String, file: String,
-    allowOutsideDataRoot: Bool
+    _ source: Manifest.Source, key: String, paths: [String], manifest: Manifest, file: String
   ) throws -> (recordings: [Recording], report: LoadReport, clipCounts: [String: Int]) {
-    let paths = try source.files.enumerated().map { j, path in
-      try Manifest.confinedPath(
-        path, root: root, allowOutside: allowOutsideDataRoot, file: file,
-        key: "\(key).files[\(j)]")
-    }
     let loaded: LoadResult
     do {
       loaded = try DatasetLoader.load(paths, options: source.loadOptions(key: key))
     } catch let error as CSVError {
-      throw ManifestError.sourceFailed(file: file, key: "\(key).files", reason: error.description)
+      // The manifest, not the user, named these files: nothing of their text is quoted.
+      throw ManifestError.sourceFailed(
+        file: file, key: "\(key).files", reason: error.descriptionWithoutFileText)
     }
     guard loaded.dataset.channels == manifest.channels else {
       throw ManifestError.invalidValue(
@@ -293,6 +309,40 @@ extension DatasetLoader {
       return try Self.resample(r, to: manifest.sampleRateHz, what: what)
     }
     return (recordings, loaded.report, clipCounts)
+  }
+
+  /// Refuses a file that two keys lead to (two sources, one file listed twice, a folder and a
+  /// file in it, a link), by the rule command-line paths follow (`DistinctInputs`).
+  ///
+  /// - Parameter paths: Each source's files, under the data root.
+  private static func checkDistinct(
+    _ manifest: Manifest, paths: [[String]], root: String, file: String
+  ) throws {
+    var distinct = DistinctInputs(root: root)
+    for (i, source) in manifest.sources.enumerated() {
+      let options = source.loadOptions(key: "sources[\(i)]")
+      for (j, path) in paths[i].enumerated() {
+        let key = "sources[\(i)].files[\(j)]"
+        let found: [FoundInput]
+        do {
+          found = try collect(path, options: options)
+        } catch let error as CSVError {
+          throw ManifestError.sourceFailed(
+            file: file, key: key, reason: error.descriptionWithoutFileText)
+        }
+        for input in found {
+          guard let (earlier, again) = distinct.insert(input, origin: key, isKey: true) else {
+            continue
+          }
+          throw ManifestError.invalidValue(
+            file: file, key: key,
+            reason: "\(again.description) is the file \(earlier.description) names already (the "
+              + "same device and inode): it would be read, and its rows counted, twice",
+            hint: "list each file once, in one source; a folder already reads every .csv file "
+              + "in it")
+        }
+      }
+    }
   }
 
   /// Keeps the manifest labels that have samples, in manifest order, re-indexes `recordings`

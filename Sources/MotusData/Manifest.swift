@@ -28,9 +28,10 @@ public struct Manifest: Codable, Sendable, Equatable {
     public var excludeSubjects: String?
     /// Joins short clips into continuous recordings (see `ClipJoin`).
     public var joinClips: ClipJoin?
-    /// Training weight of the source's windows (> 0, default 1): it multiplies each window's
-    /// term in the training loss, together with the class weights, so weight 2 counts every
-    /// window twice. Carried in `ManifestLoadResult.sourceWeights` to `Trainer.train`.
+    /// Training weight of the source's windows (`minimumWeight` to `maximumWeight`, default
+    /// 1): it multiplies each window's term in the training loss, together with the class
+    /// weights, so weight 2 counts every window twice. Carried in
+    /// `ManifestLoadResult.sourceWeights` to `Trainer.train`.
     public var weight: Double?
     /// When set, a session name's text after its last occurrence of this separator names the
     /// sensor's placement (`a01_p1_LL` -> `LL` with `"_"`): sources that record one activity

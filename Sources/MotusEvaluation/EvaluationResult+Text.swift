@@ -161,22 +161,12 @@ extension EvaluationResult {
   }
 
   /// Columns padded to their widest cell: `leftAligned` columns (default: the first) on the
-  /// left, the others on the right.
+  /// left, the others on the right; names escaped for the terminal (`TextTable`).
   static func table(
     header: [String], rows: [[String]], leftAligned: Set<Int> = [0]
   ) -> [String] {
-    let all = [header] + rows
-    var widths = [Int](repeating: 0, count: header.count)
-    for row in all {
-      for (c, cell) in row.enumerated() { widths[c] = max(widths[c], cell.count) }
-    }
-    return all.map { row in
-      row.enumerated().map { c, cell in
-        let pad = String(repeating: " ", count: widths[c] - cell.count)
-        return leftAligned.contains(c) ? cell + pad : pad + cell
-      }.joined(separator: "  ").replacingOccurrences(
-        of: "\\s+$", with: "", options: .regularExpression)
-    }
+    let right = Set(header.indices).subtracting(leftAligned)
+    return TextTable.render([header] + rows, rightAligned: right).components(separatedBy: "\n")
   }
 }
 

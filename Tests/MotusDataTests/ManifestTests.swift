@@ -156,7 +156,7 @@ final class ManifestTests: TemporaryFolderTestCase {
       mentions: "sources[1].channels")
     try assertError(
       valid.replacingOccurrences(of: "\"motion\"]", with: "\"missing.csv\"]"),
-      mentions: "sources[1].files")
+      mentions: "sources[1].files[0]")
     try assertError(
       valid.replacingOccurrences(
         of: "\"sitting\": \"stationary\"", with: "\"lying\": \"stationary\""),

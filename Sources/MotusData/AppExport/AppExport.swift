@@ -108,12 +108,9 @@ public enum AppExport {
   }
 
   /// The header fields of a CSV file (after a `sep=` line), quotes removed; empty when
-  /// unreadable.
+  /// unreadable (reading it as data then says why).
   static func header(of path: String) -> [String] {
-    guard let handle = FileHandle(forReadingAtPath: path) else { return [] }
-    defer { try? handle.close() }
-    let data = handle.readData(ofLength: 8192)
-    let bytes = [UInt8](data)
+    guard let bytes = try? InputFile.readPrefix(path, count: 8192) else { return [] }
     let lines = bytes.split(separator: 10, maxSplits: 2, omittingEmptySubsequences: false)
     var index = 0
     if let first = lines.first, String(decoding: first, as: UTF8.self).lowercased().hasPrefix("sep=") {
