@@ -69,9 +69,9 @@ struct BenchAccuracy: ParsableCommand {
     case .json:
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-      print(String(decoding: try encoder.encode(report), as: UTF8.self))
+      try StandardOutput.print(String(decoding: try encoder.encode(report), as: UTF8.self))
     case .table:
-      print(Self.table(report))
+      try StandardOutput.print(Self.table(report))
     }
   }
 

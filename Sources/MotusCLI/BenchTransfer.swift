@@ -134,11 +134,12 @@ struct BenchTransfer: ParsableCommand {
       try (json + Data("\n".utf8)).write(to: URL(fileURLWithPath: output), options: .atomic)
     }
     switch format {
-    case .json: print(String(decoding: json, as: UTF8.self))
+    case .json: try StandardOutput.print(String(decoding: json, as: UTF8.self))
     case .table:
-      print(Self.table(report))
+      try StandardOutput.print(Self.table(report))
       let (seconds, attoseconds) = (clock.now - started).components
-      print(String(format: "elapsed %.0f s", Double(seconds) + Double(attoseconds) * 1e-18))
+      try StandardOutput.print(
+        String(format: "elapsed %.0f s", Double(seconds) + Double(attoseconds) * 1e-18))
     }
   }
 

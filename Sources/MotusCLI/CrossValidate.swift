@@ -66,12 +66,12 @@ struct CrossValidate: ParsableCommand {
     }
     switch format {
     case .text:
-      print(
+      try StandardOutput.print(
         "\(table.windowCount) windows, \(folds) folds by \(group.rawValue) (seed "
           + "\(training.seed))\n")
-      print(CrossValidation.text(results, group: group.rawValue), terminator: "")
+      try StandardOutput.print(CrossValidation.text(results, group: group.rawValue), terminator: "")
     case .json:
-      FileHandle.standardOutput.write(try CrossValidation.jsonData(results, group: group.rawValue))
+      try StandardOutput.write([UInt8](try CrossValidation.jsonData(results, group: group.rawValue)))
     }
   }
 }

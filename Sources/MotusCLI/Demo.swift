@@ -46,12 +46,12 @@ struct Demo: ParsableCommand {
 
   func run() throws {
     let started = Date()
-    print("motus demo: all data below is SYNTHETIC (simulated), seed \(seed)\n")
+    try StandardOutput.print("motus demo: all data below is SYNTHETIC (simulated), seed \(seed)\n")
     let (trainSet, testSet) = try simulate()
     let model = try train(trainSet)
     try evaluate(model, on: testSet)
     try stream(model)
-    print(
+    try StandardOutput.print(
       String(
         format: "\ndone in %.1f s. Next: README.md shows the same steps on real data.",
         Date().timeIntervalSince(started)))
@@ -72,7 +72,7 @@ struct Demo: ParsableCommand {
     }
     let trainSet = try SimulatedRecording.loadResult(training, channelPatterns: Self.channels)
     let testSet = try SimulatedRecording.loadResult(testing, channelPatterns: Self.channels)
-    print(
+    try StandardOutput.print(
       "1. simulated \(subjects + 2) synthetic subjects, each doing the "
         + "\(SimulatedActivity.allCases.count) activities for \(Int(seconds)) s in a random order "
         + "at 50 Hz; subjects \(subjects + 1)-\(subjects + 2) held out")
@@ -89,13 +89,13 @@ struct Demo: ParsableCommand {
     options.hiddenLayerSizes = [32]
     options.seed = seed
     let trained = try Trainer.train(dataset: trainSet.dataset, spec: spec, options: options)
-    print(
+    try StandardOutput.print(
       "2. trained an MLP(32) on \(trained.table.windowCount) windows x "
         + "\(trained.table.featureNames.count) features (2.56 s windows, 50% overlap); "
         + String(format: "validation macro-F1 %.3f", trained.report.macroF1))
     if let output {
       try ModelFile.write(trained.model, to: URL(fileURLWithPath: output))
-      print("   model -> \(output)")
+      try StandardOutput.print("   model -> \(output)")
     }
     return trained.model
   }
@@ -103,12 +103,12 @@ struct Demo: ParsableCommand {
   /// Step 3: scores on the held-out synthetic subjects, with the confusion matrix.
   private func evaluate(_ model: TrainedModel, on testSet: LoadResult) throws {
     let result = try Evaluation.run(model: model, dataset: testSet.dataset)
-    print(
+    try StandardOutput.print(
       "3. evaluated on the held-out synthetic subjects: "
         + String(
           format: "accuracy %.3f, macro-F1 %.3f, log loss %.3f (%d windows)", result.accuracy,
           result.macroF1, result.logLoss, result.windowCount))
-    print(TextTable.confusion(result.confusion, labels: model.classes).indented(3))
+    try StandardOutput.print(TextTable.confusion(result.confusion, labels: model.classes).indented(3))
   }
 
   /// Step 4: one mixed synthetic recording streamed sample by sample, as segments.
@@ -132,7 +132,7 @@ struct Demo: ParsableCommand {
       }
     }
     let truthPlan = plan.map { "\($0.0.rawValue) \(Int($0.1)) s" }.joined(separator: ", ")
-    print("4. streamed one synthetic recording sample by sample (\(truthPlan)):")
+    try StandardOutput.print("4. streamed one synthetic recording sample by sample (\(truthPlan)):")
     var rows = [["start s", "end s", "predicted", "confidence", "push-ups"]]
     for (s, reps) in segments {
       rows.append([
@@ -140,8 +140,8 @@ struct Demo: ParsableCommand {
         String(format: "%.2f", s.meanConfidence), s.label == "push-up" ? "\(reps)" : "",
       ])
     }
-    print(TextTable.render(rows, rightAligned: [0, 1, 3, 4]).indented(3))
-    print(
+    try StandardOutput.print(TextTable.render(rows, rightAligned: [0, 1, 3, 4]).indented(3))
+    try StandardOutput.print(
       "   push-ups counted \(engine.repetitionCount), simulated \(mixed.pushUpCount) "
         + "(counter: autocorrelation period, no amplitude thresholds)")
   }

@@ -176,7 +176,7 @@ struct Evaluate: ParsableCommand {
       try outputFile.write([UInt8](text))
       try outputFile.commit()
     } else {
-      FileHandle.standardOutput.write(text)
+      try StandardOutput.write([UInt8](text))
     }
     try reportFile?.commit()
   }

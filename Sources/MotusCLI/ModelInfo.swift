@@ -57,13 +57,13 @@ struct ModelInfo: ParsableCommand {
     let version = bytes.dropFirst(8).prefix(4).reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
     let summary = Summary(model: model, file: modelPath, fileBytes: bytes.count, version: version)
     switch format {
-    case .text: print(summary.text, terminator: "")
+    case .text: try StandardOutput.print(summary.text, terminator: "")
     case .json:
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
       encoder.nonConformingFloatEncodingStrategy = .convertToString(
         positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-      print(String(decoding: try encoder.encode(summary), as: UTF8.self))
+      try StandardOutput.print(String(decoding: try encoder.encode(summary), as: UTF8.self))
     }
   }
 

@@ -138,7 +138,6 @@ struct Stream: ParsableCommand {
   }
 
   func run() throws {
-    signal(SIGPIPE, SIG_IGN)  // a closed reader ends the stream through a write error instead
     // Ctrl-C ends the input: the open segment and the summary are still written.
     Interruption.finishOnSignal()
     let model: TrainedModel = try ModelFile.read(path: modelPath)
@@ -159,6 +158,8 @@ struct Stream: ParsableCommand {
       measuresSampleTime: true)
     try pump(reader, rows: &rows, into: stream, output: output, warnings: warnings)
     output.flush()
+    // A full disk is an error; a closed pipe ends the command quietly (MotusCommand.main).
+    if let failure = output.failure { throw failure }
     let meter = StreamMeter(times: stream.sampleTimes, statistics: stream.statistics)
     warnings.summarize()
     var summary = meter.summary(model: model)

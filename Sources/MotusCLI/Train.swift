@@ -56,11 +56,10 @@ struct Train: ParsableCommand {
     let trainedAt = clock.now
     try file.write([UInt8](ModelFile.encode(trained.model)))
     try file.commit()
-    // With `-o -` the model is on standard output; the summary goes to standard error.
-    let summary =
-      output == InputFile.standardInputPath ? FileHandle.standardError : FileHandle.standardOutput
-    func print(_ text: String) { summary.write(Data((text + "\n").utf8)) }
-    print(
+    func printLine(_ text: String) throws {
+      try StandardOutput.printSummary(text, besideOutput: output)
+    }
+    try printLine(
       Self.summary(
         trained.report, classNames: trained.model.classes, windowCount: trained.table.windowCount,
         output: output))
@@ -68,7 +67,7 @@ struct Train: ParsableCommand {
     let calibration = trained.report.calibrationSeconds
     let total = Self.seconds(clock.now - started)
     let other = Self.seconds(trainedAt - started) - fit - calibration
-    print(
+    try printLine(
       String(
         format: "timing: fit %.3f s (thread CPU %.3f s), calibration %.3f s, loading + features "
           + "+ other %.3f s, total %.3f s", fit, trained.report.fitCPUSeconds, calibration, other,

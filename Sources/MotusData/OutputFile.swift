@@ -1,6 +1,6 @@
 // The one rule every command writes its outputs by (model, features, report):
 //
-// - `-` is standard output.
+// - `-` is standard output, written through `StandardOutput` (checked like every other write).
 // - An output that is one of the inputs (the same file by device and inode, whatever the path
 //   says) is refused, before any work.
 // - A character device or FIFO (`/dev/null`, `>(…)`) is written in place; a folder, block
@@ -140,11 +140,12 @@ public final class OutputFile {
 
   /// Appends `bytes`.
   ///
-  /// - Throws: `OutputFileError.writeFailed` (the temporary file is removed).
+  /// - Throws: `OutputFileError.writeFailed` (the temporary file is removed);
+  ///   `StandardOutputError` for `-`, as every write to standard output.
   public func write(_ bytes: [UInt8]) throws {
     let fd: Int32
     switch target {
-    case .standardOutput: fd = 1
+    case .standardOutput: return try StandardOutput.write(bytes)
     case .inPlace(let f), .replace(let f, _, _, _): fd = f
     case .done: return
     }

@@ -4,9 +4,11 @@ import Foundation
 import XCTest
 
 struct MotusRun {
+  /// The exit status, or the signal's number when `diedOfSignal`.
   var exitCode: Int32
   var standardOutput: String
   var standardError: String
+  var diedOfSignal = false
 }
 
 enum MotusRunner {
@@ -25,8 +27,11 @@ enum MotusRunner {
 
   /// Runs `motus arguments...` with `input` on standard input and waits for it to exit.
   ///
-  /// Output goes to temporary files rather than pipes, so a chatty process cannot block.
-  static func run(_ arguments: [String], input: String? = nil) throws -> MotusRun {
+  /// Output goes to temporary files rather than pipes, so a chatty process cannot block;
+  /// `standardOutput` replaces the file (its `standardOutput` text is then empty).
+  static func run(
+    _ arguments: [String], input: String? = nil, standardOutput: FileHandle? = nil
+  ) throws -> MotusRun {
     let directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("motus-run-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -39,7 +44,7 @@ enum MotusRunner {
     let process = Process()
     process.executableURL = executableURL
     process.arguments = arguments
-    process.standardOutput = out
+    process.standardOutput = standardOutput ?? out
     process.standardError = err
     let inPipe = Pipe()
     process.standardInput = inPipe
@@ -52,6 +57,7 @@ enum MotusRunner {
     return MotusRun(
       exitCode: process.terminationStatus,
       standardOutput: try String(contentsOf: outURL, encoding: .utf8),
-      standardError: try String(contentsOf: errURL, encoding: .utf8))
+      standardError: try String(contentsOf: errURL, encoding: .utf8),
+      diedOfSignal: process.terminationReason == .uncaughtSignal)
   }
 }
