@@ -103,6 +103,12 @@ struct BenchTransfer: ParsableCommand {
   }
 
   func run() throws {
+    // Before minutes of work: a bad path fails at once, and no input is ever overwritten.
+    let outputFile = try output.map {
+      try OutputFile(
+        path: $0, flag: "--output",
+        inputs: DataOptions.inputFiles(manifest: manifest, dataRoot: dataRoot))
+    }
     let progress = ProgressLine()
     let data: ManifestLoadResult
     do {
@@ -130,9 +136,8 @@ struct BenchTransfer: ParsableCommand {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     let json = try encoder.encode(report)
-    if let output {
-      try (json + Data("\n".utf8)).write(to: URL(fileURLWithPath: output), options: .atomic)
-    }
+    try outputFile?.write([UInt8](json) + Array("\n".utf8))
+    try outputFile?.commit()
     switch format {
     case .json: try StandardOutput.print(String(decoding: json, as: UTF8.self))
     case .table:

@@ -32,6 +32,11 @@ struct Demo: ParsableCommand {
   var output: String?
 
   func validate() throws {
+    if output == InputFile.standardInputPath {
+      throw ValidationError(
+        "'--output -' would mix the model with the demo's report on standard output; "
+          + "give a file name.")
+    }
     guard (2...50).contains(subjects) else {
       throw ValidationError("'--subjects' must be in 2...50, got \(subjects).")
     }
@@ -46,9 +51,11 @@ struct Demo: ParsableCommand {
 
   func run() throws {
     let started = Date()
+    // Before the work: a bad path fails at once.
+    let outputFile = try output.map { try OutputFile(path: $0, flag: "--output", inputs: []) }
     try StandardOutput.print("motus demo: all data below is SYNTHETIC (simulated), seed \(seed)\n")
     let (trainSet, testSet) = try simulate()
-    let model = try train(trainSet)
+    let model = try train(trainSet, writingTo: outputFile)
     try evaluate(model, on: testSet)
     try stream(model)
     try StandardOutput.print(
@@ -80,7 +87,9 @@ struct Demo: ParsableCommand {
   }
 
   /// Step 2: an MLP(32) on 2.56 s windows, written to `--output` when given.
-  private func train(_ trainSet: LoadResult) throws -> TrainedModel {
+  private func train(_ trainSet: LoadResult, writingTo outputFile: OutputFile?) throws
+    -> TrainedModel
+  {
     let spec = FeatureSpec.standard(
       recipes: trainSet.recipes, channels: trainSet.recipes.map(\.name), sampleRateHz: 50,
       windowLength: 128, hopLength: 64)
@@ -93,9 +102,10 @@ struct Demo: ParsableCommand {
       "2. trained an MLP(32) on \(trained.table.windowCount) windows x "
         + "\(trained.table.featureNames.count) features (2.56 s windows, 50% overlap); "
         + String(format: "validation macro-F1 %.3f", trained.report.macroF1))
-    if let output {
-      try ModelFile.write(trained.model, to: URL(fileURLWithPath: output))
-      try StandardOutput.print("   model -> \(output)")
+    if let outputFile {
+      try outputFile.write([UInt8](ModelFile.encode(trained.model)))
+      try outputFile.commit()
+      try StandardOutput.print("   model -> \(outputFile.path)")
     }
     return trained.model
   }

@@ -77,6 +77,16 @@ final class BadInputCommandTests: TemporaryFolderTestCase {
     XCTAssertFalse(names.contains { $0.hasSuffix(".tmp") }, "\(names)")
   }
 
+  func testDemoOutput_IsOpenedBeforeTheWorkAndNeverStandardOutput() throws {
+    let missing = try MotusRunner.run(["demo", "-o", path("no/such/m.motus")])
+    XCTAssertEqual(missing.exitCode, 1, missing.standardError)
+    XCTAssertTrue(missing.standardError.contains("does not exist"), missing.standardError)
+    XCTAssertEqual(missing.standardOutput, "", "refused before simulating anything")
+    let mixed = try MotusRunner.run(["demo", "-o", "-"])
+    XCTAssertEqual(mixed.exitCode, 64, mixed.standardError)
+    XCTAssertTrue(mixed.standardError.contains("would mix the model"), mixed.standardError)
+  }
+
   func testOutputInAMissingFolderOrOnAFolder_SaysWhich() throws {
     let data = try synthetic()
     let missing = try MotusRunner.run(["train", data, "-o", path("no/such/m.motus")])

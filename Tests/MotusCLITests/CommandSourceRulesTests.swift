@@ -1,5 +1,6 @@
 // Rules every command follows, checked on the command line's sources so that a new command or
-// flag cannot skip them: standard output only through `StandardOutput` (checked writes).
+// flag cannot skip them: standard output only through `StandardOutput` (checked writes), files
+// only through `OutputFile` (the output rule).
 
 import Foundation
 import XCTest
@@ -42,5 +43,13 @@ final class CommandSourceRulesTests: XCTestCase {
     // Swift's print buffers in stdio and drops write errors; FileHandle traps on them.
     let found = try Self.matches(#"(?<![.\w])print\(|FileHandle\.standardOutput|STDOUT_FILENO"#)
     XCTAssertEqual(found, [], "write standard output with StandardOutput.print/write")
+  }
+
+  func testFiles_AreWrittenOnlyThroughOutputFile() throws {
+    // StreamAppInput's copy is a private temporary file, opened and unlinked at once.
+    let found = try Self.matches(
+      #"\.write\(to:|\.atomic\b|createFile\(atPath|FileHandle\(forWritingTo"#,
+      except: ["StreamAppInput.swift"])
+    XCTAssertEqual(found, [], "open outputs with OutputFile before the work")
   }
 }
