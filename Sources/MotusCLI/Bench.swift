@@ -40,10 +40,13 @@ struct BenchFeatures: ParsableCommand {
       valueName: "patterns"))
   var channels: String?
 
-  @Option(help: "How many times to extract every window; the median is reported.")
+  @Option(
+    parsing: .unconditional, help: "How many times to extract every window; the median is reported."
+  )
   var repetitions = 5
 
-  @Option(help: "Samples in the synthetic recording used when no file is found.")
+  @Option(
+    parsing: .unconditional, help: "Samples in the synthetic recording used when no file is found.")
   var syntheticSamples = 200_000
 
   @OptionGroup var windows: WindowOptions
@@ -91,7 +94,8 @@ struct BenchFeatures: ParsableCommand {
     try StandardOutput.print(
       "window \(spec.windowLength), hop \(spec.hopLength) samples at \(spec.sampleRateHz) Hz; "
         + "\(bench.featureCount) features")
-    try StandardOutput.print("windows: \(bench.windowCount), samples (time steps): \(bench.sampleCount)")
+    try StandardOutput.print(
+      "windows: \(bench.windowCount), samples (time steps): \(bench.sampleCount)")
     let times = bench.seconds.map { String(format: "%.3f", $0) }.joined(separator: " ")
     let cpu = bench.cpuSeconds.map { String(format: "%.3f", $0) }.joined(separator: " ")
     try StandardOutput.print("wall seconds per repetition: \(times)")

@@ -26,10 +26,12 @@ struct BenchStream: ParsableCommand {
       "CSV with the model's input channels (default: MotionSense).", valueName: "file"))
   var file: String?
 
-  @Option(help: "Samples to stream (taken from the start of the file).")
+  @Option(
+    parsing: .unconditional, help: "Samples to stream (taken from the start of the file).")
   var samples = 200_000
 
-  @Option(help: "Repetitions; the median is reported.")
+  @Option(
+    parsing: .unconditional, help: "Repetitions; the median is reported.")
   var repetitions = 5
 
   func validate() throws {
@@ -58,7 +60,8 @@ struct BenchStream: ParsableCommand {
       "model: \(model ?? "reference shape, random weights"): \(inputs.count) input channels, "
         + "\(trained.featureCount) features, \(trained.classifier.kind) \(hiddenDescription(trained)), "
         + "\(spec.sampleRateHz) Hz, window \(spec.windowLength), hop \(spec.hopLength)")
-    try StandardOutput.print("samples: \(source); \(result.predictionCount) predictions per run; \(repetitions) runs")
+    try StandardOutput.print(
+      "samples: \(source); \(result.predictionCount) predictions per run; \(repetitions) runs")
     let streamed = result.streamNanosecondsPerSample, batch = result.batchNanosecondsPerSample
     try StandardOutput.print(
       String(

@@ -32,7 +32,9 @@ struct BenchTransfer: ParsableCommand {
   @Option(help: ArgumentHelp("Folder the manifest's paths are relative to.", valueName: "folder"))
   var dataRoot: String?
 
-  @Option(help: ArgumentHelp("Seeds of the learned model, comma-separated.", valueName: "list"))
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp("Seeds of the learned model, comma-separated.", valueName: "list"))
   var seeds = "1,2,3"
 
   @Option(
@@ -43,10 +45,12 @@ struct BenchTransfer: ParsableCommand {
   @Flag(help: "Skip the held-out placements.")
   var noPlacements = false
 
-  @Option(help: "Subject folds per held-out placement (at least 2).")
+  @Option(
+    parsing: .unconditional, help: "Subject folds per held-out placement (at least 2).")
   var placementFolds = 2
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Folds of the push-up runs held out (0 skips the push-up section).",
       discussion: "The runs of the source with known repetition counts (gains_pushup) are split "
@@ -56,12 +60,14 @@ struct BenchTransfer: ParsableCommand {
   var pushUpFolds = 4
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Class-switch probability of the stream's smoothing for the streamed rows, in (0, 1).",
       valueName: "p"))
   var switchProbability: Float = StreamConfiguration.defaultSwitchProbability
 
-  @Option(help: "Models trained at once (one core each).")
+  @Option(
+    parsing: .unconditional, help: "Models trained at once (one core each).")
   var parallelism = 2
 
   @Option(help: "Output format.")

@@ -71,7 +71,8 @@ struct CrossValidate: ParsableCommand {
           + "\(training.seed))\n")
       try StandardOutput.print(CrossValidation.text(results, group: group.rawValue), terminator: "")
     case .json:
-      try StandardOutput.write([UInt8](try CrossValidation.jsonData(results, group: group.rawValue)))
+      try StandardOutput.write(
+        [UInt8](try CrossValidation.jsonData(results, group: group.rawValue)))
     }
   }
 }

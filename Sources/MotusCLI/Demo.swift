@@ -16,13 +16,18 @@ struct Demo: ParsableCommand {
       say nothing about accuracy on real people (see README for measured figures on real data).
       """)
 
-  @Option(help: "Seed for the simulation, the split and training.")
+  @Option(
+    parsing: .unconditional, help: "Seed for the simulation, the split and training.",
+    transform: TrainingFlags.seed(_:))
   var seed: UInt64 = 1
 
-  @Option(help: "Synthetic subjects to train on (two more are held out for testing).")
+  @Option(
+    parsing: .unconditional,
+    help: "Synthetic subjects to train on (two more are held out for testing).")
   var subjects: Int = 6
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp("Seconds of each activity per synthetic subject.", valueName: "seconds"))
   var seconds: Double = 40
 
@@ -118,7 +123,8 @@ struct Demo: ParsableCommand {
         + String(
           format: "accuracy %.3f, macro-F1 %.3f, log loss %.3f (%d windows)", result.accuracy,
           result.macroF1, result.logLoss, result.windowCount))
-    try StandardOutput.print(TextTable.confusion(result.confusion, labels: model.classes).indented(3))
+    try StandardOutput.print(
+      TextTable.confusion(result.confusion, labels: model.classes).indented(3))
   }
 
   /// Step 4: one mixed synthetic recording streamed sample by sample, as segments.

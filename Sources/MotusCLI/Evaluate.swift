@@ -66,7 +66,9 @@ struct Evaluate: ParsableCommand {
       valueName: "spec"))
   var perturb: String?
 
-  @Option(help: "Seed of the simulated devices drawn by --perturb.")
+  @Option(
+    parsing: .unconditional, help: "Seed of the simulated devices drawn by --perturb.",
+    transform: TrainingFlags.seed(_:))
   var perturbSeed: UInt64 = 0
 
   @Option(

@@ -45,6 +45,7 @@ struct Export: ParsableCommand {
   var parityOutput: String?
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Windows in the parity sample, spread evenly over the data.", valueName: "count"))
   var parityWindows = 2000
@@ -57,7 +58,7 @@ struct Export: ParsableCommand {
           : "'--parity-output' needs data: CSV paths or --manifest.")
     }
     guard parityWindows > 0 else {
-      throw ValidationError("'--parity-windows' must be at least 1, got \(parityWindows).")
+      throw ValidationError("'--parity-windows' must be positive, got \(parityWindows).")
     }
     if data.channels != nil {
       throw ValidationError("'--channels' cannot be used: the model names its raw columns.")

@@ -107,12 +107,14 @@ struct Stream: ParsableCommand {
   var steps = false
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "With --steps, estimate distance from steps of this length, in metres.",
       discussion: "Example: `--step-length 0.72`.", valueName: "m"))
   var stepLength: Double?
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "With --steps, estimate distance from this height, in metres (step length 0.415 x height "
         + "walking, longer running).", discussion: "Example: `--height 1.75`.", valueName: "m"))

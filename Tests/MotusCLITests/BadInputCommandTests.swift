@@ -185,6 +185,30 @@ final class BadInputCommandTests: TemporaryFolderTestCase {
     }
   }
 
+  func testFlags_NegativeNumbersAreRefusedByNameNotReadAsFlags() throws {
+    let data = try synthetic(seconds: 4)
+    let model = Self.sixClassModel
+    let cases: [([String], String)] = [
+      (["train", data, "-o", "m", "--hidden", "-5"], "'--hidden' item '-5' is not a positive"),
+      (["train", data, "-o", "m", "--seed", "-5"], "a seed must be a whole number from 0"),
+      (["export", model, "-o", "x", "--parity-windows", "-5"], "must be positive, got -5"),
+      (["stream", model, data, "--steps", "--step-length", "-5"], "between 0 and 3, got -5"),
+      (["bench", "transfer", "--parallelism", "-5"], "'--parallelism' must be in 1...64, got -5"),
+      (["bench", "transfer", "--placement-folds", "-5"], "must be in 2...64, got -5"),
+      (["bench", "transfer", "--seeds", "-5"], "'--seeds' item '-5' is not a whole number"),
+      (["evaluate", model, data, "--perturb-seed", "-5"], "a seed must be a whole number"),
+      (["bench", "features", "--repetitions", "-5"], "must be in 1...1000"),
+      (["demo", "--subjects", "-5"], "'--subjects' must be in 2...50, got -5"),
+      (["features", data, "-o", path("w.csv"), "--bands", "-1,0,1"], "ascending, got -1,0,1"),
+    ]
+    for (arguments, message) in cases {
+      let run = try MotusRunner.run(arguments)
+      XCTAssertEqual(run.exitCode, 64, "\(arguments): \(run.standardError)")
+      XCTAssertFalse(run.standardError.contains("Missing value"), "\(arguments)")
+      XCTAssertTrue(run.standardError.contains(message), "\(arguments): \(run.standardError)")
+    }
+  }
+
   func testPipes_EveryCommandThatReadsDataReadsStandardInputAndDevStdin() throws {
     let data = try synthetic()
     let text = try String(contentsOfFile: data, encoding: .utf8)

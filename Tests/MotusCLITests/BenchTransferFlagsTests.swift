@@ -73,8 +73,9 @@ final class BenchTransferFlagsTests: TemporaryFolderTestCase {
   }
 
   func testOutput_FollowsTheOutputRuleBeforeAnyWork() throws {
-    let data = try write("timestamp,session,subject,label,acceleration.x,acceleration.y,"
-      + "acceleration.z\n0,s1,1,still,0,0,1\n", "a.csv")
+    let data = try write(
+      "timestamp,session,subject,label,acceleration.x,acceleration.y,"
+        + "acceleration.z\n0,s1,1,still,0,0,1\n", "a.csv")
     let manifest = try write(
       """
       { "sampleRateHz": 10, "dataRoot": ".", "channels": ["acceleration.*"],
@@ -96,6 +97,7 @@ final class BenchTransferFlagsTests: TemporaryFolderTestCase {
       // Refused before the manifest is loaded (its one-row source fails there).
       XCTAssertFalse(run.standardError.contains("no recordings are left"), run.standardError)
     }
-    XCTAssertEqual(try [manifest, data].map { try Data(contentsOf: URL(fileURLWithPath: $0)) }, before)
+    XCTAssertEqual(
+      try [manifest, data].map { try Data(contentsOf: URL(fileURLWithPath: $0)) }, before)
   }
 }

@@ -1,6 +1,7 @@
 // Rules every command follows, checked on the command line's sources so that a new command or
 // flag cannot skip them: standard output only through `StandardOutput` (checked writes), files
-// only through `OutputFile` (the output rule).
+// only through `OutputFile` (the output rule), numbers parsed whatever their sign (so that `-5`
+// reaches validation instead of ArgumentParser's "Missing value").
 
 import Foundation
 import XCTest
@@ -51,5 +52,39 @@ final class CommandSourceRulesTests: XCTestCase {
       #"\.write\(to:|\.atomic\b|createFile\(atPath|FileHandle\(forWritingTo"#,
       except: ["StreamAppInput.swift"])
     XCTAssertEqual(found, [], "open outputs with OutputFile before the work")
+  }
+
+  func testNumericOptions_ParseTheirValueUnconditionally() throws {
+    // Options whose text value is a list of numbers count as numeric too.
+    let numericTypes: Set<String> = ["Int", "Double", "Float", "UInt64", "WindowSpan"]
+    let numbersAsText: Set<String> = ["hidden", "seeds", "bands"]
+    let declaration = try NSRegularExpression(
+      pattern: #"@Option\(((?:(?!@Option|@Flag|@Argument).)*?)\)\s*\n\s*var (\w+)\s*"#
+        + #"(?::\s*([\w.]+)\??)?\s*(?:=\s*([^\n]+))?"#,
+      options: [.dotMatchesLineSeparators])
+    var numeric: [String] = []
+    var conditional: [String] = []
+    for (name, lines) in try Self.sources() {
+      let text = lines.joined(separator: "\n")
+      for match in declaration.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+        func group(_ i: Int) -> String? {
+          Range(match.range(at: i), in: text).map { String(text[$0]) }
+        }
+        let (arguments, variable) = (group(1) ?? "", group(2) ?? "")
+        let type = group(3), initial = group(4)?.trimmingCharacters(in: .whitespaces) ?? ""
+        let isNumber =
+          type.map(numericTypes.contains) ?? false || numbersAsText.contains(variable)
+          || (type == nil
+            && initial.range(of: #"^-?[0-9][0-9_.]*$"#, options: .regularExpression) != nil)
+        guard isNumber else { continue }
+        numeric.append(variable)
+        if !arguments.contains("parsing: .unconditional") {
+          conditional.append("\(name): \(variable)")
+        }
+      }
+    }
+    XCTAssertGreaterThan(numeric.count, 30, "the scan finds the numeric options")
+    XCTAssertEqual(
+      conditional, [], "add parsing: .unconditional, then check the value in validate()")
   }
 }

@@ -29,6 +29,7 @@ struct TrainingFlags: ParsableArguments {
   var model: ModelFamily?
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "MLP hidden layer sizes: one or two comma-separated widths (default: "
         + "\(defaults.hiddenLayerSizes.map(String.init).joined(separator: ","))).",
@@ -43,7 +44,8 @@ struct TrainingFlags: ParsableArguments {
 
   @Option(
     parsing: .unconditional,
-    help: "Seed for the validation split, initialisation, shuffling and augmentation.")
+    help: "Seed for the validation split, initialisation, shuffling and augmentation.",
+    transform: TrainingFlags.seed(_:))
   var seed: UInt64 = defaults.seed
 
   @Option(
@@ -241,6 +243,16 @@ struct TrainingFlags: ParsableArguments {
     if let noveltyRate, !(noveltyRate > 0 && noveltyRate < 1) {
       throw ValidationError("'--novelty-rate' must be in (0, 1), got \(noveltyRate).")
     }
+  }
+
+  /// A seed as typed: a whole number from 0 to 2^64 - 1 (`-5` is refused by name, not read
+  /// as a flag, since seed options parse their value unconditionally).
+  static func seed(_ text: String) throws -> UInt64 {
+    guard let seed = UInt64(text) else {
+      throw ValidationError(
+        "a seed must be a whole number from 0 to \(UInt64.max), got \(Excerpt.text(text)).")
+    }
+    return seed
   }
 
   func hiddenLayerSizes() throws -> [Int] {
