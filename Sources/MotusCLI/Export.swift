@@ -94,7 +94,7 @@ struct Export: ParsableCommand {
         + "\(columns.joined(separator: ", ")) at \(trained.featureSpec.sampleRateHz) Hz -> "
         + "probabilities of \(trained.classes.joined(separator: ", ")).\n")
     if let windowCount, let parityOutput {
-      let names = parityPaths.map { ($0 as NSString).lastPathComponent }
+      let names = parityPaths.map { PathName.last($0) }
       Warnings.write(
         "wrote \(windowCount) windows of the data with motus's features and probabilities to "
           + "\(parityOutput)/ (\(names.joined(separator: ", "))).\n")

@@ -111,13 +111,13 @@ public final class OutputFile {
   private static func replacement(path: String, flag: String, existing: stat?) throws -> Target {
     // A symbolic link is replaced at the file it names, not by a regular file of its own.
     let final = existing != nil ? (InputFile.realPath(path) ?? path) : path
-    let folder = (final as NSString).deletingLastPathComponent
+    let folder = PathName.folder(final)
     let directory = folder.isEmpty ? "." : folder
     var folderInfo = stat()
     guard stat(directory, &folderInfo) == 0, folderInfo.st_mode & S_IFMT == S_IFDIR else {
       throw OutputFileError.noFolder(path: path, flag: flag, folder: directory)
     }
-    let name = (final as NSString).lastPathComponent
+    let name = PathName.last(final)
     var fd: Int32 = -1
     var temporary = ""
     var failure: Int32 = EEXIST
@@ -220,10 +220,10 @@ public final class OutputFile {
   static func sameName(_ path: String, _ other: String) -> Bool {
     var otherInfo = stat()
     guard other != InputFile.standardInputPath, lstat(other, &otherInfo) != 0 else { return false }
-    let name = (path as NSString).lastPathComponent
-    guard !name.isEmpty, name == (other as NSString).lastPathComponent else { return false }
+    let name = PathName.last(path)
+    guard !name.isEmpty, name == PathName.last(other) else { return false }
     func folder(_ p: String) -> stat? {
-      let parent = (p as NSString).deletingLastPathComponent
+      let parent = PathName.folder(p)
       var info = stat()
       return stat(parent.isEmpty ? "." : parent, &info) == 0 ? info : nil
     }

@@ -87,6 +87,27 @@ final class BadInputCommandTests: TemporaryFolderTestCase {
     XCTAssertTrue(mixed.standardError.contains("would mix the model"), mixed.standardError)
   }
 
+  func testOneCharacterPaths_AreReadAndWritten() throws {
+    // Foundation's NSString path methods trap on them: `-o m` crashed train and features.
+    let data = try synthetic()
+    try FileManager.default.copyItem(atPath: data, toPath: path("d"))
+    for arguments in [["train", "d", "--seed", "1", "-o", "m"], ["features", "d", "-o", "w"]] {
+      let run = try MotusRunner.run(arguments, workingDirectory: folder)
+      XCTAssertEqual(run.exitCode, 0, "\(arguments): \(run.standardError)")
+    }
+    XCTAssertTrue(FileManager.default.fileExists(atPath: path("m")))
+    XCTAssertTrue(FileManager.default.fileExists(atPath: path("w")))
+    try """
+      { "sampleRateHz": 50, "dataRoot": ".",
+        "channels": ["acceleration.x", "acceleration.y", "acceleration.z"],
+        "labels": ["stationary", "walking", "running"],
+        "sources": [ { "name": "s", "files": ["d"], "channels": ["acceleration.*"],
+          "labels": {"stationary": "stationary", "walking": "walking", "running": "running"} } ] }
+      """.write(toFile: path("j"), atomically: true, encoding: .utf8)
+    let manifest = try MotusRunner.run(["inspect", "--manifest", "j"], workingDirectory: folder)
+    XCTAssertEqual(manifest.exitCode, 0, manifest.standardError)
+  }
+
   func testOutputInAMissingFolderOrOnAFolder_SaysWhich() throws {
     let data = try synthetic()
     let missing = try MotusRunner.run(["train", data, "-o", path("no/such/m.motus")])

@@ -30,7 +30,8 @@ enum MotusRunner {
   /// Output goes to temporary files rather than pipes, so a chatty process cannot block;
   /// `standardOutput` replaces the file (its `standardOutput` text is then empty).
   static func run(
-    _ arguments: [String], input: String? = nil, standardOutput: FileHandle? = nil
+    _ arguments: [String], input: String? = nil, standardOutput: FileHandle? = nil,
+    workingDirectory: URL? = nil
   ) throws -> MotusRun {
     let directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("motus-run-\(UUID().uuidString)")
@@ -44,6 +45,7 @@ enum MotusRunner {
     let process = Process()
     process.executableURL = executableURL
     process.arguments = arguments
+    if let workingDirectory { process.currentDirectoryURL = workingDirectory }
     process.standardOutput = standardOutput ?? out
     process.standardError = err
     let inPipe = Pipe()
