@@ -57,6 +57,7 @@ struct BenchAccuracy: ParsableCommand {
     do {
       defer { progress.clear() }
       let data = try progress.loadManifest(manifest, dataRoot: dataRoot)
+      training.warnIfNoNegatives(data.result.dataset.negativeLabels)
       let loadedModel = try model.map { try ModelFile.read(path: $0) }
       var configuration = AccuracyBenchmark.Configuration()
       configuration.features = featureChannels.apply(to: try windows.featureChoice())

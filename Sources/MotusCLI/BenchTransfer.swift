@@ -121,6 +121,7 @@ struct BenchTransfer: ParsableCommand {
       defer { progress.clear() }
       data = try progress.loadManifest(manifest, dataRoot: dataRoot)
     }
+    training.warnIfNoNegatives(data.result.dataset.negativeLabels)
     var configuration = TransferBenchmark.Configuration()
     configuration.seeds = try seedList()
     configuration.features = featureChannels.apply(to: try windows.featureChoice())

@@ -41,12 +41,16 @@ struct CrossValidate: ParsableCommand {
     guard folds >= 2 else {
       throw ValidationError("'--folds' must be >= 2, got \(folds).")
     }
+    if training.negatives != nil, data.manifest == nil {
+      throw ValidationError.appliesOnly("--negatives", with: "--manifest (its negativeLabels)")
+    }
   }
 
   func run() throws {
     let (windowed, sourceWeights) = try data.loadWindows(
       choice: featureChannels.apply(to: windows.featureChoice()),
       minimumPurity: windows.minimumPurity)
+    training.warnIfNoNegatives(windowed.outline.negativeLabels)
     let (table, spec) = (windowed.table, windowed.spec)
     guard table.windowCount > 0 else {
       throw ToolError(

@@ -121,9 +121,12 @@ struct Stream: ParsableCommand {
   var height: Double?
 
   func validate() throws {
+    if steps, format == .csv {
+      throw ValidationError.appliesOnly("--steps", with: "--format json (CSV has no step columns)")
+    }
     for (flag, value) in [("--step-length", stepLength), ("--height", height)] {
       guard let value else { continue }
-      guard steps else { throw ValidationError("'\(flag)' needs --steps.") }
+      guard steps else { throw ValidationError.appliesOnly(flag, with: "--steps") }
       guard value > 0 && value < 3 else {
         throw ValidationError("'\(flag)' must be in metres, between 0 and 3, got \(value).")
       }
@@ -210,6 +213,14 @@ struct Stream: ParsableCommand {
         return output.write(event, session: session)
       case .skippedRow(let error):
         warnings.warn("\(error) (row skipped)", kind: "skipped row")
+        return true
+      case .inputRateDisagrees(let session, let given, let timestamps):
+        let name = session.map { " of session '\(Excerpt.text($0))'" } ?? ""
+        warnings.warn(
+          "--input-rate \(given) Hz, but the timestamps\(name) step at "
+            + String(format: "%.4g", timestamps) + " Hz (first rows); the stream goes by "
+            + "--input-rate. HINT: leave --input-rate out to follow the timestamps.",
+          kind: "input rate warning")
         return true
       }
     }

@@ -25,7 +25,12 @@ struct Train: ParsableCommand {
   @Option(name: [.short, .long], help: ArgumentHelp("Model file to write.", valueName: "file"))
   var output: String
 
-  func validate() throws { try data.requireData() }
+  func validate() throws {
+    try data.requireData()
+    if training.negatives != nil, data.manifest == nil {
+      throw ValidationError.appliesOnly("--negatives", with: "--manifest (its negativeLabels)")
+    }
+  }
 
   func run() throws {
     let clock = ContinuousClock()
@@ -40,6 +45,7 @@ struct Train: ParsableCommand {
       minimumPurity: windows.minimumPurity,
       copies: options.augmentation?.windowCopies(seed: options.seed))
     windowed.warnRecordingsWithoutWindow()
+    training.warnIfNoNegatives(windowed.outline.negativeLabels)
 
     let progress = ProgressLine()
     let trained: (model: TrainedModel, report: TrainingReport, table: WindowTable)

@@ -132,6 +132,12 @@ public enum Trainer {
         name: "noveltyComponents", value: "\(options.noveltyComponents)",
         expected: "0 with fewer than 2 features")
     }
+    // More directions than the features less one would be cut back silently by the fit.
+    guard options.noveltyComponents < features.columnCount else {
+      throw TrainingError.invalidHyperparameter(
+        name: "noveltyComponents", value: "\(options.noveltyComponents)",
+        expected: "at most \(features.columnCount - 1) (the features less one)")
+    }
   }
 
   /// Throws `LimitError.memory` when the weights, gradients and Adam's two moments, plus the

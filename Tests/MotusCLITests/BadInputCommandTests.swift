@@ -230,6 +230,71 @@ final class BadInputCommandTests: TemporaryFolderTestCase {
     }
   }
 
+  func testFlags_ThatWouldBeIgnoredAreUsageErrors() throws {
+    let data = try synthetic(seconds: 4)
+    let model = Self.sixClassModel
+    let train = ["train", data, "-o", path("m.motus")]
+    let cases: [([String], String)] = [
+      (["stream", model, data, "--steps", "--format", "csv"], "'--steps' applies only with"),
+      (["stream", model, data, "--step-length", "0.7"], "'--step-length' applies only with"),
+      (["stream", model, data, "--smoothing", "ema", "--switch-probability", "0.1"],
+       "'--switch-probability' applies only with --smoothing hmm"),
+      (train + ["--negative-rate", "0.1"], "'--negative-rate' applies only with --negatives"),
+      (train + ["--novelty-rate", "0.1"], "'--novelty-rate' applies only with --novelty"),
+      (train + ["--negatives", "class"], "'--negatives' applies only with --manifest"),
+      (train + ["--hidden", "32"], "'--hidden' applies only with --model mlp"),
+      (train + ["--model", "mlp", "--solver", "lbfgs"], "'--solver' applies only with"),
+      (train + ["--learning-rate", "0.1"], "'--learning-rate' applies only with Adam"),
+      (train + ["--patience", "5"], "'--patience' applies only with Adam"),
+      (["cross-validate", data, "--batch-size", "64"], "'--batch-size' applies only with Adam"),
+      (["evaluate", model, data, "--alpha", "0.3"], "'--alpha' applies only with --smoothing ema"),
+      (["evaluate", model, data, "--perturb-seed", "3"], "'--perturb-seed' applies only with"),
+      (["evaluate", model, data, "--timeline-session", "s"], "applies only with --report"),
+      (["evaluate", model, data, "--normalize", "--format", "json"], "'--normalize' applies"),
+      (["features", data, "-o", path("w.csv"), "--spectral", "band", "--log-power-floor", "0.1"],
+       "'--log-power-floor' applies only with log_band"),
+    ]
+    for (arguments, message) in cases {
+      let run = try MotusRunner.run(arguments)
+      XCTAssertEqual(run.exitCode, 64, "\(arguments): \(run.standardError)")
+      XCTAssertTrue(run.standardError.contains(message), "\(arguments): \(run.standardError)")
+      XCTAssertTrue(run.standardError.contains("would be ignored"), run.standardError)
+    }
+  }
+
+  func testFlags_ThatTheDataLeavesWithoutEffectGiveAWarning() throws {
+    // A manifest without negativeLabels: --negatives class has nothing to learn.
+    let data = try synthetic()
+    try """
+      { "sampleRateHz": 50, "dataRoot": ".",
+        "channels": ["acceleration.x", "acceleration.y", "acceleration.z"],
+        "labels": ["stationary", "walking", "running"],
+        "sources": [ { "name": "s", "files": ["data.csv"],
+          "channels": ["acceleration.*"],
+          "labels": {"stationary": "stationary", "walking": "walking", "running": "running"} } ] }
+      """.write(toFile: path("m.json"), atomically: true, encoding: .utf8)
+    let run = try MotusRunner.run([
+      "train", "--manifest", path("m.json"), "--negatives", "class", "-o", path("m.motus"),
+    ])
+    XCTAssertEqual(run.exitCode, 0, run.standardError)
+    XCTAssertTrue(
+      run.standardError.contains("warning: --negatives and --negative-rate act on a manifest's "
+        + "negativeLabels; this data has none"), run.standardError)
+    // An input rate the timestamps contradict: 15 Hz rows streamed as if they were 30 Hz.
+    var text = "timestamp,acceleration.x,acceleration.y,acceleration.z\n"
+    for i in 0..<300 { text += "\(Double(i) / 15),0,\(i % 3 == 0 ? 0.1 : 0),1\n" }
+    try text.write(toFile: path("live.csv"), atomically: true, encoding: .utf8)
+    let stream = ["stream", Self.sixClassModel, path("live.csv"), "--input-rate"]
+    let given = try MotusRunner.run(stream + ["30"])
+    XCTAssertEqual(given.exitCode, 0, given.standardError)
+    XCTAssertTrue(
+      given.standardError.contains(
+        "warning: --input-rate 30.0 Hz, but the timestamps step at 15 Hz (first rows)"),
+      given.standardError)
+    let agreeing = try MotusRunner.run(stream + ["15"])
+    XCTAssertFalse(agreeing.standardError.contains("--input-rate"), agreeing.standardError)
+  }
+
   func testPipes_EveryCommandThatReadsDataReadsStandardInputAndDevStdin() throws {
     let data = try synthetic()
     let text = try String(contentsOfFile: data, encoding: .utf8)

@@ -147,7 +147,7 @@ struct TrainingFlags: ParsableArguments {
     parsing: .unconditional,
     help: ArgumentHelp(
       "Principal directions of the novelty detector, which answers 'unknown' for windows far "
-        + "from the training data; 0 for none.",
+        + "from the training data; 0 for none, at most the number of features less one.",
       discussion: "Default: \(defaults.noveltyComponents).", valueName: "k"))
   var noveltyComponents: Int?
 
@@ -243,6 +243,40 @@ struct TrainingFlags: ParsableArguments {
     if let noveltyRate, !(noveltyRate > 0 && noveltyRate < 1) {
       throw ValidationError("'--novelty-rate' must be in (0, 1), got \(noveltyRate).")
     }
+    try refuseFlagsThatWouldBeIgnored()
+  }
+
+  /// Flags of a part of training that does not run with the others given.
+  private func refuseFlagsThatWouldBeIgnored() throws {
+    let family = model ?? Self.defaults.model
+    if hidden != nil, family != .mlp {
+      throw ValidationError.appliesOnly("--hidden", with: "--model mlp")
+    }
+    if solver != nil, family == .mlp {
+      throw ValidationError.appliesOnly("--solver", with: "--model logistic (the MLP uses Adam)")
+    }
+    let usesAdam = family == .mlp || (solver ?? Self.defaults.solver) == .adam
+    for (flag, given) in [
+      ("--learning-rate", learningRate != nil), ("--batch-size", batchSize != nil),
+      ("--patience", patience != nil),
+    ] where given && !usesAdam {
+      throw ValidationError.appliesOnly(flag, with: "Adam (--model mlp, or --solver adam)")
+    }
+    if negativeRate != nil, (negatives ?? Self.defaults.negatives) != .learnAsClass {
+      throw ValidationError.appliesOnly("--negative-rate", with: "--negatives class")
+    }
+    if noveltyRate != nil, (noveltyComponents ?? Self.defaults.noveltyComponents) <= 0 {
+      throw ValidationError.appliesOnly("--novelty-rate", with: "--novelty-components K, K > 0")
+    }
+  }
+
+  /// A warning when `--negatives` or `--negative-rate` was given for data without negative
+  /// labels (only a manifest's `negativeLabels` gives them): the model learns no negative class.
+  func warnIfNoNegatives(_ negativeLabels: [String]) {
+    guard negatives != nil || negativeRate != nil, negativeLabels.isEmpty else { return }
+    Warnings.write(
+      "warning: --negatives and --negative-rate act on a manifest's negativeLabels; this data "
+        + "has none, so the model learns no negative class.\n")
   }
 
   /// A seed as typed: a whole number from 0 to 2^64 - 1 (`-5` is refused by name, not read

@@ -108,6 +108,10 @@ struct WindowOptions: ParsableArguments {
         "'--log-power-floor' must be finite and positive, got \(logPowerFloor). "
           + "HINT: e.g. --log-power-floor 1e-4, in (channel unit)^2.")
     }
+    let spectralChosen = try chosenSpectral() ?? FeatureChoice.defaultSpectral
+    if logPowerFloor != nil, !spectralChosen.contains(.logBandPowers) {
+      throw ValidationError.appliesOnly("--log-power-floor", with: "log_band in --spectral")
+    }
   }
 
   /// The `--statistics` list, or nil for the default.
