@@ -9,6 +9,8 @@ struct MotusRun {
   var standardOutput: String
   var standardError: String
   var diedOfSignal = false
+  /// Still running at the deadline, then terminated.
+  var timedOut = false
 }
 
 enum MotusRunner {
@@ -31,7 +33,7 @@ enum MotusRunner {
   /// `standardOutput` replaces the file (its `standardOutput` text is then empty).
   static func run(
     _ arguments: [String], input: String? = nil, standardOutput: FileHandle? = nil,
-    workingDirectory: URL? = nil
+    workingDirectory: URL? = nil, timeout: TimeInterval? = nil
   ) throws -> MotusRun {
     let directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("motus-run-\(UUID().uuidString)")
@@ -53,6 +55,15 @@ enum MotusRunner {
     try process.run()
     if let input { inPipe.fileHandleForWriting.write(Data(input.utf8)) }
     try inPipe.fileHandleForWriting.close()
+    var timedOut = false
+    if let timeout {
+      let deadline = Date().addingTimeInterval(timeout)
+      while process.isRunning && Date() < deadline { usleep(20_000) }
+      if process.isRunning {
+        timedOut = true
+        process.terminate()
+      }
+    }
     process.waitUntilExit()
     try out.close()
     try err.close()
@@ -60,6 +71,6 @@ enum MotusRunner {
       exitCode: process.terminationStatus,
       standardOutput: try String(contentsOf: outURL, encoding: .utf8),
       standardError: try String(contentsOf: errURL, encoding: .utf8),
-      diedOfSignal: process.terminationReason == .uncaughtSignal)
+      diedOfSignal: process.terminationReason == .uncaughtSignal, timedOut: timedOut)
   }
 }
