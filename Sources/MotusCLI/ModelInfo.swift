@@ -232,6 +232,9 @@ struct ModelInfo: ParsableCommand {
         training.settings.text.sorted { $0.key < $1.key }.map { [$0.key, $0.value] },
         rightAligned: []
       ).split(separator: "\n").map { "  " + $0 + "\n" }.joined()
+      guard !training.validationMetrics.isEmpty else {
+        return out + "  validation metrics: none (nothing could be held out)\n"
+      }
       out += "  validation metrics:\n"
       out += Inspect.table(
         ["metric", "value"],

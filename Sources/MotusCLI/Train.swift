@@ -12,7 +12,10 @@ struct Train: ParsableCommand {
       validation, fits the model, calibrates it on the held-out part and writes it atomically. \
       The same data, flags and seed give a byte-identical file. While it fits, the raw feature \
       table waits in an unlinked temporary file in TMPDIR (4 bytes per window and feature; kept \
-      in memory when it cannot be written), so memory holds one copy of the table. Example:
+      in memory when it cannot be written), so memory holds one copy of the table. When no \
+      subject or session can be held out (one recording per activity: each class would lose \
+      its only recording), train stops, as calibration needs held-out windows; with \
+      --no-calibration it trains on every window and gives no validation figures. Example:
         motus train ../shared/datasets/motionsense/motionsense.csv \\
           -o motionsense.motus --model mlp --hidden 64,32 --seed 1
       """)
@@ -91,6 +94,16 @@ struct Train: ParsableCommand {
     -> String
   {
     func f(_ x: Double, _ digits: Int = 3) -> String { String(format: "%.\(digits)f", x) }
+    guard report.validationRowCount > 0 else {
+      // --no-calibration where no group could be held out: no figures to give, none invented.
+      return [
+        "\(windowCount) windows, all for training: no subject or session could be held out for "
+          + "validation, so there are no validation figures",
+        "\(report.epochs.count) epochs in \(f(report.epochs.last?.elapsedSeconds ?? 0, 1)) s; "
+          + "not calibrated (temperature 1); confidence never above low",
+        "model -> \(output)",
+      ].joined(separator: "\n")
+    }
     let groups = report.validationGroups
     let heldOut =
       groups.prefix(6).joined(separator: ", ")

@@ -295,6 +295,36 @@ final class BadInputCommandTests: TemporaryFolderTestCase {
     XCTAssertFalse(agreeing.standardError.contains("--input-rate"), agreeing.standardError)
   }
 
+  func testTrain_OneRecordingPerActivityStopsWithAHintOrTrainsWithoutFigures() throws {
+    // The README's own-recordings recipe: one recording (one subject) per activity.
+    var simulator = ActivitySimulator(seed: 5, sampleRateHz: 50)
+    var files: [String] = []
+    for (subject, activity) in [SimulatedActivity.stationary, .walking, .running].enumerated() {
+      let text = simulator.recording(activity, subject: subject + 1, seconds: 30)
+        .csv(includeHeader: true)
+      try text.write(toFile: path("\(activity).csv"), atomically: true, encoding: .utf8)
+      files.append(path("\(activity).csv"))
+    }
+    let train = ["train"] + files + ["--seed", "1", "-o", path("mine.motus")]
+    let refused = try MotusRunner.run(train)
+    XCTAssertEqual(refused.exitCode, 1, refused.standardError)
+    XCTAssertTrue(
+      refused.standardError.contains("no window can be held out for validation"),
+      refused.standardError)
+    XCTAssertTrue(refused.standardError.contains("'--no-calibration'"), refused.standardError)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: path("mine.motus")))
+    let trained = try MotusRunner.run(train + ["--no-calibration"])
+    XCTAssertEqual(trained.exitCode, 0, trained.standardError)
+    XCTAssertTrue(
+      trained.standardOutput.contains("so there are no validation figures"),
+      trained.standardOutput)
+    let info = try MotusRunner.run(["model-info", path("mine.motus")])
+    for text in [trained.standardOutput, info.standardOutput] {
+      let nan = text.range(of: #"\bnan\b"#, options: [.regularExpression, .caseInsensitive])
+      XCTAssertNil(nan, text)
+    }
+  }
+
   func testPipes_EveryCommandThatReadsDataReadsStandardInputAndDevStdin() throws {
     let data = try synthetic()
     let text = try String(contentsOfFile: data, encoding: .utf8)

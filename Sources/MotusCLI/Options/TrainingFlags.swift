@@ -113,7 +113,11 @@ struct TrainingFlags: ParsableArguments {
 
   @Flag(
     inversion: .prefixedNo,
-    help: "Temperature scaling on the validation part (--no-calibration keeps temperature 1).")
+    help: ArgumentHelp(
+      "Temperature scaling on the validation part (--no-calibration keeps temperature 1).",
+      discussion: "--no-calibration also lets training use every window when no subject or "
+        + "session can be held out (one recording per activity); it then gives no validation "
+        + "figures."))
   var calibration = defaults.calibrate
 
   // `--unknown-below`, as `stream` and `evaluate` spell it; `--unknown-threshold` still works.
