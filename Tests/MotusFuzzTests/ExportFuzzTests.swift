@@ -1,5 +1,5 @@
 // The export target's seeds replayed: each describes the model its name says (the shipped
-// shape, the longest window with the autocorrelation and hundreds of bands, an MLP over every
+// shape, the longest window with the autocorrelation and 50 bands, an MLP over every
 // vector), passes the model file's checks, and exports within the size the target allows.
 
 import Foundation
