@@ -184,7 +184,7 @@ struct Stream: ParsableCommand {
       throw ToolError(
         "\(reader.name): every one of its \(stream.rowsSkipped) rows was rejected, so nothing "
           + "was streamed; the first\(rejections.count > 1 ? " \(rejections.count)" : ""): "
-          + rejections.map { "\($0.message)" }.joined(separator: " "),
+          + rejections.map(\.message).joined(separator: " "),
         hint: "compare the columns and their units with `motus model-info MODEL`.")
     }
   }

@@ -55,8 +55,8 @@ public enum Trainer {
       features: features, labels: labels, groups: groups, classNames: classNames)
     let raw = RawFeatureStore(taking: &features)
     FreedMemory.release()
-    // Calibration and the unknown thresholds are set on held-out windows; without them the
-    // fit may use every row (--no-calibration), never a validation part of none.
+    // Calibration and the unknown thresholds are set on held-out windows; without them (no
+    // calibration asked) the fit may use every row, rather than validate on none.
     let needsValidation =
       options.calibrate || options.noveltyComponents > 0 || !negativeClasses.isEmpty
     var split = try splitAndStandardize(
