@@ -78,7 +78,7 @@ let package = Package(
     // MARK: - Fuzzing (scripts/fuzz.sh builds MotusFuzz with -sanitize=fuzzer)
     .target(
       name: "MotusFuzzTargets",
-      dependencies: ["MotusData", "MotusFeatures", "MotusModels", "MotusStreaming"],
+      dependencies: ["MotusData", "MotusFeatures", "MotusModels", "MotusStreaming", "MotusExport"],
       path: "Fuzz/Targets"),
     .executableTarget(name: "MotusFuzz", dependencies: ["MotusFuzzTargets"], path: "Fuzz/Driver"),
 

@@ -18,6 +18,7 @@ public enum FuzzTargets {
   /// The targets by the names scripts/fuzz.sh and the corpus folders use.
   public static let all: [String: @Sendable ([UInt8]) -> Void] = [
     "csv": csvReader, "model": modelFile, "manifest": manifest, "stream": streamLines,
+    "export": exportGraph,
   ]
 
   /// Loads the bytes as a CSV file under load options chosen by the first byte, then windows

@@ -40,10 +40,13 @@ struct BenchFeatures: ParsableCommand {
       valueName: "patterns"))
   var channels: String?
 
-  @Option(help: "How many times to extract every window; the median is reported.")
+  @Option(
+    parsing: .unconditional, help: "How many times to extract every window; the median is reported."
+  )
   var repetitions = 5
 
-  @Option(help: "Samples in the synthetic recording used when no file is found.")
+  @Option(
+    parsing: .unconditional, help: "Samples in the synthetic recording used when no file is found.")
   var syntheticSamples = 200_000
 
   @OptionGroup var windows: WindowOptions
@@ -85,22 +88,23 @@ struct BenchFeatures: ParsableCommand {
     let extractor: FeatureExtractor = try FeatureExtractor(spec: spec)
     let bench = FeatureBenchmark.run(
       dataset: result.dataset, extractor: extractor, repetitions: repetitions)
-    print("source: \(source)")
-    print(
+    try StandardOutput.print("source: \(source)")
+    try StandardOutput.print(
       "channels: \(spec.channels.count) (\(spec.channels.joined(separator: ", ")))")
-    print(
+    try StandardOutput.print(
       "window \(spec.windowLength), hop \(spec.hopLength) samples at \(spec.sampleRateHz) Hz; "
         + "\(bench.featureCount) features")
-    print("windows: \(bench.windowCount), samples (time steps): \(bench.sampleCount)")
+    try StandardOutput.print(
+      "windows: \(bench.windowCount), samples (time steps): \(bench.sampleCount)")
     let times = bench.seconds.map { String(format: "%.3f", $0) }.joined(separator: " ")
     let cpu = bench.cpuSeconds.map { String(format: "%.3f", $0) }.joined(separator: " ")
-    print("wall seconds per repetition: \(times)")
-    print("thread CPU seconds per repetition: \(cpu)")
-    print(
+    try StandardOutput.print("wall seconds per repetition: \(times)")
+    try StandardOutput.print("thread CPU seconds per repetition: \(cpu)")
+    try StandardOutput.print(
       String(
         format: "median %.3f s wall: %.0f samples/s, %.0f windows/s (checksum %.6g)",
         bench.medianSeconds, bench.samplesPerSecond, bench.windowsPerSecond, bench.checksum))
-    print(
+    try StandardOutput.print(
       String(
         format: "median %.3f s thread CPU: %.0f samples/s (the figure on a busy machine)",
         bench.medianCPUSeconds, bench.samplesPerCPUSecond))

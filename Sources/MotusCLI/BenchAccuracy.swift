@@ -57,6 +57,7 @@ struct BenchAccuracy: ParsableCommand {
     do {
       defer { progress.clear() }
       let data = try progress.loadManifest(manifest, dataRoot: dataRoot)
+      training.warnIfNoNegatives(data.result.dataset.negativeLabels)
       let loadedModel = try model.map { try ModelFile.read(path: $0) }
       var configuration = AccuracyBenchmark.Configuration()
       configuration.features = featureChannels.apply(to: try windows.featureChoice())
@@ -69,9 +70,9 @@ struct BenchAccuracy: ParsableCommand {
     case .json:
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-      print(String(decoding: try encoder.encode(report), as: UTF8.self))
+      try StandardOutput.print(String(decoding: try encoder.encode(report), as: UTF8.self))
     case .table:
-      print(Self.table(report))
+      try StandardOutput.print(Self.table(report))
     }
   }
 

@@ -57,7 +57,8 @@ struct BenchSteps: ParsableCommand {
         model: trained, dataset: dataset,
         ranges: ["walking": 90...130, "jogging": 140...200, "sitting": nil, "standing": nil])
     }
-    print(format == .json ? StepReport.json(counts, cadences) : StepReport.table(counts, cadences))
+    try StandardOutput.print(
+      format == .json ? StepReport.json(counts, cadences) : StepReport.table(counts, cadences))
   }
 
   /// Every recording folder two levels down (app/recording), in name order.

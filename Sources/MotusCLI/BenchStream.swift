@@ -26,10 +26,12 @@ struct BenchStream: ParsableCommand {
       "CSV with the model's input channels (default: MotionSense).", valueName: "file"))
   var file: String?
 
-  @Option(help: "Samples to stream (taken from the start of the file).")
+  @Option(
+    parsing: .unconditional, help: "Samples to stream (taken from the start of the file).")
   var samples = 200_000
 
-  @Option(help: "Repetitions; the median is reported.")
+  @Option(
+    parsing: .unconditional, help: "Repetitions; the median is reported.")
   var repetitions = 5
 
   func validate() throws {
@@ -54,22 +56,23 @@ struct BenchStream: ParsableCommand {
       model: trained, inputChannels: inputs, timestamps: stream.timestamps,
       columns: stream.columns, repetitions: repetitions, bytesPerStream: bytesPerStream)
     let spec = trained.featureSpec
-    print(
+    try StandardOutput.print(
       "model: \(model ?? "reference shape, random weights"): \(inputs.count) input channels, "
         + "\(trained.featureCount) features, \(trained.classifier.kind) \(hiddenDescription(trained)), "
         + "\(spec.sampleRateHz) Hz, window \(spec.windowLength), hop \(spec.hopLength)")
-    print("samples: \(source); \(result.predictionCount) predictions per run; \(repetitions) runs")
+    try StandardOutput.print(
+      "samples: \(source); \(result.predictionCount) predictions per run; \(repetitions) runs")
     let streamed = result.streamNanosecondsPerSample, batch = result.batchNanosecondsPerSample
-    print(
+    try StandardOutput.print(
       String(
         format: "streaming: %.0f ns per sample (median), %.2f M samples/s", streamed, 1e3 / streamed
       ))
-    print(
+    try StandardOutput.print(
       String(format: "batch:     %.0f ns per sample (median), %.2f M samples/s", batch, 1e3 / batch)
     )
-    print(String(format: "ratio streaming / batch: %.2f", streamed / batch))
+    try StandardOutput.print(String(format: "ratio streaming / batch: %.2f", streamed / batch))
     if let bytes = result.bytesPerStream {
-      print(
+      try StandardOutput.print(
         String(
           format:
             "memory per stream: %.1f KB resident (growth over 1024 engines; the model is shared)",

@@ -32,7 +32,9 @@ struct BenchTransfer: ParsableCommand {
   @Option(help: ArgumentHelp("Folder the manifest's paths are relative to.", valueName: "folder"))
   var dataRoot: String?
 
-  @Option(help: ArgumentHelp("Seeds of the learned model, comma-separated.", valueName: "list"))
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp("Seeds of the learned model, comma-separated.", valueName: "list"))
   var seeds = "1,2,3"
 
   @Option(
@@ -43,10 +45,12 @@ struct BenchTransfer: ParsableCommand {
   @Flag(help: "Skip the held-out placements.")
   var noPlacements = false
 
-  @Option(help: "Subject folds per held-out placement (at least 2).")
+  @Option(
+    parsing: .unconditional, help: "Subject folds per held-out placement (at least 2).")
   var placementFolds = 2
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Folds of the push-up runs held out within their source (0, the default, skips them).",
       discussion: "Push-up sets of known repetition count (gains_pushup's joined clips) are "
@@ -57,12 +61,14 @@ struct BenchTransfer: ParsableCommand {
   var pushUpFolds = 0
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Class-switch probability of the stream's smoothing for the streamed rows, in (0, 1).",
       valueName: "p"))
   var switchProbability: Float = StreamConfiguration.defaultSwitchProbability
 
-  @Option(help: "Models trained at once (one core each).")
+  @Option(
+    parsing: .unconditional, help: "Models trained at once (one core each).")
   var parallelism = 2
 
   @Option(help: "Output format.")
@@ -113,12 +119,23 @@ struct BenchTransfer: ParsableCommand {
   }
 
   func run() throws {
+    // Before minutes of work: a bad path fails at once, and no input is ever overwritten.
+    let inputs = try DataOptions.inputFiles(manifest: manifest, dataRoot: dataRoot)
+    let outputFile = try output.map {
+      try OutputFile(
+        path: $0, flag: "--output", inputs: inputs, otherOutputs: windowsCSV.map { [$0] } ?? [])
+    }
+    let windowsFile = try windowsCSV.map {
+      try OutputFile(
+        path: $0, flag: "--windows-csv", inputs: inputs, otherOutputs: output.map { [$0] } ?? [])
+    }
     let progress = ProgressLine()
     let data: ManifestLoadResult
     do {
       defer { progress.clear() }
       data = try progress.loadManifest(manifest, dataRoot: dataRoot)
     }
+    training.warnIfNoNegatives(data.result.dataset.negativeLabels)
     var configuration = TransferBenchmark.Configuration()
     configuration.seeds = try seedList()
     configuration.features = featureChannels.apply(to: try windows.featureChoice())
@@ -130,9 +147,6 @@ struct BenchTransfer: ParsableCommand {
     configuration.sources = sources.map(DataOptions.list)
     configuration.parallelism = parallelism
     configuration.keepWindows = windowsCSV != nil
-    let windowsFile = try windowsCSV.map {
-      try OutputFile(path: $0, flag: "--windows-csv", inputs: [manifest], otherOutputs: [output ?? ""])
-    }
     let clock = ContinuousClock()
     let started = clock.now
     let report: TransferReport
@@ -150,15 +164,15 @@ struct BenchTransfer: ParsableCommand {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     let json = try encoder.encode(summary)
-    if let output {
-      try (json + Data("\n".utf8)).write(to: URL(fileURLWithPath: output), options: .atomic)
-    }
+    try outputFile?.write([UInt8](json) + Array("\n".utf8))
+    try outputFile?.commit()
     switch format {
-    case .json: print(String(decoding: json, as: UTF8.self))
+    case .json: try StandardOutput.print(String(decoding: json, as: UTF8.self))
     case .table:
-      print(Self.table(report))
+      try StandardOutput.print(Self.table(report))
       let (seconds, attoseconds) = (clock.now - started).components
-      print(String(format: "elapsed %.0f s", Double(seconds) + Double(attoseconds) * 1e-18))
+      try StandardOutput.print(
+        String(format: "elapsed %.0f s", Double(seconds) + Double(attoseconds) * 1e-18))
     }
   }
 

@@ -41,12 +41,16 @@ struct CrossValidate: ParsableCommand {
     guard folds >= 2 else {
       throw ValidationError("'--folds' must be >= 2, got \(folds).")
     }
+    if training.negatives != nil, data.manifest == nil {
+      throw ValidationError.appliesOnly("--negatives", with: "--manifest (its negativeLabels)")
+    }
   }
 
   func run() throws {
     let (windowed, sourceWeights) = try data.loadWindows(
       choice: featureChannels.apply(to: windows.featureChoice()),
       minimumPurity: windows.minimumPurity)
+    training.warnIfNoNegatives(windowed.outline.negativeLabels)
     let (table, spec) = (windowed.table, windowed.spec)
     guard table.windowCount > 0 else {
       throw ToolError(
@@ -66,12 +70,13 @@ struct CrossValidate: ParsableCommand {
     }
     switch format {
     case .text:
-      print(
+      try StandardOutput.print(
         "\(table.windowCount) windows, \(folds) folds by \(group.rawValue) (seed "
           + "\(training.seed))\n")
-      print(CrossValidation.text(results, group: group.rawValue), terminator: "")
+      try StandardOutput.print(CrossValidation.text(results, group: group.rawValue), terminator: "")
     case .json:
-      FileHandle.standardOutput.write(try CrossValidation.jsonData(results, group: group.rawValue))
+      try StandardOutput.write(
+        [UInt8](try CrossValidation.jsonData(results, group: group.rawValue)))
     }
   }
 }

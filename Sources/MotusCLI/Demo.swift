@@ -16,13 +16,18 @@ struct Demo: ParsableCommand {
       say nothing about accuracy on real people (see README for measured figures on real data).
       """)
 
-  @Option(help: "Seed for the simulation, the split and training.")
+  @Option(
+    parsing: .unconditional, help: "Seed for the simulation, the split and training.",
+    transform: TrainingFlags.seed(_:))
   var seed: UInt64 = 1
 
-  @Option(help: "Synthetic subjects to train on (two more are held out for testing).")
+  @Option(
+    parsing: .unconditional,
+    help: "Synthetic subjects to train on (two more are held out for testing).")
   var subjects: Int = 6
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp("Seconds of each activity per synthetic subject.", valueName: "seconds"))
   var seconds: Double = 40
 
@@ -32,6 +37,11 @@ struct Demo: ParsableCommand {
   var output: String?
 
   func validate() throws {
+    if output == InputFile.standardInputPath {
+      throw ValidationError(
+        "'--output -' would mix the model with the demo's report on standard output; "
+          + "give a file name.")
+    }
     guard (2...50).contains(subjects) else {
       throw ValidationError("'--subjects' must be in 2...50, got \(subjects).")
     }
@@ -46,12 +56,14 @@ struct Demo: ParsableCommand {
 
   func run() throws {
     let started = Date()
-    print("motus demo: all data below is SYNTHETIC (simulated), seed \(seed)\n")
+    // Before the work: a bad path fails at once.
+    let outputFile = try output.map { try OutputFile(path: $0, flag: "--output", inputs: []) }
+    try StandardOutput.print("motus demo: all data below is SYNTHETIC (simulated), seed \(seed)\n")
     let (trainSet, testSet) = try simulate()
-    let model = try train(trainSet)
+    let model = try train(trainSet, writingTo: outputFile)
     try evaluate(model, on: testSet)
     try stream(model)
-    print(
+    try StandardOutput.print(
       String(
         format: "\ndone in %.1f s. Next: README.md shows the same steps on real data.",
         Date().timeIntervalSince(started)))
@@ -72,7 +84,7 @@ struct Demo: ParsableCommand {
     }
     let trainSet = try SimulatedRecording.loadResult(training, channelPatterns: Self.channels)
     let testSet = try SimulatedRecording.loadResult(testing, channelPatterns: Self.channels)
-    print(
+    try StandardOutput.print(
       "1. simulated \(subjects + 2) synthetic subjects, each doing the "
         + "\(SimulatedActivity.allCases.count) activities for \(Int(seconds)) s in a random order "
         + "at 50 Hz; subjects \(subjects + 1)-\(subjects + 2) held out")
@@ -80,7 +92,9 @@ struct Demo: ParsableCommand {
   }
 
   /// Step 2: an MLP(32) on 2.56 s windows, written to `--output` when given.
-  private func train(_ trainSet: LoadResult) throws -> TrainedModel {
+  private func train(_ trainSet: LoadResult, writingTo outputFile: OutputFile?) throws
+    -> TrainedModel
+  {
     let spec = FeatureSpec.standard(
       recipes: trainSet.recipes, channels: trainSet.recipes.map(\.name), sampleRateHz: 50,
       windowLength: 128, hopLength: 64)
@@ -89,13 +103,14 @@ struct Demo: ParsableCommand {
     options.hiddenLayerSizes = [32]
     options.seed = seed
     let trained = try Trainer.train(dataset: trainSet.dataset, spec: spec, options: options)
-    print(
+    try StandardOutput.print(
       "2. trained an MLP(32) on \(trained.table.windowCount) windows x "
         + "\(trained.table.featureNames.count) features (2.56 s windows, 50% overlap); "
         + String(format: "validation macro-F1 %.3f", trained.report.macroF1))
-    if let output {
-      try ModelFile.write(trained.model, to: URL(fileURLWithPath: output))
-      print("   model -> \(output)")
+    if let outputFile {
+      try outputFile.write([UInt8](ModelFile.encode(trained.model)))
+      try outputFile.commit()
+      try StandardOutput.print("   model -> \(outputFile.path)")
     }
     return trained.model
   }
@@ -103,12 +118,13 @@ struct Demo: ParsableCommand {
   /// Step 3: scores on the held-out synthetic subjects, with the confusion matrix.
   private func evaluate(_ model: TrainedModel, on testSet: LoadResult) throws {
     let result = try Evaluation.run(model: model, dataset: testSet.dataset)
-    print(
+    try StandardOutput.print(
       "3. evaluated on the held-out synthetic subjects: "
         + String(
           format: "accuracy %.3f, macro-F1 %.3f, log loss %.3f (%d windows)", result.accuracy,
           result.macroF1, result.logLoss, result.windowCount))
-    print(TextTable.confusion(result.confusion, labels: model.classes).indented(3))
+    try StandardOutput.print(
+      TextTable.confusion(result.confusion, labels: model.classes).indented(3))
   }
 
   /// Step 4: one mixed synthetic recording streamed sample by sample, as segments.
@@ -132,7 +148,7 @@ struct Demo: ParsableCommand {
       }
     }
     let truthPlan = plan.map { "\($0.0.rawValue) \(Int($0.1)) s" }.joined(separator: ", ")
-    print("4. streamed one synthetic recording sample by sample (\(truthPlan)):")
+    try StandardOutput.print("4. streamed one synthetic recording sample by sample (\(truthPlan)):")
     var rows = [["start s", "end s", "predicted", "confidence", "push-ups"]]
     for (s, reps) in segments {
       rows.append([
@@ -140,8 +156,8 @@ struct Demo: ParsableCommand {
         String(format: "%.2f", s.meanConfidence), s.label == "push-up" ? "\(reps)" : "",
       ])
     }
-    print(TextTable.render(rows, rightAligned: [0, 1, 3, 4]).indented(3))
-    print(
+    try StandardOutput.print(TextTable.render(rows, rightAligned: [0, 1, 3, 4]).indented(3))
+    try StandardOutput.print(
       "   push-ups counted \(engine.repetitionCount), simulated \(mixed.pushUpCount) "
         + "(counter: autocorrelation period, no amplitude thresholds)")
   }

@@ -66,8 +66,10 @@ struct Evaluate: ParsableCommand {
       valueName: "spec"))
   var perturb: String?
 
-  @Option(help: "Seed of the simulated devices drawn by --perturb.")
-  var perturbSeed: UInt64 = 0
+  @Option(
+    parsing: .unconditional, help: "Seed of the simulated devices drawn by --perturb (default: 0).",
+    transform: TrainingFlags.seed(_:))
+  var perturbSeed: UInt64?
 
   @Option(
     parsing: .unconditional,
@@ -93,6 +95,15 @@ struct Evaluate: ParsableCommand {
     if data.channels != nil {
       throw ValidationError(
         "'--channels' cannot be used: evaluation reads the channels the model was trained on.")
+    }
+    if perturbSeed != nil, perturb == nil {
+      throw ValidationError.appliesOnly("--perturb-seed", with: "--perturb")
+    }
+    if timelineSession != nil, report == nil {
+      throw ValidationError.appliesOnly("--timeline-session", with: "--report")
+    }
+    if normalize, format != .text {
+      throw ValidationError.appliesOnly("--normalize", with: "--format text")
     }
   }
 
@@ -154,8 +165,9 @@ struct Evaluate: ParsableCommand {
     guard let perturb else { return dataset }
     let perturbation = try DevicePerturbation(parsing: perturb)
     Warnings.write(
-      "note: real data with a simulated device change (\(perturbation), seed \(perturbSeed)).\n")
-    return perturbation.apply(to: dataset, seed: perturbSeed)
+      "note: real data with a simulated device change (\(perturbation), seed \(perturbSeed ?? 0))"
+        + ".\n")
+    return perturbation.apply(to: dataset, seed: perturbSeed ?? 0)
   }
 
   /// The HTML report (`--report`) and the result in `--format` to `--output` or standard output.
@@ -178,7 +190,7 @@ struct Evaluate: ParsableCommand {
       try outputFile.write([UInt8](text))
       try outputFile.commit()
     } else {
-      FileHandle.standardOutput.write(text)
+      try StandardOutput.write([UInt8](text))
     }
     try reportFile?.commit()
   }

@@ -45,6 +45,7 @@ struct Export: ParsableCommand {
   var parityOutput: String?
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Windows in the parity sample, spread evenly over the data.", valueName: "count"))
   var parityWindows = 2000
@@ -57,7 +58,7 @@ struct Export: ParsableCommand {
           : "'--parity-output' needs data: CSV paths or --manifest.")
     }
     guard parityWindows > 0 else {
-      throw ValidationError("'--parity-windows' must be at least 1, got \(parityWindows).")
+      throw ValidationError("'--parity-windows' must be positive, got \(parityWindows).")
     }
     if data.channels != nil {
       throw ValidationError("'--channels' cannot be used: the model names its raw columns.")
@@ -65,33 +66,62 @@ struct Export: ParsableCommand {
   }
 
   func run() throws {
-    let outputFile = try OutputFile(
-      path: output, flag: "--output", inputs: [model] + data.inputFiles())
+    let inputs = [model] + data.inputFiles()
     let trained: TrainedModel = try ModelFile.read(path: model)
+    // Every output before the work, each declared to the others: one file cannot be two of them.
+    let parityPaths =
+      parityOutput.map { folder in
+        ParitySample.fileNames(hasNovelty: trained.novelty != nil).map {
+          (folder as NSString).appendingPathComponent($0)
+        }
+      } ?? []
+    let outputFile = try OutputFile(
+      path: output, flag: "--output", inputs: inputs,
+      otherOutputs: parityPaths + (parityOutput.map { [$0] } ?? []))
+    let parityFiles = try parityOutput.map {
+      try openParityFiles(parityPaths, in: $0, inputs: inputs)
+    }
     let bytes: [UInt8] = try ONNXExport.encode(trained, producerVersion: MotusVersion.string)
     try outputFile.write(bytes)
-    // Every file is staged before any is committed: a failure leaves earlier outputs intact.
-    let parity = try parityOutput.map { try stagedParitySample(trained, in: $0) }
+    // Every file is written before any is committed: a failure leaves earlier outputs intact.
+    let windowCount = try parityFiles.map { try writeParitySample(trained, to: $0) }
     try outputFile.commit()
-    for file in parity?.files ?? [] { try file.commit() }
-    let inputs = ONNXExport.inputColumns(of: trained)
+    for file in parityFiles ?? [] { try file.commit() }
+    let columns = ONNXExport.inputColumns(of: trained)
     Warnings.write(
       "wrote \(output) (\(bytes.count) bytes): window [batch, "
-        + "\(trained.featureSpec.windowLength), \(inputs.count)] of "
-        + "\(inputs.joined(separator: ", ")) at \(trained.featureSpec.sampleRateHz) Hz -> "
+        + "\(trained.featureSpec.windowLength), \(columns.count)] of "
+        + "\(columns.joined(separator: ", ")) at \(trained.featureSpec.sampleRateHz) Hz -> "
         + "probabilities of \(trained.classes.joined(separator: ", ")).\n")
-    if let parity, let parityOutput {
+    if let windowCount, let parityOutput {
+      let names = parityPaths.map { PathName.last($0) }
       Warnings.write(
-        "wrote \(parity.windowCount) windows of the data with motus's features and probabilities to "
-          + "\(parityOutput)/ (windows.npy, features.npy, probabilities.npy).\n")
+        "wrote \(windowCount) windows of the data with motus's features and probabilities to "
+          + "\(parityOutput)/ (\(names.joined(separator: ", "))).\n")
     }
   }
 
-  /// Windows of the data with motus's features and probabilities, as uncommitted .npy
-  /// files in `folder`.
-  private func stagedParitySample(_ trained: TrainedModel, in folder: String) throws -> (
-    files: [OutputFile], windowCount: Int
-  ) {
+  /// The parity sample's outputs in `folder` (made when missing), opened by the output rule.
+  private func openParityFiles(_ paths: [String], in folder: String, inputs: [String]) throws
+    -> [OutputFile]
+  {
+    do {
+      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    } catch {
+      throw ToolError(
+        "cannot create the '--parity-output' folder \(folder): \(error.localizedDescription).",
+        hint: "choose a writable folder.")
+    }
+    return try paths.map { path in
+      try OutputFile(
+        path: path, flag: "--parity-output", inputs: inputs,
+        otherOutputs: [output] + paths.filter { $0 != path })
+    }
+  }
+
+  /// Writes windows of the data with motus's features and probabilities to `files` (in
+  /// `ParitySample.fileNames` order), uncommitted; returns the number of windows.
+  private func writeParitySample(_ trained: TrainedModel, to files: [OutputFile]) throws -> Int {
     let dataset = try loadRawColumns(for: trained)
     let sample: ParitySample = try ParitySample.make(
       model: trained, dataset: dataset, maximumCount: parityWindows)
@@ -100,21 +130,8 @@ struct Export: ParsableCommand {
         "the data yields no window of \(trained.featureSpec.windowLength) samples.",
         hint: "give longer recordings.")
     }
-    do {
-      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    } catch {
-      throw ToolError(
-        "cannot create the '--parity-output' folder \(folder): \(error.localizedDescription).",
-        hint: "choose a writable folder.")
-    }
-    let files = try sample.npyFiles.map { file in
-      let path = URL(fileURLWithPath: folder).appendingPathComponent(file.name).path
-      let staged = try OutputFile(
-        path: path, flag: "--parity-output", inputs: [model] + data.inputFiles())
-      try staged.write(file.bytes)
-      return staged
-    }
-    return (files, sample.windowCount)
+    for (file, npy) in zip(files, sample.npyFiles) { try file.write(npy.bytes) }
+    return sample.windowCount
   }
 
   /// The data's raw model columns at the model's rate.

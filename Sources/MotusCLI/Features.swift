@@ -41,19 +41,18 @@ struct Features: ParsableCommand {
     windowed.warnRecordingsWithoutWindow()
     let (table, spec) = (windowed.table, windowed.spec)
     try Self.write(table, to: file)
-    // The summary goes to standard error when the table itself is on standard output.
-    var summary = FileHandle.standardOutput
-    if output == InputFile.standardInputPath { summary = FileHandle.standardError }
-    func print(_ text: String) { summary.write(Data((text + "\n").utf8)) }
-    print(
+    func printLine(_ text: String) throws {
+      try StandardOutput.printSummary(text, besideOutput: output)
+    }
+    try printLine(
       "\(table.windowCount) windows x \(table.featureNames.count) features "
         + "(window \(spec.windowLength), hop \(spec.hopLength) samples at \(spec.sampleRateHz) Hz)"
         + " -> \(output)")
     if table.skippedRecordingCount > 0 {
-      print("recordings shorter than one window (skipped): \(table.skippedRecordingCount)")
+      try printLine("recordings shorter than one window (skipped): \(table.skippedRecordingCount)")
     }
     if table.droppedImpureCount > 0 {
-      print(
+      try printLine(
         "windows below --min-purity \(windows.minimumPurity) (dropped): \(table.droppedImpureCount)"
       )
     }

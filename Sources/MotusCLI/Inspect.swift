@@ -56,8 +56,8 @@ struct Inspect: ParsableCommand {
       Warnings.write("warning: \(message) (the default window; see --window in train).\n")
     }
     switch format {
-    case .text: print(Self.render(result), terminator: "")
-    case .json: print(try Self.json(DatasetSummary(result)))
+    case .text: try StandardOutput.print(Self.render(result), terminator: "")
+    case .json: try StandardOutput.print(try Self.json(DatasetSummary(result)))
     }
   }
 

@@ -55,6 +55,15 @@ enum Interruption {
     raise(number)
   }
 
+  /// After standard output's reader closed the pipe: die of SIGPIPE, quietly and non-zero,
+  /// as a program writing to a closed pipe conventionally does.
+  static func dieOfClosedPipe() -> Never {
+    TemporaryFiles.removeAllForSignal()
+    signal(SIGPIPE, SIG_DFL)
+    raise(SIGPIPE)
+    exit(128 + SIGPIPE)  // only if the signal is blocked
+  }
+
   private static func install(
     _ number: Int32, flags: Int32, handler: @escaping @convention(c) (Int32) -> Void
   ) {

@@ -57,13 +57,13 @@ struct ModelInfo: ParsableCommand {
     let version = bytes.dropFirst(8).prefix(4).reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
     let summary = Summary(model: model, file: modelPath, fileBytes: bytes.count, version: version)
     switch format {
-    case .text: print(summary.text, terminator: "")
+    case .text: try StandardOutput.print(summary.text, terminator: "")
     case .json:
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
       encoder.nonConformingFloatEncodingStrategy = .convertToString(
         positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-      print(String(decoding: try encoder.encode(summary), as: UTF8.self))
+      try StandardOutput.print(String(decoding: try encoder.encode(summary), as: UTF8.self))
     }
   }
 
@@ -234,6 +234,9 @@ struct ModelInfo: ParsableCommand {
         training.settings.text.sorted { $0.key < $1.key }.map { [$0.key, $0.value] },
         rightAligned: []
       ).split(separator: "\n").map { "  " + $0 + "\n" }.joined()
+      guard !training.validationMetrics.isEmpty else {
+        return out + "  validation metrics: none (nothing could be held out)\n"
+      }
       out += "  validation metrics:\n"
       out += Inspect.table(
         ["metric", "value"],

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Motus
 
 @main
@@ -15,8 +16,18 @@ struct MotusCommand: ParsableCommand {
   static func main() {
     // Before any output file exists, so an interrupted run never leaves one half-written.
     Interruption.removeTemporaryFilesOnSignal()
+    // A closed pipe then fails the write (EPIPE) that `StandardOutput` reports, wherever it is.
+    signal(SIGPIPE, SIG_IGN)
     TrainingRuntime.prepare()
     FreedMemory.reuseFreedBlocks()
-    main(nil)
+    do {
+      var command = try parseAsRoot()
+      try command.run()
+    } catch let error as StandardOutputError where error.isClosedPipe {
+      // The reader went away (`| head`): nothing to tell it; end as a closed pipe ends `cat`.
+      Interruption.dieOfClosedPipe()
+    } catch {
+      exit(withError: error)
+    }
   }
 }

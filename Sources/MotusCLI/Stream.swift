@@ -81,7 +81,9 @@ struct Stream: ParsableCommand {
   @Flag(
     help: ArgumentHelp(
       "Replay the input at the pace of its own timestamps.",
-      discussion: "Example: `motus stream m.motus rec.csv --realtime` (a live demo)."))
+      discussion: "Example: `motus stream m.motus rec.csv --realtime` (a live demo). A gap in "
+        + "the timestamps (--gap-factor and --min-gap: where the stream restarts its window) or "
+        + "a step back in time is not waited through: the replay restarts its clock there."))
   var realtime = false
 
   @Flag(
@@ -107,21 +109,26 @@ struct Stream: ParsableCommand {
   var steps = false
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "With --steps, estimate distance from steps of this length, in metres.",
       discussion: "Example: `--step-length 0.72`.", valueName: "m"))
   var stepLength: Double?
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "With --steps, estimate distance from this height, in metres (step length 0.415 x height "
         + "walking, longer running).", discussion: "Example: `--height 1.75`.", valueName: "m"))
   var height: Double?
 
   func validate() throws {
+    if steps, format == .csv {
+      throw ValidationError.appliesOnly("--steps", with: "--format json (CSV has no step columns)")
+    }
     for (flag, value) in [("--step-length", stepLength), ("--height", height)] {
       guard let value else { continue }
-      guard steps else { throw ValidationError("'\(flag)' needs --steps.") }
+      guard steps else { throw ValidationError.appliesOnly(flag, with: "--steps") }
       guard value > 0 && value < 3 else {
         throw ValidationError("'\(flag)' must be in metres, between 0 and 3, got \(value).")
       }
@@ -138,7 +145,6 @@ struct Stream: ParsableCommand {
   }
 
   func run() throws {
-    signal(SIGPIPE, SIG_IGN)  // a closed reader ends the stream through a write error instead
     // Ctrl-C ends the input: the open segment and the summary are still written.
     Interruption.finishOnSignal()
     let model: TrainedModel = try ModelFile.read(path: modelPath)
@@ -157,8 +163,11 @@ struct Stream: ParsableCommand {
     let stream = StreamSession(
       model: model, inputChannels: rows.inputs, configuration: configuration(),
       measuresSampleTime: true)
-    try pump(reader, rows: &rows, into: stream, output: output, warnings: warnings)
+    let rejections = try pump(
+      reader, rows: &rows, into: stream, output: output, warnings: warnings, model: model)
     output.flush()
+    // A full disk is an error; a closed pipe ends the command quietly (MotusCommand.main).
+    if let failure = output.failure { throw failure }
     let meter = StreamMeter(times: stream.sampleTimes, statistics: stream.statistics)
     warnings.summarize()
     var summary = meter.summary(model: model)
@@ -170,6 +179,14 @@ struct Stream: ParsableCommand {
     }
     Warnings.write(summary + "\n")
     Interruption.dieOfRequestedSignal()
+    // Nothing usable came out: every row was rejected.
+    if stream.rowsSkipped > 0 && stream.statistics.samplesReceived == 0 {
+      throw ToolError(
+        "\(reader.name): every one of its \(stream.rowsSkipped) rows was rejected, so nothing "
+          + "was streamed; the first\(rejections.count > 1 ? " \(rejections.count)" : ""): "
+          + rejections.map(\.message).joined(separator: " "),
+        hint: "compare the columns and their units with `motus model-info MODEL`.")
+    }
   }
 
   /// The header line read and resolved against the model's inputs.
@@ -195,11 +212,13 @@ struct Stream: ParsableCommand {
     return configuration
   }
 
-  /// Feeds every line to the session until the input or the reader of the output ends.
+  /// Feeds every line to the session until the input or the reader of the output ends; returns
+  /// the first three rows it rejected.
   private func pump(
     _ reader: LineReader, rows: inout StreamRowReader, into stream: StreamSession,
-    output: StreamOutput, warnings: Warnings
-  ) throws {
+    output: StreamOutput, warnings: Warnings, model: TrainedModel
+  ) throws -> [CSVError] {
+    var rejections: [CSVError] = []
     func write(_ streamed: StreamSession.Output) -> Bool {
       switch streamed {
       case .event(let event, let session):
@@ -207,6 +226,15 @@ struct Stream: ParsableCommand {
         return output.write(event, session: session)
       case .skippedRow(let error):
         warnings.warn("\(error) (row skipped)", kind: "skipped row")
+        if rejections.count < 3 { rejections.append(error) }
+        return true
+      case .inputRateDisagrees(let session, let given, let timestamps):
+        let name = session.map { " of session '\(Excerpt.text($0))'" } ?? ""
+        warnings.warn(
+          "--input-rate \(given) Hz, but the timestamps\(name) step at "
+            + String(format: "%.4g", timestamps) + " Hz (first rows); the stream goes by "
+            + "--input-rate. HINT: leave --input-rate out to follow the timestamps.",
+          kind: "input rate warning")
         return true
       }
     }
@@ -220,19 +248,25 @@ struct Stream: ParsableCommand {
       }
     }
     var values = [Float](repeating: 0, count: rows.inputs.count)
-    let replay = realtime ? RealtimeClock() : nil
+    let replay = realtime ? RealtimeClock(gapRule: gaps.gapRule) : nil
+    // The step the gap rule measures against: the running engine's rate, else the given or
+    // the model's (while a session's first rows wait for its estimate).
+    func typicalStep() -> Double {
+      1 / (stream.inputRateHz ?? inputRate ?? model.featureSpec.sampleRateHz)
+    }
     var keepGoing = true
     while keepGoing,
       let row = try reader.nextLine({ line in
         values.withUnsafeMutableBufferPointer { rows.read(bytes: line, into: $0) }
       })
     {
-      if case .sample(let time, _) = row { replay?.wait(until: time) }
+      if case .sample(let time, _) = row { replay?.wait(until: time, typicalStep: typicalStep()) }
       keepGoing = try namingInput {
         try values.withUnsafeBufferPointer { try stream.append(row, values: $0, consumer: write) }
       }
     }
     try namingInput { try stream.finish(consumer: write) }
+    return rejections
   }
 }
 
@@ -263,14 +297,22 @@ struct StreamMeter {
   }
 }
 
-/// Sleeps so that rows are handled at the pace of their timestamps (`--realtime`).
+/// Sleeps so that rows are handled at the pace of their timestamps (`--realtime`). A gap by
+/// `gapRule`, where the stream restarts its window anyway, or a step back in time restarts the
+/// clock instead: a 10^6 s gap in a recording is not slept through for 11 days.
 final class RealtimeClock {
+  let gapRule: GapRule
   private var origin: (wall: Double, data: Double)?
+  private var last: Double?
 
-  func wait(until dataTime: Double) {
+  init(gapRule: GapRule) { self.gapRule = gapRule }
+
+  func wait(until dataTime: Double, typicalStep: Double) {
     let now = Date().timeIntervalSince1970
-    guard let origin else {
-      self.origin = (now, dataTime)
+    defer { last = dataTime }
+    let step = last.map { dataTime - $0 } ?? 0
+    guard let origin, step >= 0, !gapRule.isGap(step: step, typicalStep: typicalStep) else {
+      origin = (now, dataTime)
       return
     }
     let due = origin.wall + (dataTime - origin.data)

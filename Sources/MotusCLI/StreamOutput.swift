@@ -15,7 +15,9 @@ final class StreamOutput {
   private var repetitionsAtSegmentStart = 0
   private var repetitions = 0
   private var buffer = TextBuffer()
-  private var closed = false
+  /// The write to standard output that failed; the stream ends and `motus stream` reports it.
+  private(set) var failure: StandardOutputError?
+  private var closed: Bool { failure != nil }
   /// `"name":` per class, built once.
   private let jsonClassKeys: [[UInt8]]
   private var lastSession: (name: String, json: [UInt8], csv: [UInt8])?
@@ -37,14 +39,17 @@ final class StreamOutput {
     _ = emit(header)
   }
 
-  /// Writes what is buffered; false once standard output is closed (EPIPE).
+  /// Writes what is buffered; false once a write to standard output failed (`failure`).
   @discardableResult
   func flush() -> Bool {
-    if !closed && buffer.count > 0 && !buffer.write(to: STDOUT_FILENO) { closed = true }
+    if !closed && buffer.count > 0 {
+      failure = buffer.bytes.withUnsafeBytes { StandardOutput.attempt($0) }
+      buffer.removeAll()
+    }
     return !closed
   }
 
-  /// Writes one event; false when standard output is closed (the stream should end).
+  /// Writes one event; false when standard output failed (the stream should end).
   func write(_ event: StreamEvent, session: String?) -> Bool {
     let s = session ?? ""
     switch event {

@@ -12,7 +12,10 @@ struct Train: ParsableCommand {
       validation, fits the model, calibrates it on the held-out part and writes it atomically. \
       The same data, flags and seed give a byte-identical file. While it fits, the raw feature \
       table waits in an unlinked temporary file in TMPDIR (4 bytes per window and feature; kept \
-      in memory when it cannot be written), so memory holds one copy of the table. Example:
+      in memory when it cannot be written), so memory holds one copy of the table. When no \
+      subject or session can be held out (one recording per activity: each class would lose \
+      its only recording), train stops, as calibration needs held-out windows; with \
+      --no-calibration it trains on every window and gives no validation figures. Example:
         motus train ../shared/datasets/motionsense/motionsense.csv \\
           -o motionsense.motus --model mlp --hidden 64,32 --seed 1
       """)
@@ -25,7 +28,12 @@ struct Train: ParsableCommand {
   @Option(name: [.short, .long], help: ArgumentHelp("Model file to write.", valueName: "file"))
   var output: String
 
-  func validate() throws { try data.requireData() }
+  func validate() throws {
+    try data.requireData()
+    if training.negatives != nil, data.manifest == nil {
+      throw ValidationError.appliesOnly("--negatives", with: "--manifest (its negativeLabels)")
+    }
+  }
 
   func run() throws {
     let clock = ContinuousClock()
@@ -40,6 +48,7 @@ struct Train: ParsableCommand {
       minimumPurity: windows.minimumPurity,
       copies: options.augmentation?.windowCopies(seed: options.seed))
     windowed.warnRecordingsWithoutWindow()
+    training.warnIfNoNegatives(windowed.outline.negativeLabels)
 
     let progress = ProgressLine()
     let trained: (model: TrainedModel, report: TrainingReport, table: WindowTable)
@@ -56,11 +65,10 @@ struct Train: ParsableCommand {
     let trainedAt = clock.now
     try file.write([UInt8](ModelFile.encode(trained.model)))
     try file.commit()
-    // With `-o -` the model is on standard output; the summary goes to standard error.
-    let summary =
-      output == InputFile.standardInputPath ? FileHandle.standardError : FileHandle.standardOutput
-    func print(_ text: String) { summary.write(Data((text + "\n").utf8)) }
-    print(
+    func printLine(_ text: String) throws {
+      try StandardOutput.printSummary(text, besideOutput: output)
+    }
+    try printLine(
       Self.summary(
         trained.report, classNames: trained.model.classes, windowCount: trained.table.windowCount,
         output: output))
@@ -68,7 +76,7 @@ struct Train: ParsableCommand {
     let calibration = trained.report.calibrationSeconds
     let total = Self.seconds(clock.now - started)
     let other = Self.seconds(trainedAt - started) - fit - calibration
-    print(
+    try printLine(
       String(
         format: "timing: fit %.3f s (thread CPU %.3f s), calibration %.3f s, loading + features "
           + "+ other %.3f s, total %.3f s", fit, trained.report.fitCPUSeconds, calibration, other,
@@ -86,6 +94,16 @@ struct Train: ParsableCommand {
     -> String
   {
     func f(_ x: Double, _ digits: Int = 3) -> String { String(format: "%.\(digits)f", x) }
+    guard report.validationRowCount > 0 else {
+      // --no-calibration where no group could be held out: no figures to give, none invented.
+      return [
+        "\(windowCount) windows, all for training: no subject or session could be held out for "
+          + "validation, so there are no validation figures",
+        "\(report.epochs.count) epochs in \(f(report.epochs.last?.elapsedSeconds ?? 0, 1)) s; "
+          + "not calibrated (temperature 1); confidence never above low",
+        "model -> \(output)",
+      ].joined(separator: "\n")
+    }
     let groups = report.validationGroups.map(Excerpt.printable)
     let heldOut =
       groups.prefix(6).joined(separator: ", ")

@@ -56,6 +56,20 @@ public enum CSVError: Error, Equatable, CustomStringConvertible {
   case channelUnavailable(file: String, reason: String)
   case nothingLeft(reasons: [String])
 
+  /// Why the number parsed from a cell's `text` cannot be used, or nil when it is finite and
+  /// within `limit`: the one rule of batch loading and the stream. A numeral too large for a
+  /// Double (`1e400`, read as infinity) is out of range like `1e30`; only `nan` and `inf`
+  /// written as such are not finite numbers.
+  public static func unusable(
+    _ value: Double, text: String, at location: CSVLocation, limit: Double, isTime: Bool
+  ) -> CSVError? {
+    if abs(value) <= limit { return nil }
+    if value.isNaN || (value.isInfinite && !text.contains(where: \.isNumber)) {
+      return .nonFinite(text: text, at: location)
+    }
+    return .outOfRange(text: text, at: location, limit: limit, isTime: isTime)
+  }
+
   /// The file the problem is in, when it is about one file.
   public var file: String? {
     switch self {

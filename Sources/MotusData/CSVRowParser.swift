@@ -13,8 +13,14 @@ public struct CSVRow: Sendable, Equatable {
 
   /// The number in `column` (0-based index), or `nil` for an empty cell.
   ///
-  /// - Throws: `CSVError.nonNumeric` or `.nonFinite` naming the 1-based line and column.
-  public func number(at column: Int) throws -> Double? {
+  /// - Parameters:
+  ///   - limit: The largest magnitude accepted (`Limits.channelMagnitude` for channels).
+  ///   - isTime: Whether the column is the time (named so in the error).
+  /// - Throws: `CSVError.nonNumeric`, or what `CSVError.unusable` gives, naming the 1-based
+  ///   line and column.
+  public func number(
+    at column: Int, limit: Double = Limits.channelMagnitude, isTime: Bool = false
+  ) throws -> Double? {
     precondition(column >= 0 && column < fields.count, "column \(column) of \(fields.count)")
     let text = fields[column]
     let at = CSVLocation(
@@ -24,7 +30,9 @@ public struct CSVRow: Sendable, Equatable {
     case .empty: return nil
     case .notANumber: throw CSVError.nonNumeric(text: text, at: at)
     case .value(let v):
-      guard v.isFinite else { throw CSVError.nonFinite(text: text, at: at) }
+      if let error = CSVError.unusable(v, text: text, at: at, limit: limit, isTime: isTime) {
+        throw error
+      }
       return v
     }
   }

@@ -75,7 +75,7 @@ extension DatasetLoader {
       throw AppExportError(
         path: unused, message: "--label-map names no phone-app recording read here.",
         hint: "keys are folder or file names of the recordings given ("
-          + Excerpt.list(found.filter(\.isApp).map { ($0.path as NSString).lastPathComponent }) + ").")
+          + Excerpt.list(found.filter(\.isApp).map { PathName.last($0.path) }) + ").")
     }
     return inputs
   }

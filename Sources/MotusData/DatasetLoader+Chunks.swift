@@ -280,11 +280,11 @@ struct ChunkParser {
   private func refuse(
     _ v: Double, _ field: CSVField, _ line: Int, _ column: Int, isTime: Bool
   ) -> CSVError {
-    let text = scanner.text(field)
-    let at = layout.location(line, column)
-    guard v.isFinite else { return .nonFinite(text: text, at: at) }
+    let (text, at) = (scanner.text(field), layout.location(line, column))
     let limit = isTime ? layout.timeLimit : layout.valueLimit
-    return .outOfRange(text: text, at: at, limit: limit, isTime: isTime)
+    // Only called for a value the limit refuses (NaN included).
+    return CSVError.unusable(v, text: text, at: at, limit: limit, isTime: isTime)
+      ?? .outOfRange(text: text, at: at, limit: limit, isTime: isTime)
   }
 
   /// The chunk-local id of a session, subject or label cell; -2 for an empty one.

@@ -145,7 +145,7 @@ extension LoadState {
     return sessions.map { s -> String in
       let name = sessionNames.names[Int(s.name)]
       guard (filesOfName[s.name]?.count ?? 0) > 1 else { return name }
-      return ((files[s.fileIndex] as NSString).lastPathComponent as NSString)
+      return (PathName.last(files[s.fileIndex]) as NSString)
         .deletingPathExtension + "/" + name
     }
   }

@@ -327,7 +327,7 @@ struct LoadState {
       file: file, header: header, roles: roles, rawCount: rawChannels.count, timeIndex: timeIndex,
       subjectIndex: subjectIndex, hasLabelColumn: labelIndex != nil,
       fileSession: sessionIndex == nil
-        ? ((file as NSString).lastPathComponent as NSString).deletingPathExtension : nil,
+        ? (PathName.last(file) as NSString).deletingPathExtension : nil,
       valueLimit: options.checkValueRange
         ? Limits.channelMagnitude : Double(Float.greatestFiniteMagnitude),
       timeLimit: options.checkValueRange ? Limits.timeMagnitude : Double.greatestFiniteMagnitude)

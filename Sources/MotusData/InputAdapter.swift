@@ -174,7 +174,7 @@ public struct InputAdapter: Sendable, Equatable {
 
   /// `apply` on a parsed CSV row.
   ///
-  /// - Throws: `CSVError.nonNumeric` or `.nonFinite` naming the line and column.
+  /// - Throws: `CSVError.nonNumeric`, `.nonFinite` or `.outOfRange` naming the line and column.
   public func apply(row: CSVRow, into output: UnsafeMutableBufferPointer<Float>) throws {
     try apply({ try row.number(at: $0) }, into: output)
   }

@@ -172,7 +172,7 @@ extension Manifest {
   /// `dataRoot` (or `Manifest.defaultDataRoot`) relative to the manifest's folder.
   public func resolvedDataRoot(manifestFile: String, dataRoot: String?) -> String {
     if let dataRoot { return dataRoot }
-    let folder = (manifestFile as NSString).deletingLastPathComponent
+    let folder = PathName.folder(manifestFile)
     let relative = self.dataRoot ?? Manifest.defaultDataRoot
     if relative.hasPrefix("/") { return relative }
     return ((folder.isEmpty ? "." : folder) as NSString).appendingPathComponent(relative)

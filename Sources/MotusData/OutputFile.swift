@@ -1,8 +1,10 @@
 // The one rule every command writes its outputs by (model, features, report):
 //
-// - `-` is standard output.
+// - `-` is standard output, written through `StandardOutput` (checked like every other write).
 // - An output that is one of the inputs (the same file by device and inode, whatever the path
-//   says) is refused, before any work.
+//   says) is refused, before any work; so is an output that is another output of the same run
+//   (by inode, or for a file not yet there by its folder and name, however either is spelled).
+//   A command declares all its outputs to each other, folders of outputs included.
 // - A character device or FIFO (`/dev/null`, `>(…)`) is written in place; a folder, block
 //   device or socket is refused; a symbolic link is followed to the file it names.
 // - A regular file is written to a temporary file in the same folder, created exclusively
@@ -45,12 +47,16 @@ public final class OutputFile {
   ///
   /// - Parameters:
   ///   - inputs: Paths the command reads; an output that is one of them is refused.
-  ///   - otherOutputs: Outputs of the same run (one file cannot be two outputs).
+  ///   - otherOutputs: Outputs of the same run, and folders that will hold outputs (one file
+  ///     cannot be two outputs).
   /// - Throws: `OutputFileError`.
   public init(path: String, flag: String, inputs: [String], otherOutputs: [String] = []) throws {
     self.path = path
     self.flag = flag
     if path == InputFile.standardInputPath {
+      if let other = otherOutputs.first(where: { $0 == path }) {
+        throw OutputFileError.sameAsOtherOutput(path: path, flag: flag, other: other)
+      }
       target = .standardOutput
       return
     }
@@ -68,7 +74,7 @@ public final class OutputFile {
         return
       }
     } else {
-      for other in otherOutputs where other == path {
+      for other in otherOutputs where Self.sameName(path, other) {
         throw OutputFileError.sameAsOtherOutput(path: path, flag: flag, other: other)
       }
     }
@@ -105,13 +111,13 @@ public final class OutputFile {
   private static func replacement(path: String, flag: String, existing: stat?) throws -> Target {
     // A symbolic link is replaced at the file it names, not by a regular file of its own.
     let final = existing != nil ? (InputFile.realPath(path) ?? path) : path
-    let folder = (final as NSString).deletingLastPathComponent
+    let folder = PathName.folder(final)
     let directory = folder.isEmpty ? "." : folder
     var folderInfo = stat()
     guard stat(directory, &folderInfo) == 0, folderInfo.st_mode & S_IFMT == S_IFDIR else {
       throw OutputFileError.noFolder(path: path, flag: flag, folder: directory)
     }
-    let name = (final as NSString).lastPathComponent
+    let name = PathName.last(final)
     var fd: Int32 = -1
     var temporary = ""
     var failure: Int32 = EEXIST
@@ -140,11 +146,12 @@ public final class OutputFile {
 
   /// Appends `bytes`.
   ///
-  /// - Throws: `OutputFileError.writeFailed` (the temporary file is removed).
+  /// - Throws: `OutputFileError.writeFailed` (the temporary file is removed);
+  ///   `StandardOutputError` for `-`, as every write to standard output.
   public func write(_ bytes: [UInt8]) throws {
     let fd: Int32
     switch target {
-    case .standardOutput: fd = 1
+    case .standardOutput: return try StandardOutput.write(bytes)
     case .inPlace(let f), .replace(let f, _, _, _): fd = f
     case .done: return
     }
@@ -205,6 +212,33 @@ public final class OutputFile {
     let output = try OutputFile(path: path, flag: flag, inputs: inputs)
     try output.write(bytes)
     try output.commit()
+  }
+
+  /// Whether `path` and `other`, neither of which exists, name one file: the same name in the
+  /// same folder, the folders compared by device and inode (`out/x`, `./out/x`, `/abs/out/x`),
+  /// or, where a folder is not there yet, by the absolute path with `.` and `..` resolved.
+  static func sameName(_ path: String, _ other: String) -> Bool {
+    var otherInfo = stat()
+    guard other != InputFile.standardInputPath, lstat(other, &otherInfo) != 0 else { return false }
+    let name = PathName.last(path)
+    guard !name.isEmpty, name == PathName.last(other) else { return false }
+    func folder(_ p: String) -> stat? {
+      let parent = PathName.folder(p)
+      var info = stat()
+      return stat(parent.isEmpty ? "." : parent, &info) == 0 ? info : nil
+    }
+    guard let a = folder(path), let b = folder(other) else {
+      return absolute(path) == absolute(other)
+    }
+    return a.st_dev == b.st_dev && a.st_ino == b.st_ino
+  }
+
+  /// `path` from the root, `.` and `..` resolved by name.
+  private static func absolute(_ path: String) -> String {
+    let full =
+      path.hasPrefix("/")
+      ? path : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(path)
+    return (full as NSString).standardizingPath
   }
 
   /// Whether `path` is the file `info` describes (same device and inode).

@@ -64,12 +64,6 @@ public struct TextBuffer: Sendable {
   private mutating func appendFormatted(_ value: Double, _ digits: Int) {
     append(String(format: "%.\(digits)f", value))
   }
-
-  /// Writes everything to `fd` and empties the buffer; false on a write error (EPIPE).
-  public mutating func write(to fd: Int32) -> Bool {
-    defer { bytes.removeAll(keepingCapacity: true) }
-    return bytes.withUnsafeBytes { writeAll(fd, $0) }
-  }
 }
 
 enum FixedDecimal {

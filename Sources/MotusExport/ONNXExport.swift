@@ -11,9 +11,10 @@
 //
 // Each formula mirrors FeatureExtractor (see its header for the definitions); the parity
 // script (scripts/onnx-parity.sh) checks the two against each other on real windows.
-// Sorting is TopK, percentiles are Gathers of the sorted window, spectra are DFT, and the
-// autocorrelation is the inverse transform of the zero-padded power spectrum, written as a
-// MatMul with a cosine table so that no inverse DFT is needed.
+// Sorting is TopK, percentiles are Gathers of the sorted window, spectra are DFT, band powers
+// are differences of running sums (CumSum), and the autocorrelation is the DFT of the
+// zero-padded power spectrum (real and even, so a forward DFT serves as the inverse). No
+// constant grows faster than the window or the model's weights.
 
 import Foundation
 import MotusData

@@ -99,11 +99,25 @@ final class ONNXGraph {
     return name
   }
 
+  /// The first node input or graph output that nothing before it defines, or nil. A node reads
+  /// only graph inputs, initializers and outputs of earlier nodes ("" is an absent input).
+  func firstUndefinedName() -> String? {
+    var defined = Set(inputs.map(\.name) + initializers.map(\.name))
+    defined.insert("")
+    for node in nodes {
+      if let missing = node.inputs.first(where: { !defined.contains($0) }) { return missing }
+      defined.formUnion(node.outputs)
+    }
+    return outputs.map(\.name).first { !defined.contains($0) }
+  }
+
   /// The ModelProto bytes.
   func serialized(
     opset: Int, producer: String, version: String, documentation: String,
     metadata: [(String, String)]
   ) -> [UInt8] {
+    // A graph ONNX Runtime would refuse is a bug of the export, not of the model.
+    if let missing = firstUndefinedName() { preconditionFailure("'\(missing)' is never defined") }
     var model = ProtobufWriter()
     model.int(1, 8)
     model.string(2, producer)

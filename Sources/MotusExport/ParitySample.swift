@@ -90,16 +90,22 @@ public struct ParitySample: Sendable {
     return sample
   }
 
+  /// The names of `npyFiles`, in order, known before the sample is made (so that a command
+  /// can open its outputs first).
+  public static func fileNames(hasNovelty: Bool) -> [String] {
+    ["windows.npy", "features.npy", "probabilities.npy"] + (hasNovelty ? ["novelty.npy"] : [])
+  }
+
   /// `windows.npy`, `features.npy`, `probabilities.npy` and, with a detector, `novelty.npy`
   /// (NumPy format 1.0, little-endian float32), readable with `numpy.load`.
   public var npyFiles: [(name: String, bytes: [UInt8])] {
-    var files = [
-      ("windows.npy", Self.npy(windows, shape: [windowCount, windowLength, inputCount])),
-      ("features.npy", Self.npy(features, shape: [windowCount, featureCount])),
-      ("probabilities.npy", Self.npy(probabilities, shape: [windowCount, classCount])),
+    var arrays = [
+      Self.npy(windows, shape: [windowCount, windowLength, inputCount]),
+      Self.npy(features, shape: [windowCount, featureCount]),
+      Self.npy(probabilities, shape: [windowCount, classCount]),
     ]
-    if let novelty { files.append(("novelty.npy", Self.npy(novelty, shape: [windowCount, 1]))) }
-    return files
+    if let novelty { arrays.append(Self.npy(novelty, shape: [windowCount, 1])) }
+    return Array(zip(Self.fileNames(hasNovelty: novelty != nil), arrays))
   }
 
   /// The NumPy `.npy` format: magic, version 1.0, a header dict padded to 64 bytes, data.

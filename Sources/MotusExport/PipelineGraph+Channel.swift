@@ -93,27 +93,28 @@ extension PipelineGraph {
 
   /// The highest local maximum of the autocorrelation over the spec's lags, and its lag.
   ///
-  /// The autocorrelation sums r[k] = sum_t d[t] d[t + k] come from the power spectrum S of d
-  /// zero-padded to M = 2W (no wrap-around for k < W): r[k] = (1/M) sum_j S[j] cos(2 pi j k / M)
-  /// over all M bins, which for the one-sided spectrum is a MatMul with a fixed table.
+  /// The sums r[k] = sum_t d[t] d[t + k] come from the power spectrum S of d zero-padded to M,
+  /// a power of two of at least 2W - 1 (no wrap-around for k < W): S is real and even, so its
+  /// own DFT is real and r[k] = (1/M) Re DFT(S)[k]. Two DFTs of M points and no table, so the
+  /// graph grows with W, not W^2 (a W x W/2 cosine table was 256 MB at W = 8,192).
   private func autocorrelationPeak(_ d: String, energy: String) -> (
     value: String, lagSeconds: String
   ) {
     let (minLag, maxLag) = spec.autocorrelationLags
     guard minLag <= maxLag, maxLag + 1 < n else { return (g.scalar(0), g.scalar(0)) }
-    let m = 2 * n
-    let bins = m / 2 + 1
-    let lags = Array((minLag - 1)...(maxLag + 1))
-    var table = [Double](repeating: 0, count: bins * lags.count)
-    for j in 0..<bins {
-      let weight = (j == 0 || j == m / 2 ? 1.0 : 2.0) / Double(m)
-      for (column, k) in lags.enumerated() {
-        table[j * lags.count + column] = weight * cos(2 * Double.pi * Double(j * k % m) / Double(m))
-      }
-    }
-    let s = power(d, length: m)  // [N, C, M/2 + 1]
-    let r = g.add("MatMul", [s, g.constant(table, shape: [bins, lags.count])])  // [N, C, lags]
-    let count = lags.count
+    var m = 1
+    while m < 2 * n - 1 { m *= 2 }
+    let s = power(d, length: m, onesided: false)  // [N, C, M]
+    let transformed = g.add(
+      "DFT", [g.add("Reshape", [s, g.int64s([-1, m, 1])]), g.constant([m], shape: [])],
+      [.int("axis", 1), .int("onesided", 1)])  // [N C, M/2 + 1, 2]
+    let real = g.add("Gather", [transformed, g.constant([0], shape: [])], [.int("axis", 2)])
+    let channels = spec.channels.count + 2 * spec.decomposedVectors.count
+    let sums = g.add("Reshape", [real, g.int64s([-1, channels, m / 2 + 1])])
+    // Lags minLag - 1 ... maxLag + 1, so that every lag searched has both neighbours.
+    let r = g.add(
+      "Mul", [slice(sums, minLag - 1, maxLag + 2, axis: 2), g.scalar(1 / Double(m))])
+    let count = maxLag - minLag + 3
     let centre = slice(r, 1, count - 1, axis: 2)
     let previous = slice(r, 0, count - 2, axis: 2)
     let next = slice(r, 2, count, axis: 2)
@@ -136,15 +137,18 @@ extension PipelineGraph {
     )
   }
 
-  /// |DFT(x)|^2 along axis 2 of x [N, C, W], zero-padded to `length`: [N, C, length/2 + 1].
-  func power(_ x: String, length: Int) -> String {
+  /// |DFT(x)|^2 along axis 2 of x [N, C, W], zero-padded to `length`: [N, C, length/2 + 1]
+  /// bins, or all `length` of them when not `onesided`.
+  func power(_ x: String, length: Int, onesided: Bool = true) -> String {
     let rows = g.add("Reshape", [x, g.int64s([-1, n, 1])])
     let spectrum = g.add(
-      "DFT", [rows, g.constant([length], shape: [])], [.int("axis", 1), .int("onesided", 1)])
+      "DFT", [rows, g.constant([length], shape: [])],
+      [.int("axis", 1), .int("onesided", onesided ? 1 : 0)])
     let squared = g.add(
       "ReduceSum", [g.add("Mul", [spectrum, spectrum]), g.int64s([2])], [.int("keepdims", 0)])
     let channels = spec.channels.count + 2 * spec.decomposedVectors.count
-    return g.add("Reshape", [squared, g.int64s([-1, channels, length / 2 + 1])])
+    let bins = onesided ? length / 2 + 1 : length
+    return g.add("Reshape", [squared, g.int64s([-1, channels, bins])])
   }
 
   /// Band powers and the other spectral features of the Hann-windowed d (float), in `spec.spectral`
@@ -161,12 +165,19 @@ extension PipelineGraph {
     let total = reduce("ReduceSum", p)
     let hasPower = positive(total)
     func orZero(_ x: String) -> String { g.add("Where", [hasPower, x, g.scalar(0)]) }
+    // Band b sums bins lo..<hi: c[hi] - c[lo] of the running sums c[k] = p[0] + ... + p[k-1]
+    // (c[0] = 0), so the graph holds two indices per band, not a bins x bands table.
     let ranges = spec.bandBinRanges
-    var membership = [Double](repeating: 0, count: bins * ranges.count)
-    for (b, range) in ranges.enumerated() {
-      for k in range { membership[k * ranges.count + b] = 1 }
-    }
-    let bands = g.add("MatMul", [p, g.constant(membership, shape: [bins, ranges.count])])
+    let zero = g.add("Mul", [slice(p, 0, 1, axis: 2), g.scalar(0)])
+    let running = g.add(
+      "CumSum", [g.add("Concat", [p, zero], [.int("axis", 2)]), g.constant([2], shape: [])],
+      [.int("exclusive", 1)])  // [N, C, bins + 1]
+    let bands = g.add(
+      "Sub",
+      [
+        g.add("Gather", [running, g.int64s(ranges.map(\.upperBound))], [.int("axis", 2)]),
+        g.add("Gather", [running, g.int64s(ranges.map(\.lowerBound))], [.int("axis", 2)]),
+      ])
     let aboveDC = slice(p, 1, bins, axis: 2)
     let dominant = g.add(
       "ArgMax", [aboveDC], [.int("axis", 2), .int("keepdims", 1), .int("select_last_index", 0)])

@@ -110,7 +110,7 @@ struct PipelineGraph {
   /// P: statistics, then spectral features with per-band ones expanded.
   var featuresPerChannel: Int {
     spec.statistics.count
-      + spec.spectral.reduce(0) { $0 + ($1.isPerBand ? spec.bandBinRanges.count : 1) }
+      + spec.spectral.reduce(0) { $0 + ($1.isPerBand ? max(spec.bandEdgesHz.count - 1, 0) : 1) }
   }
 
   private func hasGravityAngle(_ axes: [String]) -> Bool {

@@ -206,19 +206,32 @@ extension FeatureSpec {
 
   /// The spectrum bins (0...n/2, bin k at k * rate / n Hz) each band of `bandEdgesHz` sums:
   /// lo <= f < hi, the last band also taking f == hi; an empty range for a band with no bin.
+  ///
+  /// - Complexity: O(*bands* log *n*): bin frequencies grow with the bin, so each edge's first
+  ///   bin is found by bisection (a scan of every bin per band cost bands x n, seconds for a
+  ///   65,536-sample window with thousands of bands).
   public var bandBinRanges: [Range<Int>] {
     let edges = bandEdgesHz, n = windowLength, binCount = windowLength / 2 + 1
     guard edges.count >= 2 else { return [] }
-    return (0..<(edges.count - 1)).map { b in
-      let last = b == edges.count - 2
-      var first = binCount, end = 0
-      for k in 0..<binCount {
-        let f = Double(k) * sampleRateHz / Double(n)
-        if f >= edges[b] && (f < edges[b + 1] || (last && f == edges[b + 1])) {
-          first = min(first, k)
-          end = max(end, k + 1)
+    // The first bin whose frequency `isPast` holds for (`binCount` when none); `isPast` is
+    // false up to some frequency and true from there on.
+    func firstBin(_ isPast: (Double) -> Bool) -> Int {
+      var low = 0, high = binCount
+      while low < high {
+        let middle = (low + high) / 2
+        if isPast(Double(middle) * sampleRateHz / Double(n)) {
+          high = middle
+        } else {
+          low = middle + 1
         }
       }
+      return low
+    }
+    return (0..<(edges.count - 1)).map { b in
+      let (lo, hi) = (edges[b], edges[b + 1])
+      let first = firstBin { $0 >= lo }
+      // lo <= f < hi; the last band also takes f == hi.
+      let end = b == edges.count - 2 ? firstBin { $0 > hi } : firstBin { $0 >= hi }
       return first < end ? first..<end : 0..<0
     }
   }
@@ -250,7 +263,6 @@ extension FeatureSpec {
     }
     return names
   }
-
 
   /// Checks every field; the error names the field and gives a hint.
   public func validate() throws {

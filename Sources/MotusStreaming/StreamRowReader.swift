@@ -148,14 +148,6 @@ public struct StreamRowReader: Sendable {
   private func checked(_ row: CSVRow, _ column: Int, limit: Double, isTime: Bool) throws
     -> Double?
   {
-    guard let value = try row.number(at: column) else { return nil }
-    guard abs(value) <= limit else {
-      throw CSVError.outOfRange(
-        text: row.fields[column],
-        at: CSVLocation(
-          file: file, line: row.line, column: column + 1, columnName: row.header[column]),
-        limit: limit, isTime: isTime)
-    }
-    return value
+    try row.number(at: column, limit: limit, isTime: isTime)
   }
 }

@@ -27,7 +27,13 @@ public final class StreamSession {
     case event(StreamEvent, session: String?)
     /// A row that was left out unread; the error names where and why.
     case skippedRow(CSVError)
+    /// The input rate given in the configuration is not the rate of the session's timestamps
+    /// (estimated from its first rows); the engine goes on at the rate given.
+    case inputRateDisagrees(session: String?, givenHz: Double, timestampsHz: Double)
   }
+
+  /// How far a given input rate may be from the timestamps' before `.inputRateDisagrees`.
+  public static let inputRateTolerance = 0.05
 
   public let model: TrainedModel
   public let inputChannels: [String]
@@ -55,6 +61,8 @@ public final class StreamSession {
   private var plannedExtractor: FeatureExtractor?
   private var currentSession: String?
   private var pending: [(time: Double, values: [Float])] = []
+  // The session's first timestamps, to check a given input rate against; nil once checked.
+  private var givenRateCheck: [Double]?
   private var consumerStopped = false
 
   /// Prepares a stream; no engine starts before the first row.
@@ -75,6 +83,7 @@ public final class StreamSession {
     self.configuration = configuration
     self.rateEstimateRows = rateEstimateRows
     self.measuresSampleTime = measuresSampleTime
+    givenRateCheck = configuration.inputRateHz == nil ? nil : []
   }
 
   /// Takes one parsed row; `values` holds `inputChannels.count` values of a `.sample`.
@@ -102,9 +111,15 @@ public final class StreamSession {
     var keepGoing = true
     if session != currentSession {
       if !pending.isEmpty { keepGoing = try startPendingEngine(consumer) }
+      checkGivenRate(consumer)
       keepGoing = keepGoing && finishEngine(consumer)
       engine = nil
       currentSession = session
+      givenRateCheck = estimatesInputRate ? nil : []
+    }
+    if givenRateCheck != nil {
+      givenRateCheck?.append(time)
+      if givenRateCheck?.count == rateEstimateRows { checkGivenRate(consumer) }
     }
     if engine == nil {
       pending.append((time, Array(values)))
@@ -121,6 +136,7 @@ public final class StreamSession {
   /// Ends the input: starts an engine for rows still waiting, then flushes it.
   /// After the consumer stopped, only the running engine's counts are collected.
   public func finish(consumer: (Output) -> Bool) throws {
+    if !consumerStopped { checkGivenRate(consumer) }
     var keepGoing = !consumerStopped
     if keepGoing, !pending.isEmpty { keepGoing = try startPendingEngine(consumer) }
     if keepGoing {
@@ -129,6 +145,18 @@ public final class StreamSession {
       add(engine.statistics)  // the consumer went away: still count what was done
     }
     engine = nil
+  }
+
+  /// Tells the consumer when the session's timestamps so far disagree with the given rate; a
+  /// session is checked once, on its first `rateEstimateRows` rows (or all it has, at its end).
+  private func checkGivenRate(_ consumer: (Output) -> Bool) {
+    defer { givenRateCheck = nil }
+    guard let given = configuration.inputRateHz, let times = givenRateCheck, times.count >= 3,
+      let estimated = estimateSampleRateHz(timestamps: times),
+      abs(estimated - given) > Self.inputRateTolerance * given
+    else { return }
+    _ = consumer(
+      .inputRateDisagrees(session: currentSession, givenHz: given, timestampsHz: estimated))
   }
 
   /// Starts the session's engine at the rate of the waiting rows and feeds them.

@@ -55,8 +55,13 @@ public enum Trainer {
       features: features, labels: labels, groups: groups, classNames: classNames)
     let raw = RawFeatureStore(taking: &features)
     FreedMemory.release()
+    // Calibration and the unknown thresholds are set on held-out windows; without them (no
+    // calibration asked) the fit may use every row, rather than validate on none.
+    let needsValidation =
+      options.calibrate || options.noveltyComponents > 0 || !negativeClasses.isEmpty
     var split = try splitAndStandardize(
-      raw, labels: labels, groups: groups, sampleWeights: sampleWeights, options: options)
+      raw, labels: labels, groups: groups, sampleWeights: sampleWeights, options: options,
+      needsValidation: needsValidation)
     let plan = TrainingPlan(options: options, classNames: classNames)
     let heldOut = try fitHeldOut(split, plan: plan, progress: progress)
     let negatives = Set(negativeClasses.compactMap { classNames.firstIndex(of: $0) })
@@ -66,8 +71,9 @@ public enum Trainer {
     // The refit standardises every row afresh: the parts' rows are not needed any more.
     split.releaseRows()
     FreedMemory.release()
+    // Without a validation part the held-out fit has seen every row already.
     let refit =
-      try options.refit
+      try options.refit && !split.partition.validation.isEmpty
       ? refitOnEveryRow(
         raw, labels: labels, sampleWeights: sampleWeights, plan: plan,
         heldOut: heldOut, split: split, calibration: calibration, negatives: negatives,
@@ -76,6 +82,7 @@ public enum Trainer {
     let report = makeReport(
       split: split, heldOut: heldOut, calibration: calibration, refit: refit, dataDigest: digest)
     var settings = recordedSettings(plan, hasNegatives: !negativeClasses.isEmpty)
+    settings.refit = refit != nil
     settings.refitEpochs = refit?.epochs
     let model = makeModel(
       spec: spec, negativeClasses: negativeClasses, options: options,
@@ -132,6 +139,12 @@ public enum Trainer {
         name: "noveltyComponents", value: "\(options.noveltyComponents)",
         expected: "0 with fewer than 2 features")
     }
+    // More directions than the features less one would be cut back silently by the fit.
+    guard options.noveltyComponents < features.columnCount else {
+      throw TrainingError.invalidHyperparameter(
+        name: "noveltyComponents", value: "\(options.noveltyComponents)",
+        expected: "at most \(features.columnCount - 1) (the features less one)")
+    }
   }
 
   /// Throws `LimitError.memory` when the weights, gradients and Adam's two moments, plus the
@@ -172,13 +185,24 @@ public enum Trainer {
 
   /// Splits the rows by group (`options.validationFraction`, `options.seed`) and standardises
   /// both parts; returns them with the split and the standardiser.
+  ///
+  /// - Throws: `TrainingError.noValidationWindows` when `needsValidation` and no group can be
+  ///   held out (each class is in one group only); without `needsValidation`, a single group
+  ///   or such classes leave every row to training.
   private static func splitAndStandardize(
     _ raw: RawFeatureStore, labels: [Int], groups: [String], sampleWeights: [Float]?,
-    options: TrainingOptions
+    options: TrainingOptions, needsValidation: Bool
   ) throws -> HeldOutSplit {
-    let split = try GroupSplit.split(
-      groups: groups, labels: labels, validationFraction: options.validationFraction,
-      seed: options.seed)
+    let distinctGroups = Set(groups).count
+    let split =
+      !needsValidation && distinctGroups < 2
+      ? GroupSplit.Result(training: Array(groups.indices), validation: [], validationGroups: [])
+      : try GroupSplit.split(
+        groups: groups, labels: labels, validationFraction: options.validationFraction,
+        seed: options.seed)
+    if needsValidation && split.validation.isEmpty {
+      throw TrainingError.noValidationWindows(groupCount: distinctGroups)
+    }
     // Each part is standardised where it lies: the table is not copied twice.
     var xTrain = try raw.rows(split.training)
     var xValidation = try raw.rows(split.validation)
@@ -427,15 +451,18 @@ public enum Trainer {
     settings: TrainingSettings, split: HeldOutSplit, heldOut: HeldOutFit,
     calibration: Calibration, refit: Refit?, report: TrainingReport
   ) -> TrainedModel {
+    // No validation part, no figures (never NaN).
     let metadata = TrainingMetadata(
       dataDigest: report.dataDigest, seed: options.seed, settings: settings,
-      validationMetrics: [
-        "accuracy": report.accuracy, "macroF1": report.macroF1,
-        "balancedAccuracy": report.balancedAccuracy,
-        "logLossBefore": report.validationLogLossBefore,
-        "logLossAfter": report.validationLogLossAfter,
-        "eceBefore": report.eceBefore, "eceAfter": report.eceAfter,
-      ],
+      validationMetrics: report.validationRowCount == 0
+        ? [:]
+        : [
+          "accuracy": report.accuracy, "macroF1": report.macroF1,
+          "balancedAccuracy": report.balancedAccuracy,
+          "logLossBefore": report.validationLogLossBefore,
+          "logLossAfter": report.validationLogLossAfter,
+          "eceBefore": report.eceBefore, "eceAfter": report.eceAfter,
+        ],
       trainingRowCount: split.partition.training.count,
       validationRowCount: split.partition.validation.count,
       validationGroups: split.partition.validationGroups, motusVersion: MotusVersion.string)

@@ -13,6 +13,9 @@ public enum TrainingError: Error, CustomStringConvertible, Equatable {
   case nonFiniteFeature(row: Int, column: Int)
   case tooFewClasses(present: Int)
   case tooFewGroups(count: Int)
+  /// No group could be held out for validation (each class is held by one group only), while
+  /// calibration or an unknown threshold needs held-out windows.
+  case noValidationWindows(groupCount: Int)
   case emptyTrainingSet
   case classWeightCount(given: Int, classCount: Int)
   case sampleWeightCount(given: Int, rows: Int)
@@ -47,7 +50,14 @@ public enum TrainingError: Error, CustomStringConvertible, Equatable {
         + "HINT: add recordings of other activities."
     case .tooFewGroups(let count):
       return "\(count) group(s) found; a validation split by group needs at least 2. "
-        + "HINT: use '--validation-group session', or add recordings from more subjects."
+        + "HINT: use '--validation-group session', add recordings from more subjects, or add "
+        + "'--no-calibration' to train on every window without validation figures."
+    case .noValidationWindows(let groupCount):
+      return "no window can be held out for validation: each class is recorded by one subject "
+        + "(or session) of the \(groupCount), and holding it out would leave the class "
+        + "untrained, while calibration needs held-out windows. HINT: record each activity "
+        + "twice (another person or session, with '--validation-group session'), or add "
+        + "'--no-calibration' to train on every window without calibration or validation figures."
     case .emptyTrainingSet:
       return "no training rows. HINT: check the data paths and the window settings."
     case .classWeightCount(let given, let classCount):

@@ -77,6 +77,37 @@ final class BadInputCommandTests: TemporaryFolderTestCase {
     XCTAssertFalse(names.contains { $0.hasSuffix(".tmp") }, "\(names)")
   }
 
+  func testDemoOutput_IsOpenedBeforeTheWorkAndNeverStandardOutput() throws {
+    let missing = try MotusRunner.run(["demo", "-o", path("no/such/m.motus")])
+    XCTAssertEqual(missing.exitCode, 1, missing.standardError)
+    XCTAssertTrue(missing.standardError.contains("does not exist"), missing.standardError)
+    XCTAssertEqual(missing.standardOutput, "", "refused before simulating anything")
+    let mixed = try MotusRunner.run(["demo", "-o", "-"])
+    XCTAssertEqual(mixed.exitCode, 64, mixed.standardError)
+    XCTAssertTrue(mixed.standardError.contains("would mix the model"), mixed.standardError)
+  }
+
+  func testOneCharacterPaths_AreReadAndWritten() throws {
+    // Foundation's NSString path methods trap on them: `-o m` crashed train and features.
+    let data = try synthetic()
+    try FileManager.default.copyItem(atPath: data, toPath: path("d"))
+    for arguments in [["train", "d", "--seed", "1", "-o", "m"], ["features", "d", "-o", "w"]] {
+      let run = try MotusRunner.run(arguments, workingDirectory: folder)
+      XCTAssertEqual(run.exitCode, 0, "\(arguments): \(run.standardError)")
+    }
+    XCTAssertTrue(FileManager.default.fileExists(atPath: path("m")))
+    XCTAssertTrue(FileManager.default.fileExists(atPath: path("w")))
+    try """
+      { "sampleRateHz": 50, "dataRoot": ".",
+        "channels": ["acceleration.x", "acceleration.y", "acceleration.z"],
+        "labels": ["stationary", "walking", "running"],
+        "sources": [ { "name": "s", "files": ["d"], "channels": ["acceleration.*"],
+          "labels": {"stationary": "stationary", "walking": "walking", "running": "running"} } ] }
+      """.write(toFile: path("j"), atomically: true, encoding: .utf8)
+    let manifest = try MotusRunner.run(["inspect", "--manifest", "j"], workingDirectory: folder)
+    XCTAssertEqual(manifest.exitCode, 0, manifest.standardError)
+  }
+
   func testOutputInAMissingFolderOrOnAFolder_SaysWhich() throws {
     let data = try synthetic()
     let missing = try MotusRunner.run(["train", data, "-o", path("no/such/m.motus")])
@@ -172,6 +203,125 @@ final class BadInputCommandTests: TemporaryFolderTestCase {
       let run = try MotusRunner.run(arguments)
       XCTAssertEqual(run.exitCode, 64, "\(arguments): \(run.standardError)")
       XCTAssertTrue(run.standardError.contains(message), "\(arguments): \(run.standardError)")
+    }
+  }
+
+  func testFlags_NegativeNumbersAreRefusedByNameNotReadAsFlags() throws {
+    let data = try synthetic(seconds: 4)
+    let model = Self.sixClassModel
+    let cases: [([String], String)] = [
+      (["train", data, "-o", "m", "--hidden", "-5"], "'--hidden' item '-5' is not a positive"),
+      (["train", data, "-o", "m", "--seed", "-5"], "a seed must be a whole number from 0"),
+      (["export", model, "-o", "x", "--parity-windows", "-5"], "must be positive, got -5"),
+      (["stream", model, data, "--steps", "--step-length", "-5"], "between 0 and 3, got -5"),
+      (["bench", "transfer", "--parallelism", "-5"], "'--parallelism' must be in 1...64, got -5"),
+      (["bench", "transfer", "--placement-folds", "-5"], "must be in 2...64, got -5"),
+      (["bench", "transfer", "--seeds", "-5"], "'--seeds' item '-5' is not a whole number"),
+      (["evaluate", model, data, "--perturb-seed", "-5"], "a seed must be a whole number"),
+      (["bench", "features", "--repetitions", "-5"], "must be in 1...1000"),
+      (["demo", "--subjects", "-5"], "'--subjects' must be in 2...50, got -5"),
+      (["features", data, "-o", path("w.csv"), "--bands", "-1,0,1"], "ascending, got -1,0,1"),
+    ]
+    for (arguments, message) in cases {
+      let run = try MotusRunner.run(arguments)
+      XCTAssertEqual(run.exitCode, 64, "\(arguments): \(run.standardError)")
+      XCTAssertFalse(run.standardError.contains("Missing value"), "\(arguments)")
+      XCTAssertTrue(run.standardError.contains(message), "\(arguments): \(run.standardError)")
+    }
+  }
+
+  func testFlags_ThatWouldBeIgnoredAreUsageErrors() throws {
+    let data = try synthetic(seconds: 4)
+    let model = Self.sixClassModel
+    let train = ["train", data, "-o", path("m.motus")]
+    let cases: [([String], String)] = [
+      (["stream", model, data, "--steps", "--format", "csv"], "'--steps' applies only with"),
+      (["stream", model, data, "--step-length", "0.7"], "'--step-length' applies only with"),
+      (["stream", model, data, "--smoothing", "ema", "--switch-probability", "0.1"],
+       "'--switch-probability' applies only with --smoothing hmm"),
+      (train + ["--negative-rate", "0.1"], "'--negative-rate' applies only with --negatives"),
+      (train + ["--novelty-rate", "0.1"], "'--novelty-rate' applies only with --novelty"),
+      (train + ["--negatives", "class"], "'--negatives' applies only with --manifest"),
+      (train + ["--hidden", "32"], "'--hidden' applies only with --model mlp"),
+      (train + ["--model", "mlp", "--solver", "lbfgs"], "'--solver' applies only with"),
+      (train + ["--learning-rate", "0.1"], "'--learning-rate' applies only with Adam"),
+      (train + ["--patience", "5"], "'--patience' applies only with Adam"),
+      (["cross-validate", data, "--batch-size", "64"], "'--batch-size' applies only with Adam"),
+      (["evaluate", model, data, "--alpha", "0.3"], "'--alpha' applies only with --smoothing ema"),
+      (["evaluate", model, data, "--perturb-seed", "3"], "'--perturb-seed' applies only with"),
+      (["evaluate", model, data, "--timeline-session", "s"], "applies only with --report"),
+      (["evaluate", model, data, "--normalize", "--format", "json"], "'--normalize' applies"),
+      (["features", data, "-o", path("w.csv"), "--spectral", "band", "--log-power-floor", "0.1"],
+       "'--log-power-floor' applies only with log_band"),
+    ]
+    for (arguments, message) in cases {
+      let run = try MotusRunner.run(arguments)
+      XCTAssertEqual(run.exitCode, 64, "\(arguments): \(run.standardError)")
+      XCTAssertTrue(run.standardError.contains(message), "\(arguments): \(run.standardError)")
+      XCTAssertTrue(run.standardError.contains("would be ignored"), run.standardError)
+    }
+  }
+
+  func testFlags_ThatTheDataLeavesWithoutEffectGiveAWarning() throws {
+    // A manifest without negativeLabels: --negatives class has nothing to learn.
+    let data = try synthetic()
+    try """
+      { "sampleRateHz": 50, "dataRoot": ".",
+        "channels": ["acceleration.x", "acceleration.y", "acceleration.z"],
+        "labels": ["stationary", "walking", "running"],
+        "sources": [ { "name": "s", "files": ["data.csv"],
+          "channels": ["acceleration.*"],
+          "labels": {"stationary": "stationary", "walking": "walking", "running": "running"} } ] }
+      """.write(toFile: path("m.json"), atomically: true, encoding: .utf8)
+    let run = try MotusRunner.run([
+      "train", "--manifest", path("m.json"), "--negatives", "class", "-o", path("m.motus"),
+    ])
+    XCTAssertEqual(run.exitCode, 0, run.standardError)
+    XCTAssertTrue(
+      run.standardError.contains("warning: --negatives and --negative-rate act on a manifest's "
+        + "negativeLabels; this data has none"), run.standardError)
+    // An input rate the timestamps contradict: 15 Hz rows streamed as if they were 30 Hz.
+    var text = "timestamp,acceleration.x,acceleration.y,acceleration.z\n"
+    for i in 0..<300 { text += "\(Double(i) / 15),0,\(i % 3 == 0 ? 0.1 : 0),1\n" }
+    try text.write(toFile: path("live.csv"), atomically: true, encoding: .utf8)
+    let stream = ["stream", Self.sixClassModel, path("live.csv"), "--input-rate"]
+    let given = try MotusRunner.run(stream + ["30"])
+    XCTAssertEqual(given.exitCode, 0, given.standardError)
+    XCTAssertTrue(
+      given.standardError.contains(
+        "warning: --input-rate 30.0 Hz, but the timestamps step at 15 Hz (first rows)"),
+      given.standardError)
+    let agreeing = try MotusRunner.run(stream + ["15"])
+    XCTAssertFalse(agreeing.standardError.contains("--input-rate"), agreeing.standardError)
+  }
+
+  func testTrain_OneRecordingPerActivityStopsWithAHintOrTrainsWithoutFigures() throws {
+    // The README's own-recordings recipe: one recording (one subject) per activity.
+    var simulator = ActivitySimulator(seed: 5, sampleRateHz: 50)
+    var files: [String] = []
+    for (subject, activity) in [SimulatedActivity.stationary, .walking, .running].enumerated() {
+      let text = simulator.recording(activity, subject: subject + 1, seconds: 30)
+        .csv(includeHeader: true)
+      try text.write(toFile: path("\(activity).csv"), atomically: true, encoding: .utf8)
+      files.append(path("\(activity).csv"))
+    }
+    let train = ["train"] + files + ["--seed", "1", "-o", path("mine.motus")]
+    let refused = try MotusRunner.run(train)
+    XCTAssertEqual(refused.exitCode, 1, refused.standardError)
+    XCTAssertTrue(
+      refused.standardError.contains("no window can be held out for validation"),
+      refused.standardError)
+    XCTAssertTrue(refused.standardError.contains("'--no-calibration'"), refused.standardError)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: path("mine.motus")))
+    let trained = try MotusRunner.run(train + ["--no-calibration"])
+    XCTAssertEqual(trained.exitCode, 0, trained.standardError)
+    XCTAssertTrue(
+      trained.standardOutput.contains("so there are no validation figures"),
+      trained.standardOutput)
+    let info = try MotusRunner.run(["model-info", path("mine.motus")])
+    for text in [trained.standardOutput, info.standardOutput] {
+      let nan = text.range(of: #"\bnan\b"#, options: [.regularExpression, .caseInsensitive])
+      XCTAssertNil(nan, text)
     }
   }
 

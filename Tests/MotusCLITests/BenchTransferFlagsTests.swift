@@ -1,10 +1,12 @@
 // `motus bench transfer` flags: the help lists them, and bad values fail before any data is
-// read, with an error naming the flag. Also the training flags it shares with `motus train`.
+// read, with an error naming the flag. Also the training flags it shares with `motus train`,
+// and its `--output`, which follows the output rule before any work.
 
 import Foundation
+import MotusTestSupport
 import XCTest
 
-final class BenchTransferFlagsTests: XCTestCase {
+final class BenchTransferFlagsTests: TemporaryFolderTestCase {
   func testHelp_ListsTheTransferAndTrainingFlags() throws {
     let run = try MotusRunner.run(["bench", "transfer", "--help"])
     XCTAssertEqual(run.exitCode, 0, run.standardError)
@@ -68,5 +70,34 @@ final class BenchTransferFlagsTests: XCTestCase {
       XCTAssertNotEqual(run.exitCode, 0, flags.joined(separator: " "))
       XCTAssertTrue(run.standardError.contains(flag), run.standardError)
     }
+  }
+
+  func testOutput_FollowsTheOutputRuleBeforeAnyWork() throws {
+    let data = try write(
+      "timestamp,session,subject,label,acceleration.x,acceleration.y,"
+        + "acceleration.z\n0,s1,1,still,0,0,1\n", "a.csv")
+    let manifest = try write(
+      """
+      { "sampleRateHz": 10, "dataRoot": ".", "channels": ["acceleration.*"],
+        "labels": ["stationary"],
+        "sources": [ { "name": "phone", "files": ["a.csv"], "channels": ["acceleration.*"],
+          "labels": {"still": "stationary"} } ] }
+      """, "m.json")
+    let before = try [manifest, data].map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+    let missing = folder.appendingPathComponent("no/such/t.json").path
+    for (output, message) in [
+      (manifest, "it is the input"), (data, "it is the input"),
+      (missing, "the folder \(folder.appendingPathComponent("no/such").path) does not exist"),
+    ] {
+      let run = try MotusRunner.run(["bench", "transfer", "--manifest", manifest, "-o", output])
+      XCTAssertEqual(run.exitCode, 1, output)
+      XCTAssertTrue(
+        run.standardError.contains("--output \(output): cannot write (\(message)"),
+        run.standardError)
+      // Refused before the manifest is loaded (its one-row source fails there).
+      XCTAssertFalse(run.standardError.contains("no recordings are left"), run.standardError)
+    }
+    XCTAssertEqual(
+      try [manifest, data].map { try Data(contentsOf: URL(fileURLWithPath: $0)) }, before)
   }
 }

@@ -67,6 +67,34 @@ final class ExportCommandTests: TemporaryFolderTestCase {
     XCTAssertEqual(try String(contentsOfFile: onnx, encoding: .utf8), "earlier")
   }
 
+  func testExport_TheModelAndTheParityFilesAreDeclaredToEachOther() throws {
+    let data = try walking(seconds: 30)
+    let parity = folder.appendingPathComponent("parity").path
+    for onnx in [parity + "/windows.npy", parity + "/../parity/features.npy", parity] {
+      let run = try MotusRunner.run([
+        "export", Self.sixClass, "-o", onnx, data, "--parity-output", parity,
+        "--parity-windows", "5",
+      ])
+      XCTAssertEqual(run.exitCode, 1, onnx)
+      XCTAssertTrue(run.standardError.contains("it is also the output"), run.standardError)
+      let written = (try? FileManager.default.contentsOfDirectory(atPath: parity)) ?? []
+      XCTAssertEqual(written, [], "\(onnx): nothing written")
+    }
+    // Once the folder holds a sample, the same file by inode.
+    let first = try MotusRunner.run([
+      "export", Self.sixClass, "-o", folder.appendingPathComponent("six.onnx").path, data,
+      "--parity-output", parity, "--parity-windows", "5",
+    ])
+    XCTAssertEqual(first.exitCode, 0, first.standardError)
+    let windows = try Data(contentsOf: URL(fileURLWithPath: parity + "/windows.npy"))
+    let again = try MotusRunner.run([
+      "export", Self.sixClass, "-o", parity + "/windows.npy", data, "--parity-output", parity,
+    ])
+    XCTAssertEqual(again.exitCode, 1, again.standardError)
+    XCTAssertTrue(again.standardError.contains("it is also the output"), again.standardError)
+    XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: parity + "/windows.npy")), windows)
+  }
+
   func testExport_FlagsThatDoNotGoTogetherAreRefusedByName() throws {
     let onnx = folder.appendingPathComponent("six.onnx").path
     let noData = try MotusRunner.run([

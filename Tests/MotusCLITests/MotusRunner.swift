@@ -4,9 +4,13 @@ import Foundation
 import XCTest
 
 struct MotusRun {
+  /// The exit status, or the signal's number when `diedOfSignal`.
   var exitCode: Int32
   var standardOutput: String
   var standardError: String
+  var diedOfSignal = false
+  /// Still running at the deadline, then terminated.
+  var timedOut = false
 }
 
 enum MotusRunner {
@@ -25,8 +29,12 @@ enum MotusRunner {
 
   /// Runs `motus arguments...` with `input` on standard input and waits for it to exit.
   ///
-  /// Output goes to temporary files rather than pipes, so a chatty process cannot block.
-  static func run(_ arguments: [String], input: String? = nil) throws -> MotusRun {
+  /// Output goes to temporary files rather than pipes, so a chatty process cannot block;
+  /// `standardOutput` replaces the file (its `standardOutput` text is then empty).
+  static func run(
+    _ arguments: [String], input: String? = nil, standardOutput: FileHandle? = nil,
+    workingDirectory: URL? = nil, timeout: TimeInterval? = nil
+  ) throws -> MotusRun {
     let directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("motus-run-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -39,19 +47,30 @@ enum MotusRunner {
     let process = Process()
     process.executableURL = executableURL
     process.arguments = arguments
-    process.standardOutput = out
+    if let workingDirectory { process.currentDirectoryURL = workingDirectory }
+    process.standardOutput = standardOutput ?? out
     process.standardError = err
     let inPipe = Pipe()
     process.standardInput = inPipe
     try process.run()
     if let input { inPipe.fileHandleForWriting.write(Data(input.utf8)) }
     try inPipe.fileHandleForWriting.close()
+    var timedOut = false
+    if let timeout {
+      let deadline = Date().addingTimeInterval(timeout)
+      while process.isRunning && Date() < deadline { usleep(20_000) }
+      if process.isRunning {
+        timedOut = true
+        process.terminate()
+      }
+    }
     process.waitUntilExit()
     try out.close()
     try err.close()
     return MotusRun(
       exitCode: process.terminationStatus,
       standardOutput: try String(contentsOf: outURL, encoding: .utf8),
-      standardError: try String(contentsOf: errURL, encoding: .utf8))
+      standardError: try String(contentsOf: errURL, encoding: .utf8),
+      diedOfSignal: process.terminationReason == .uncaughtSignal, timedOut: timedOut)
   }
 }

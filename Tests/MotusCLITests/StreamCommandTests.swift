@@ -115,6 +115,44 @@ final class StreamCommandTests: TemporaryFolderTestCase {
     XCTAssertTrue(bad.standardError.contains("--unknown-below"), bad.standardError)
   }
 
+  private static var sixClass: String {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("models/six-class.motus").path
+  }
+
+  func testRealtime_AGapInTheTimestampsIsNotSleptThrough() throws {
+    // Two seconds at 15 Hz, a gap of 10^6 s (11 days), two more seconds: about 4 s of replay.
+    var text = "timestamp,acceleration.x,acceleration.y,acceleration.z\n"
+    for start in [0.0, 1e6] {
+      for i in 0..<30 { text += "\(start + Double(i) / 15),0,\(i % 3 == 0 ? 0.1 : 0),1\n" }
+    }
+    let started = Date()
+    let run = try MotusRunner.run(
+      ["stream", Self.sixClass, try write(text, "gap.csv"), "--realtime"], timeout: 60)
+    XCTAssertFalse(run.timedOut, "slept through the gap")
+    XCTAssertEqual(run.exitCode, 0, run.standardError)
+    XCTAssertLessThan(Date().timeIntervalSince(started), 30)
+    XCTAssertTrue(run.standardError.contains("1 gaps"), run.standardError)
+  }
+
+  func testStream_EveryRowRejectedIsAnErrorWithTheCountAndTheFirstReasons() throws {
+    var text = "timestamp,acceleration.x,acceleration.y,acceleration.z\n"
+    for i in 0..<50 { text += "\(Double(i) / 15),0,0,\(i % 2 == 0 ? "1 g" : "1e30")\n" }
+    let run = try MotusRunner.run(["stream", Self.sixClass, try write(text, "bad.csv")])
+    XCTAssertEqual(run.exitCode, 1, run.standardError)
+    XCTAssertTrue(
+      run.standardError.contains(
+        "every one of its 50 rows was rejected, so nothing was streamed; the first 3: "),
+      run.standardError)
+    for reason in [
+      "bad.csv:2:4 ('acceleration.z'): '1 g' is not a number.",
+      "bad.csv:3:4 ('acceleration.z'): 1e30 is beyond ±1e7",
+    ] {
+      XCTAssertTrue(run.standardError.contains(reason), run.standardError)
+    }
+    XCTAssertEqual(run.standardOutput, "")
+  }
+
   func testStream_RejectsBadModelFile() throws {
     let notAModel = try write("hello", "x.motus")
     let run = try MotusRunner.run(["stream", notAModel, "-"], input: "")

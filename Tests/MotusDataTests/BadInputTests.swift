@@ -21,7 +21,8 @@ final class BadInputTests: XCTestCase {
   private let header = "timestamp,session,subject,label,a,b\n"
 
   func testLoad_HugeValueIsOutOfRangeWithLocation() throws {
-    for bad in ["1e30", "-2.5e8", "1e300"] {
+    // 1e400 reads as infinity, but it is a number too large, not a missing one.
+    for bad in ["1e30", "-2.5e8", "1e300", "1e400", "-1e999"] {
       let path = try folder.write("x.csv", header + "0,s,1,walk,1,2\n0.1,s,1,walk,1,\(bad)\n")
       let error = expectCSVError { _ = try DatasetLoader.load([path], options: options()) }
       guard case .outOfRange(let text, let at, let limit, false)? = error else {
@@ -32,6 +33,17 @@ final class BadInputTests: XCTestCase {
       XCTAssertEqual([at.line, at.column], [3, 6])
       XCTAssertEqual(limit, Limits.channelMagnitude)
       XCTAssertTrue("\(error!)".contains("x.csv:3:6 ('b'): \(bad) is beyond ±1e7"), "\(error!)")
+    }
+  }
+
+  func testLoad_InfinityWrittenAsSuchIsNotAFiniteNumber() throws {
+    for bad in ["inf", "-Infinity", "nan"] {
+      let path = try folder.write("x.csv", header + "0,s,1,walk,1,\(bad)\n")
+      let error = expectCSVError { _ = try DatasetLoader.load([path], options: options()) }
+      guard case .nonFinite(bad, _)? = error else {
+        XCTFail("\(bad): \(String(describing: error))")
+        continue
+      }
     }
   }
 

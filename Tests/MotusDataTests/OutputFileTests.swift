@@ -51,6 +51,30 @@ final class OutputFileTests: TemporaryFolderTestCase {
     }
   }
 
+  func testOutput_AnotherOutputSpelledAnotherWayIsStillRefused() throws {
+    try FileManager.default.createDirectory(atPath: path("out"), withIntermediateDirectories: true)
+    // The same file however spelled; a folder that will hold outputs; a folder not made yet.
+    let cases = [
+      (path("out/windows.npy"), path("./../\(folder.lastPathComponent)/out/windows.npy")),
+      (path("out/windows.npy"), path("out/../out/windows.npy")),
+      (path("parity"), path("parity")),
+      (path("parity/windows.npy"), path("parity/../parity/windows.npy")),
+    ]
+    for (target, other) in cases {
+      XCTAssertThrowsError(
+        try OutputFile(path: target, flag: "--output", inputs: [], otherOutputs: [other]), other
+      ) { error in
+        XCTAssertTrue("\(error)".contains("it is also the output \(other)"), "\(error)")
+      }
+    }
+    XCTAssertThrowsError(try OutputFile(path: "-", flag: "--report", inputs: [], otherOutputs: ["-"]))
+    XCTAssertNoThrow(
+      try OutputFile(
+        path: path("out/windows.npy"), flag: "--output", inputs: [],
+        otherOutputs: [path("out/features.npy"), path("windows.npy"), "-"]))
+    XCTAssertEqual(try leftovers(), [])
+  }
+
   func testOutput_ReplacesARegularFileAtomicallyKeepingItsMode() throws {
     try "old".write(toFile: path("out.csv"), atomically: true, encoding: .utf8)
     XCTAssertEqual(chmod(path("out.csv"), 0o640), 0)

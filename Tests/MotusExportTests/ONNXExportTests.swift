@@ -86,6 +86,21 @@ final class ONNXExportTests: XCTestCase {
     }
   }
 
+  func testLongWindows_ExportInASizeThatGrowsWithTheWindowNotItsSquare() throws {
+    // The autocorrelation was a (W + 1) x W/2 table: 256 MB at 8,192 samples, 16.7 GB at
+    // 65,536; band powers a bins x bands one. Now both are a few indices and DFTs.
+    for window in [1024, 8192, 65536] {
+      let spec = FeatureSpec(
+        recipes: [.copy("a")], channels: ["a"], sampleRateHz: 100, windowLength: window,
+        hopLength: window, statistics: [.mean, .autocorrelationPeak, .autocorrelationLag],
+        spectral: [.bandPowers, .logBandPowers],
+        bandEdgesHz: (0...500).map { Double($0) / 10 })
+      let bytes = try ONNXExport.encode(try Self.model(spec), producerVersion: "test")
+      XCTAssertEqual(try ExportedModel(bytes).undefinedInputs, [])
+      XCTAssertLessThan(bytes.count, 32 * window + (1 << 20), "window \(window)")
+    }
+  }
+
   func testAOneSampleWindow_IsRefusedByFeatureName() throws {
     let spec = FeatureSpec(
       recipes: [.copy("a")], channels: ["a"], sampleRateHz: 10, windowLength: 1, hopLength: 1,
@@ -162,7 +177,8 @@ final class ONNXExportTests: XCTestCase {
   /// Operators ONNX Runtime 1.x implements on CPU for the types the export gives them (Acos is
   /// float only, hence its casts).
   static let supportedOperators: Set<String> = [
-    "Abs", "Acos", "Add", "And", "ArgMax", "Cast", "Concat", "DFT", "Div", "Gather", "Gemm",
+    "Abs", "Acos", "Add", "And", "ArgMax", "Cast", "Concat", "CumSum", "DFT", "Div", "Gather",
+    "Gemm",
     "Greater", "GreaterOrEqual", "Less", "Log", "MatMul", "Max", "Min", "Mul", "ReduceMax",
     "ReduceMean", "ReduceMin", "ReduceSum", "Relu", "Reshape", "Slice", "Softmax", "Sqrt", "Sub",
     "TopK", "Unsqueeze", "Where",

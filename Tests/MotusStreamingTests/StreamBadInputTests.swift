@@ -50,6 +50,9 @@ final class StreamBadInputTests: XCTestCase {
       ("0.4,0,x\u{1B}[2J,1", "live.csv:6:3 ('acceleration.y'): 'x\\x1B[2J' is not a number"),
       ("0.5,0,0", "live.csv:7:4: the row has 3 fields, the header has 4"),
       (",0,0,1", "live.csv:8:1 ('timestamp'): the cell is empty"),
+      ("0.6,1e400,0,1", "live.csv:9:2 ('acceleration.x'): 1e400 is beyond ±1e7"),
+      ("1e400,0,0,1", "live.csv:10:1 ('timestamp'): 1e400 is beyond ±1e10"),
+      ("0.7,-inf,0,1", "live.csv:11:2 ('acceleration.x'): '-inf' is not a finite number"),
     ]
     for (line, message) in cases {
       guard case .skipped(let error) = read(&rows, line).0 else {

@@ -179,6 +179,24 @@ final class NegativeTrainingTests: XCTestCase {
     XCTAssertNil(try train(0).model.novelty)
   }
 
+  func testNovelty_MoreDirectionsThanTheFeaturesLessOneIsAnError() throws {
+    // Four features: the fit could keep at most three directions, and cut a fourth silently.
+    let data = Synthetic.blobs(classCount: 2, featureCount: 4)
+    let train = { (components: Int) in
+      try Trainer.train(
+        features: data.x, labels: data.labels, groups: data.groups, classNames: ["a", "b"],
+        spec: Synthetic.spec, options: self.options { $0.noveltyComponents = components })
+    }
+    XCTAssertThrowsError(try train(4)) { error in
+      XCTAssertEqual(
+        error as? TrainingError,
+        .invalidHyperparameter(
+          name: "noveltyComponents", value: "4", expected: "at most 3 (the features less one)"))
+      XCTAssertTrue("\(error)".contains("'--novelty-components'"), "\(error)")
+    }
+    XCTAssertEqual(try train(3).model.novelty?.componentCount, 3)
+  }
+
   func testTraining_ByteDeterministicWithNegativesAndNovelty() throws {
     for negatives in NegativeUse.allCases {
       let chosen = options {

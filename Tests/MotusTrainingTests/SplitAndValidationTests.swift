@@ -183,4 +183,41 @@ final class SplitAndValidationTests: XCTestCase {
       ConfusionMatrix(truth: truth, predicted: predicted, classCount: 3).accuracy, report.accuracy,
       accuracy: 1e-12)
   }
+
+  /// Blobs whose every class is held by one group only, as one recording per activity is.
+  private func oneGroupPerClass() -> (x: Matrix, labels: [Int], groups: [String]) {
+    let data = Synthetic.blobs(separation: 4, seed: 10)
+    return (data.x, data.labels, data.labels.map { "recording\($0)" })
+  }
+
+  func testTrain_NothingToHoldOutIsAnErrorNamingNoCalibration() throws {
+    let data = oneGroupPerClass()
+    XCTAssertThrowsError(
+      try Trainer.train(
+        features: data.x, labels: data.labels, groups: data.groups, classNames: ["a", "b", "c"],
+        spec: Synthetic.spec)
+    ) { error in
+      XCTAssertEqual(error as? TrainingError, .noValidationWindows(groupCount: 3))
+      XCTAssertTrue("\(error)".contains("'--no-calibration'"), "\(error)")
+    }
+  }
+
+  func testTrain_WithoutCalibrationUsesEveryRowAndGivesNoFigures() throws {
+    var options = TrainingOptions()
+    options.calibrate = false
+    let data = oneGroupPerClass()
+    for groups in [data.groups, data.groups.map { _ in "one recording" }] {
+      let (model, report) = try Trainer.train(
+        features: data.x, labels: data.labels, groups: groups, classNames: ["a", "b", "c"],
+        spec: Synthetic.spec, options: options)
+      XCTAssertEqual(report.trainingRowCount, data.labels.count)
+      XCTAssertEqual(report.validationRowCount, 0)
+      XCTAssertEqual(model.metadata.validationMetrics, [:], "no NaN figures")
+      XCTAssertEqual(model.temperature, 1)
+      XCTAssertFalse(model.metadata.settings.refit ?? true, "nothing left to refit on")
+      XCTAssertGreaterThan(
+        zip(model.predict(data.x).map(\.classIndex), data.labels).filter { $0 == $1 }.count,
+        data.labels.count * 9 / 10)
+    }
+  }
 }

@@ -292,6 +292,11 @@ struct DataOptions: ParsableArguments {
   /// loading reports them.
   func inputFiles() -> [String] {
     guard let manifest else { return (try? DatasetLoader.expand(paths)) ?? paths }
+    return Self.inputFiles(manifest: manifest, dataRoot: dataRoot)
+  }
+
+  /// A manifest and every file its sources read (the manifest alone when it does not parse).
+  static func inputFiles(manifest: String, dataRoot: String?) -> [String] {
     var files = [manifest]
     guard let parsed = try? Manifest.read(manifest) else { return files }
     let root = parsed.resolvedDataRoot(manifestFile: manifest, dataRoot: dataRoot)

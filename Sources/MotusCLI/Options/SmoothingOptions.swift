@@ -17,35 +17,52 @@ struct SmoothingOptions: ParsableArguments {
       discussion: "Example: `--smoothing hmm --switch-probability 0.02`."))
   var smoothing: Choice = .none
 
-  @Option(
-    parsing: .unconditional,
-    help: ArgumentHelp(
-      "Weight of the newest prediction for --smoothing ema, in (0, 1].",
-      discussion: "Example: `--smoothing ema --alpha 0.3`.", valueName: "a"))
-  var alpha: Float = 0.5
+  static let defaultAlpha: Float = 0.5
 
   @Option(
     parsing: .unconditional,
     help: ArgumentHelp(
-      "Class-switch probability for --smoothing hmm, in (0, 1).",
+      "Weight of the newest prediction for --smoothing ema, in (0, 1] (default: "
+        + "\(defaultAlpha)).",
+      discussion: "Example: `--smoothing ema --alpha 0.3`.", valueName: "a"))
+  var alpha: Float?
+
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp(
+      "Class-switch probability for --smoothing hmm, in (0, 1) (default: "
+        + "\(StreamConfiguration.defaultSwitchProbability)).",
       discussion: "Example: `--smoothing hmm --switch-probability 0.02` (fewer switches).",
       valueName: "p"))
-  var switchProbability: Float = 0.05
+  var switchProbability: Float?
 
   func validate() throws {
-    guard alpha > 0 && alpha <= 1 else {
-      throw ValidationError("'--alpha' must be in (0, 1], got \(alpha).")
+    if let alpha {
+      guard alpha > 0 && alpha <= 1 else {
+        throw ValidationError("'--alpha' must be in (0, 1], got \(alpha).")
+      }
+      guard smoothing == .ema else {
+        throw ValidationError.appliesOnly("--alpha", with: "--smoothing ema")
+      }
     }
-    guard switchProbability > 0 && switchProbability < 1 else {
-      throw ValidationError("'--switch-probability' must be in (0, 1), got \(switchProbability).")
+    if let switchProbability {
+      guard switchProbability > 0 && switchProbability < 1 else {
+        throw ValidationError(
+          "'--switch-probability' must be in (0, 1), got \(switchProbability).")
+      }
+      guard smoothing == .hmm else {
+        throw ValidationError.appliesOnly("--switch-probability", with: "--smoothing hmm")
+      }
     }
   }
 
   var value: Smoothing {
     switch smoothing {
     case .none: .none
-    case .ema: .exponential(alpha: alpha)
-    case .hmm: .hiddenMarkov(switchProbability: switchProbability)
+    case .ema: .exponential(alpha: alpha ?? Self.defaultAlpha)
+    case .hmm:
+      .hiddenMarkov(
+        switchProbability: switchProbability ?? StreamConfiguration.defaultSwitchProbability)
     }
   }
 }

@@ -29,6 +29,7 @@ struct TrainingFlags: ParsableArguments {
   var model: ModelFamily?
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "MLP hidden layer sizes: one or two comma-separated widths (default: "
         + "\(defaults.hiddenLayerSizes.map(String.init).joined(separator: ","))).",
@@ -43,7 +44,8 @@ struct TrainingFlags: ParsableArguments {
 
   @Option(
     parsing: .unconditional,
-    help: "Seed for the validation split, initialisation, shuffling and augmentation.")
+    help: "Seed for the validation split, initialisation, shuffling and augmentation.",
+    transform: TrainingFlags.seed(_:))
   var seed: UInt64 = defaults.seed
 
   @Option(
@@ -111,7 +113,11 @@ struct TrainingFlags: ParsableArguments {
 
   @Flag(
     inversion: .prefixedNo,
-    help: "Temperature scaling on the validation part (--no-calibration keeps temperature 1).")
+    help: ArgumentHelp(
+      "Temperature scaling on the validation part (--no-calibration keeps temperature 1).",
+      discussion: "--no-calibration also lets training use every window when no subject or "
+        + "session can be held out (one recording per activity); it then gives no validation "
+        + "figures."))
   var calibration = defaults.calibrate
 
   // `--unknown-below`, as `stream` and `evaluate` spell it; `--unknown-threshold` still works.
@@ -145,7 +151,7 @@ struct TrainingFlags: ParsableArguments {
     parsing: .unconditional,
     help: ArgumentHelp(
       "Principal directions of the novelty detector, which answers 'unknown' for windows far "
-        + "from the training data; 0 for none.",
+        + "from the training data; 0 for none, at most the number of features less one.",
       discussion: "Default: \(defaults.noveltyComponents).", valueName: "k"))
   var noveltyComponents: Int?
 
@@ -241,6 +247,50 @@ struct TrainingFlags: ParsableArguments {
     if let noveltyRate, !(noveltyRate > 0 && noveltyRate < 1) {
       throw ValidationError("'--novelty-rate' must be in (0, 1), got \(noveltyRate).")
     }
+    try refuseFlagsThatWouldBeIgnored()
+  }
+
+  /// Flags of a part of training that does not run with the others given.
+  private func refuseFlagsThatWouldBeIgnored() throws {
+    let family = model ?? Self.defaults.model
+    if hidden != nil, family != .mlp {
+      throw ValidationError.appliesOnly("--hidden", with: "--model mlp")
+    }
+    if solver != nil, family == .mlp {
+      throw ValidationError.appliesOnly("--solver", with: "--model logistic (the MLP uses Adam)")
+    }
+    let usesAdam = family == .mlp || (solver ?? Self.defaults.solver) == .adam
+    for (flag, given) in [
+      ("--learning-rate", learningRate != nil), ("--batch-size", batchSize != nil),
+      ("--patience", patience != nil),
+    ] where given && !usesAdam {
+      throw ValidationError.appliesOnly(flag, with: "Adam (--model mlp, or --solver adam)")
+    }
+    if negativeRate != nil, (negatives ?? Self.defaults.negatives) != .learnAsClass {
+      throw ValidationError.appliesOnly("--negative-rate", with: "--negatives class")
+    }
+    if noveltyRate != nil, (noveltyComponents ?? Self.defaults.noveltyComponents) <= 0 {
+      throw ValidationError.appliesOnly("--novelty-rate", with: "--novelty-components K, K > 0")
+    }
+  }
+
+  /// A warning when `--negatives` or `--negative-rate` was given for data without negative
+  /// labels (only a manifest's `negativeLabels` gives them): the model learns no negative class.
+  func warnIfNoNegatives(_ negativeLabels: [String]) {
+    guard negatives != nil || negativeRate != nil, negativeLabels.isEmpty else { return }
+    Warnings.write(
+      "warning: --negatives and --negative-rate act on a manifest's negativeLabels; this data "
+        + "has none, so the model learns no negative class.\n")
+  }
+
+  /// A seed as typed: a whole number from 0 to 2^64 - 1 (`-5` is refused by name, not read
+  /// as a flag, since seed options parse their value unconditionally).
+  static func seed(_ text: String) throws -> UInt64 {
+    guard let seed = UInt64(text) else {
+      throw ValidationError(
+        "a seed must be a whole number from 0 to \(UInt64.max), got \(Excerpt.text(text)).")
+    }
+    return seed
   }
 
   func hiddenLayerSizes() throws -> [Int] {

@@ -61,6 +61,7 @@ struct WindowOptions: ParsableArguments {
   var minimumPurity: Float { purity.minimumPurity }
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Band edges in Hz, comma-separated and ascending, up to the Nyquist frequency.",
       discussion: "Default: 0,0.5,1,2,3,5,8,12,16,20,25 below Nyquist, then Nyquist. Bins "
@@ -106,6 +107,10 @@ struct WindowOptions: ParsableArguments {
       throw ValidationError(
         "'--log-power-floor' must be finite and positive, got \(logPowerFloor). "
           + "HINT: e.g. --log-power-floor 1e-4, in (channel unit)^2.")
+    }
+    let spectralChosen = try chosenSpectral() ?? FeatureChoice.defaultSpectral
+    if logPowerFloor != nil, !spectralChosen.contains(.logBandPowers) {
+      throw ValidationError.appliesOnly("--log-power-floor", with: "log_band in --spectral")
     }
   }
 
@@ -164,6 +169,12 @@ struct WindowOptions: ParsableArguments {
           "'--bands' item '\(Excerpt.text(item))' is not a number of Hz. Example: 0,1,3,8")
       }
       edges.append(edge)
+    }
+    guard edges.allSatisfy({ $0 >= 0 }), zip(edges, edges.dropFirst()).allSatisfy({ $0 < $1 })
+    else {
+      throw ValidationError(
+        "'--bands' edges must be non-negative and strictly ascending, got "
+          + "\(Excerpt.text(bands)). Example: 0,1,3,8")
     }
     return edges
   }

@@ -79,7 +79,7 @@ public enum AppExport {
     case .physicsToolbox: parts = try PhysicsToolboxReader.read(AppTable.read(path))
     case .androSensor: parts = try AndroSensorReader.read(AppTable.read(path))
     }
-    let base = (path as NSString).lastPathComponent
+    let base = PathName.last(path)
     let name = isFolder ? base : AppExportLabels.withoutCSV(base)
     let joined = try AppExportJoin.join(parts, path: path, name: name, label: label, gapRule: gapRule)
     var notes = [

@@ -108,7 +108,7 @@ extension AppStream {
     guard keptTimes.count >= 2 else { return nil }
     let names = columns.map { table.header[$0] }
     return AppStream(
-      source: source ?? "\((table.file as NSString).lastPathComponent) (\(names.joined(separator: ",")))",
+      source: source ?? "\(PathName.last(table.file)) (\(names.joined(separator: ",")))",
       channels: axes.map { "\(group).\($0)" }, times: keptTimes, columns: kept,
       conversion: conversion)
   }

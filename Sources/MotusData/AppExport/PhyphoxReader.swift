@@ -22,7 +22,7 @@ enum PhyphoxReader {
       if columns.allSatisfy(header.contains) { return (group, columns, scale, conversion) }
     }
     // Multi-sensor files: the file name says which sensor `"X (unit)"` is.
-    let base = ((file as NSString).lastPathComponent as NSString).deletingPathExtension.lowercased()
+    let base = (PathName.last(file) as NSString).deletingPathExtension.lowercased()
     let byFile: [(String, String, String, (Double, String))] = [
       ("linear accelerometer", "userAcceleration", "m/s^2", toG),
       ("linear acceleration", "userAcceleration", "m/s^2", toG),
@@ -40,7 +40,7 @@ enum PhyphoxReader {
   static func read(_ paths: [String]) throws -> AppRecordingParts {
     var parts = AppRecordingParts(layout: .phyphox)
     for path in paths {
-      let name = (path as NSString).lastPathComponent
+      let name = PathName.last(path)
       let table = try AppTable.read(path)
       guard recognises(header: table.header), let time = table.column("Time (s)") else {
         parts.ignored.append("\(name) (not a phyphox \"Time (s)\" file)")

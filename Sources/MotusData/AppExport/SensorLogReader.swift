@@ -121,7 +121,7 @@ enum SensorLogReader {
     return PedometerReference(
       times: times, cumulativeSteps: counts,
       cadenceStepsPerSecond: cadence == nil ? nil : cadences,
-      source: "\((table.file as NSString).lastPathComponent) (pedometerNumberofSteps(N) at pedometerEndDate(txt))")
+      source: "\(PathName.last(table.file)) (pedometerNumberofSteps(N) at pedometerEndDate(txt))")
   }
 }
 

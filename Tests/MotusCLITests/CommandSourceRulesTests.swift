@@ -1,0 +1,90 @@
+// Rules every command follows, checked on the command line's sources so that a new command or
+// flag cannot skip them: standard output only through `StandardOutput` (checked writes), files
+// only through `OutputFile` (the output rule), numbers parsed whatever their sign (so that `-5`
+// reaches validation instead of ArgumentParser's "Missing value").
+
+import Foundation
+import XCTest
+
+final class CommandSourceRulesTests: XCTestCase {
+  static var cliSources: URL {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("Sources/MotusCLI")
+  }
+
+  /// Every Swift file of the command line: (name relative to Sources/MotusCLI, lines).
+  static func sources() throws -> [(name: String, lines: [String])] {
+    let root = cliSources
+    let names = try XCTUnwrap(FileManager.default.subpaths(atPath: root.path))
+      .filter { $0.hasSuffix(".swift") }.sorted()
+    XCTAssertGreaterThan(names.count, 10)
+    return try names.map { name in
+      let text = try String(contentsOf: root.appendingPathComponent(name), encoding: .utf8)
+      return (name, text.components(separatedBy: "\n"))
+    }
+  }
+
+  /// `(file:line, text)` of every code line (comments stripped) that matches `pattern`.
+  static func matches(_ pattern: String, except allowed: Set<String> = []) throws -> [String] {
+    let regex = try NSRegularExpression(pattern: pattern)
+    var found: [String] = []
+    for (name, lines) in try sources() where !allowed.contains(name) {
+      for (i, line) in lines.enumerated() {
+        let code = line.components(separatedBy: "//")[0]
+        let range = NSRange(code.startIndex..., in: code)
+        if regex.firstMatch(in: code, range: range) != nil {
+          found.append("\(name):\(i + 1): \(line.trimmingCharacters(in: .whitespaces))")
+        }
+      }
+    }
+    return found
+  }
+
+  func testStandardOutput_IsWrittenOnlyThroughTheCheckedWriter() throws {
+    // Swift's print buffers in stdio and drops write errors; FileHandle traps on them.
+    let found = try Self.matches(#"(?<![.\w])print\(|FileHandle\.standardOutput|STDOUT_FILENO"#)
+    XCTAssertEqual(found, [], "write standard output with StandardOutput.print/write")
+  }
+
+  func testFiles_AreWrittenOnlyThroughOutputFile() throws {
+    // StreamAppInput's copy is a private temporary file, opened and unlinked at once.
+    let found = try Self.matches(
+      #"\.write\(to:|\.atomic\b|createFile\(atPath|FileHandle\(forWritingTo"#,
+      except: ["StreamAppInput.swift"])
+    XCTAssertEqual(found, [], "open outputs with OutputFile before the work")
+  }
+
+  func testNumericOptions_ParseTheirValueUnconditionally() throws {
+    // Options whose text value is a list of numbers count as numeric too.
+    let numericTypes: Set<String> = ["Int", "Double", "Float", "UInt64", "WindowSpan"]
+    let numbersAsText: Set<String> = ["hidden", "seeds", "bands"]
+    let declaration = try NSRegularExpression(
+      pattern: #"@Option\(((?:(?!@Option|@Flag|@Argument).)*?)\)\s*\n\s*var (\w+)\s*"#
+        + #"(?::\s*([\w.]+)\??)?\s*(?:=\s*([^\n]+))?"#,
+      options: [.dotMatchesLineSeparators])
+    var numeric: [String] = []
+    var conditional: [String] = []
+    for (name, lines) in try Self.sources() {
+      let text = lines.joined(separator: "\n")
+      for match in declaration.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+        func group(_ i: Int) -> String? {
+          Range(match.range(at: i), in: text).map { String(text[$0]) }
+        }
+        let (arguments, variable) = (group(1) ?? "", group(2) ?? "")
+        let type = group(3), initial = group(4)?.trimmingCharacters(in: .whitespaces) ?? ""
+        let isNumber =
+          type.map(numericTypes.contains) ?? false || numbersAsText.contains(variable)
+          || (type == nil
+            && initial.range(of: #"^-?[0-9][0-9_.]*$"#, options: .regularExpression) != nil)
+        guard isNumber else { continue }
+        numeric.append(variable)
+        if !arguments.contains("parsing: .unconditional") {
+          conditional.append("\(name): \(variable)")
+        }
+      }
+    }
+    XCTAssertGreaterThan(numeric.count, 30, "the scan finds the numeric options")
+    XCTAssertEqual(
+      conditional, [], "add parsing: .unconditional, then check the value in validate()")
+  }
+}
