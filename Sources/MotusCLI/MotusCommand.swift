@@ -14,6 +14,7 @@ struct MotusCommand: ParsableCommand {
     ])
 
   static func main() {
+    startWithPinnedBLASKernels()
     // Before any output file exists, so an interrupted run never leaves one half-written.
     Interruption.removeTemporaryFilesOnSignal()
     // A closed pipe then fails the write (EPIPE) that `StandardOutput` reports, wherever it is.
@@ -29,5 +30,16 @@ struct MotusCommand: ParsableCommand {
     } catch {
       exit(withError: error)
     }
+  }
+
+  /// Starts this program again with OpenBLAS's kernels pinned (MotusBLAS's `BLASKernels`), so a model
+  /// trained here is the file the same command writes on any other x86-64 machine. OpenBLAS has
+  /// already chosen by the time Swift code runs, hence a new start rather than a setting. When
+  /// the new start fails, the program goes on with the kernels it has.
+  private static func startWithPinnedBLASKernels() {
+    guard let pin = TrainingRuntime.kernelPinning() else { return }
+    setenv(pin.name, pin.value, 1)
+    let arguments = CommandLine.unsafeArgv
+    execv("/proc/self/exe", arguments)
   }
 }

@@ -13,7 +13,7 @@ extension Manifest {
   /// Keys of a `sources[]` object; its `labels` maps source labels, any names.
   public static let sourceKeys = [
     "name", "files", "channels", "negateAcceleration", "labels", "subjects", "excludeSubjects",
-    "joinClips", "weight", "placementSeparator",
+    "joinClips", "weight", "placementSeparator", "label", "licence",
   ]
   /// Keys of a source's `joinClips` object.
   public static let clipJoinKeys = ["runSeparator", "oneRepetitionPerClip"]

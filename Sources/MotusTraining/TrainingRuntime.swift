@@ -9,4 +9,10 @@ public enum TrainingRuntime {
   /// about a tenth of a second: on a two-core machine that takes a core from whatever the
   /// program does first, such as parsing a file. Model outputs are the same either way.
   public static func prepare() { BLAS.prepare() }
+
+  /// The environment OpenBLAS must load with for model files to be the same on every machine
+  /// (`BLASKernels`); nil when nothing needs setting.
+  public static func kernelPinning() -> (name: String, value: String)? {
+    BLASKernels.pinningEnvironment()
+  }
 }

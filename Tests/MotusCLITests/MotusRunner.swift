@@ -29,11 +29,14 @@ enum MotusRunner {
 
   /// Runs `motus arguments...` with `input` on standard input and waits for it to exit.
   ///
+  /// `changes` sets (or, with nil, removes) environment variables of the child.
+  ///
   /// Output goes to temporary files rather than pipes, so a chatty process cannot block;
   /// `standardOutput` replaces the file (its `standardOutput` text is then empty).
   static func run(
     _ arguments: [String], input: String? = nil, standardOutput: FileHandle? = nil,
-    workingDirectory: URL? = nil, timeout: TimeInterval? = nil
+    workingDirectory: URL? = nil, timeout: TimeInterval? = nil,
+    environment changes: [String: String?] = [:]
   ) throws -> MotusRun {
     let directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("motus-run-\(UUID().uuidString)")
@@ -48,6 +51,11 @@ enum MotusRunner {
     process.executableURL = executableURL
     process.arguments = arguments
     if let workingDirectory { process.currentDirectoryURL = workingDirectory }
+    if !changes.isEmpty {
+      var environment = ProcessInfo.processInfo.environment
+      for (name, value) in changes { environment[name] = value }
+      process.environment = environment
+    }
     process.standardOutput = standardOutput ?? out
     process.standardError = err
     let inPipe = Pipe()

@@ -72,7 +72,7 @@ final class ManifestKeyTests: TemporaryFolderTestCase {
       name: "a", files: ["a.csv"], channels: ["x"], negateAcceleration: true,
       labels: ["walk": "walking"], subjects: "1", excludeSubjects: "2",
       joinClips: Manifest.ClipJoin(runSeparator: "_", oneRepetitionPerClip: true), weight: 1,
-      placementSeparator: "_")
+      placementSeparator: "_", label: "walk", licence: "MIT")
     let manifest = Manifest(
       name: "n", description: "d", dataRoot: ".", sampleRateHz: 10, channels: ["x"],
       labels: ["walking"], negativeLabels: ["other"], sources: [source])
