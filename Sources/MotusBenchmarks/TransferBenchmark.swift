@@ -457,7 +457,8 @@ public enum TransferBenchmark {
     parts.append(
       "negatives \(options.negatives.rawValue)"
         + (options.negatives == .learnAsClass ? " (rate \(options.negativeRate))" : ""))
-    if options.classWeighting == .none { parts.append("no class weights") }
+    parts.append(options.classWeighting == .none ? "no class weights" : "class weights \(options.classWeighting)")
+    if options.sourceBalance != .none { parts.append("sources balanced \(options.sourceBalance.rawValue)") }
     if options.noveltyComponents > 0 {
       parts.append("novelty \(options.noveltyComponents) components, rate \(options.noveltyRate)")
     }

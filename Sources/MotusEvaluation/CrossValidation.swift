@@ -146,7 +146,10 @@ public enum CrossValidation {
         features: table.features.rows(fold.trainingRows), labels: labels, groups: innerGroups,
         classNames: classNames, spec: spec,
         sampleWeights: Trainer.rowWeights(
-          table: table, rows: fold.trainingRows, sourceWeights: sourceWeights),
+          table: table, rows: fold.trainingRows,
+          sourceWeights: Trainer.balancedSourceWeights(
+            table: table, rows: fold.trainingRows, sourceWeights: sourceWeights,
+            balance: options.sourceBalance)),
         options: options)
       let evaluation = try Evaluation.evaluate(
         model: trained.model, table: table, rows: fold.testRows)

@@ -65,8 +65,12 @@ public struct FeatureChoice: Codable, Sendable, Equatable {
   public var spectral: [SpectralFeature]?
   public var bandEdgesHz: [Double]?
   public var logPowerFloor: Double?
+  /// How far back the recent-windows summaries reach (`FeatureContext`): the windows whose
+  /// starts lie within this span of the current one's; nil or zero for none.
+  public var context: WindowSpan? = FeatureChoice.defaultContext
 
   public static let defaultWindow = WindowSpan.seconds(5.12)
+  public static let defaultContext: WindowSpan? = nil
   public static let defaultChannelRule = FeatureChannelRule.orientationFree
   /// Every spectral feature, log band powers included (a sensor's gain only shifts them).
   public static let defaultSpectral: [SpectralFeature] = SpectralFeature.allCases
@@ -140,8 +144,29 @@ public struct FeatureChoice: Codable, Sendable, Equatable {
       spec.decomposedVectors.append(axes)
     }
     guard !spec.featureNames.isEmpty else { throw FeatureChoiceError.noFeatures }
+    if let context, context.isPositive {
+      spec.context = try FeatureChoice.context(
+        spanning: context.samples(atRate: rate), hopLength: hopLength,
+        windowFeatures: spec.windowFeatureNames)
+    }
     try spec.validate()
     return spec
+  }
+
+  /// The recent windows whose starts lie within `span` samples of the current one's, by
+  /// `FeatureContext.recentIntensity`.
+  ///
+  /// - Throws: `FeatureChoiceError.contextWithoutFeatures` when the window has no std or log
+  ///   band power.
+  static func context(spanning span: Int, hopLength: Int, windowFeatures: [String]) throws
+    -> FeatureContext
+  {
+    let windows = 1 + Int((Double(span) / Double(max(hopLength, 1))).rounded())
+    guard
+      let context = FeatureContext.recentIntensity(
+        windowCount: windows, windowFeatures: windowFeatures)
+    else { throw FeatureChoiceError.contextWithoutFeatures }
+    return context
   }
 
   /// `|name|`: a magnitude channel.
@@ -171,6 +196,7 @@ public enum FeatureChoiceError: Error, Equatable, CustomStringConvertible {
   case noFeatures
   case noRecordings
   case mixedRates(lowHz: Double, highHz: Double, medianHz: Double)
+  case contextWithoutFeatures
 
   public var description: String {
     switch self {
@@ -186,6 +212,10 @@ public enum FeatureChoiceError: Error, Equatable, CustomStringConvertible {
         + "use --feature-channels all for data without magnitudes or 3-axis vectors."
     case .noRecordings:
       return "no recordings were loaded. HINT: check the files and the filters."
+    case .contextWithoutFeatures:
+      return "'--context' summarises each channel's std and log band powers, and the chosen "
+        + "features have neither. HINT: add std to --statistics or log_band to --spectral, or "
+        + "use --context 0."
     case .mixedRates(let low, let high, let median):
       return "recordings are sampled at rates from \(low) to \(high) Hz; windows need one "
         + "rate. HINT: resample with --sample-rate \(Int(median.rounded()))."

@@ -40,17 +40,24 @@ public struct FeatureExtractor: Sendable {
   public var featureNames: [String] { spec.featureNames }
   public let featureCount: Int
   private var storage: Storage
+  /// The recent windows' features, when the spec has a context (`FeatureContext`).
+  private var context: ContextWindows?
 
   /// Plans the extractor; throws `FeatureSpecError` when the spec is invalid.
   public init(spec: FeatureSpec) throws {
     try spec.validate()
     self.spec = spec
     self.storage = Storage(spec: spec)
-    self.featureCount = storage.outputCount
+    self.context = spec.context.map {
+      ContextWindows(context: $0, featureNames: spec.windowFeatureNames)
+    }
+    self.featureCount = storage.outputCount + (context?.outputCount ?? 0)
     precondition(featureCount == spec.featureNames.count, "feature layout out of sync")
   }
 
-  /// Writes the features of window `[start, start + spec.windowLength)` into `output`.
+  /// Writes the features of window `[start, start + spec.windowLength)` into `output`. With a
+  /// context, windows must come in time order, and `restartContext()` marks where a recording
+  /// or stream begins.
   ///
   /// - Parameters:
   ///   - columns: One column per `spec.recipes` entry, `columns[c][t]`.
@@ -72,7 +79,14 @@ public struct FeatureExtractor: Sendable {
     }
     if !isKnownUniquelyReferenced(&storage) { storage = Storage(spec: spec) }
     storage.extract(columns: columns, start: start, output: output.baseAddress!)
+    if context != nil {
+      let base = output.baseAddress!
+      context!.append(base, writingTo: base + storage.outputCount)
+    }
   }
+
+  /// Forgets the recent windows: the next window begins a recording, or a stream after a gap.
+  public mutating func restartContext() { context?.restart() }
 
   /// Convenience form that allocates the row (tests, one-off use).
   public mutating func extract(columns: [[Float]], start: Int) -> [Float] {

@@ -28,7 +28,13 @@ extension FeatureSpec {
     if overflow { return nil }
     let vectorFeatures = vectors.reduce(0) { $0 + 3 + (hasGravityAngle($1) ? 1 : 0) }
     let (total, overflowTotal) = product.addingReportingOverflow(vectorFeatures)
-    return overflowTotal ? nil : total
+    if overflowTotal { return nil }
+    guard let context else { return total }
+    let (summaries, overflowContext) = context.features.count.multipliedReportingOverflow(
+      by: context.statistics.count)
+    if overflowContext { return nil }
+    let (all, overflowAll) = total.addingReportingOverflow(summaries)
+    return overflowAll ? nil : all
   }
 
   /// Checks the sizes and the recipes; `validate` runs it first, before any name is built.

@@ -38,6 +38,9 @@ public struct FeatureSpec: Codable, Sendable, Equatable {
   /// direction is the window mean of `gravity` when set (and the vector is not gravity),
   /// else of the vector itself (raw acceleration averages to gravity). Default none.
   public var decomposedVectors: [[String]]
+  /// Summaries of recent windows' features (`FeatureContext`), after every per-window
+  /// feature; nil for none (the default).
+  public var context: FeatureContext?
 
   public init(
     recipes: [ChannelRecipe], channels: [String], vectors: [[String]] = [],
@@ -45,7 +48,7 @@ public struct FeatureSpec: Codable, Sendable, Equatable {
     statistics: [Statistic] = Statistic.defaults,
     spectral: [SpectralFeature] = SpectralFeature.defaults,
     bandEdgesHz: [Double], logPowerFloor: Double = FeatureSpec.defaultLogPowerFloor,
-    decomposedVectors: [[String]] = []
+    decomposedVectors: [[String]] = [], context: FeatureContext? = nil
   ) {
     self.recipes = recipes
     self.channels = channels
@@ -59,6 +62,7 @@ public struct FeatureSpec: Codable, Sendable, Equatable {
     self.bandEdgesHz = bandEdgesHz
     self.logPowerFloor = logPowerFloor
     self.decomposedVectors = decomposedVectors
+    self.context = context
   }
 }
 
@@ -185,8 +189,12 @@ extension FeatureSpec {
   /// Feature names in output order: for each channel its statistics then its spectral
   /// features (`band` and `log_band` expanded in edge order); then for each vector `corr_xy`,
   /// `corr_xz`, `corr_yz` and, when gravity is set and the vector is not gravity, `gravity_angle`;
-  /// then the per-channel features of each decomposed vector's vertical and horizontal parts.
-  public var featureNames: [String] {
+  /// then the per-channel features of each decomposed vector's vertical and horizontal parts;
+  /// then the context's summaries (`FeatureContext.featureNames`).
+  public var featureNames: [String] { windowFeatureNames + (context?.featureNames ?? []) }
+
+  /// The features of one window on its own: `featureNames` without the context's.
+  public var windowFeatureNames: [String] {
     var names: [String] = []
     for channel in channels { names += perChannelNames(channel) }
     for axes in vectors {
@@ -312,6 +320,27 @@ extension FeatureSpec {
     if Set(featureNames).count != featureNames.count {
       throw FeatureSpecError.duplicateFeatureNames
     }
+    if let context { try validate(context) }
+  }
+}
+
+extension FeatureSpec {
+  /// A context's window count, statistics and features: each one of this spec's own.
+  func validate(_ context: FeatureContext) throws {
+    guard (2...FeatureContext.maximumWindowCount).contains(context.windowCount) else {
+      throw FeatureSpecError.invalidContext(
+        "\(context.windowCount) windows; it summarises 2 to \(FeatureContext.maximumWindowCount)")
+    }
+    guard !context.features.isEmpty, !context.statistics.isEmpty else {
+      throw FeatureSpecError.invalidContext("it names no feature or no statistic")
+    }
+    guard Set(context.statistics).count == context.statistics.count else {
+      throw FeatureSpecError.invalidContext("a statistic is named twice")
+    }
+    let own = Set(windowFeatureNames)
+    for name in context.features where !own.contains(name) {
+      throw FeatureSpecError.invalidContext("'\(Excerpt.text(name))' is not a feature of the window")
+    }
   }
 }
 
@@ -320,7 +349,7 @@ extension FeatureSpec {
 extension FeatureSpec {
   private enum CodingKeys: String, CodingKey {
     case recipes, channels, vectors, gravity, sampleRateHz, windowLength, hopLength
-    case statistics, spectral, bandEdgesHz, logPowerFloor, decomposedVectors
+    case statistics, spectral, bandEdgesHz, logPowerFloor, decomposedVectors, context
   }
 
   /// Decodes specs written before `logPowerFloor` existed with the default floor.
@@ -341,6 +370,7 @@ extension FeatureSpec {
       ?? FeatureSpec.defaultLogPowerFloor
     decomposedVectors =
       try c.decodeIfPresent([[String]].self, forKey: .decomposedVectors) ?? []
+    context = try c.decodeIfPresent(FeatureContext.self, forKey: .context)
   }
 
   /// Writes `logPowerFloor` only when log bands use it or it is not the default, so specs
@@ -361,5 +391,6 @@ extension FeatureSpec {
       try c.encode(logPowerFloor, forKey: .logPowerFloor)
     }
     if !decomposedVectors.isEmpty { try c.encode(decomposedVectors, forKey: .decomposedVectors) }
+    try c.encodeIfPresent(context, forKey: .context)
   }
 }

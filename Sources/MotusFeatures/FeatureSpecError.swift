@@ -15,6 +15,8 @@ public enum FeatureSpecError: Error, Equatable, CustomStringConvertible {
   case unknownChannel(String, available: [String])
   case vectorNotThreeAxes([String])
   case duplicateFeatureNames
+  /// The recent-windows context is inconsistent (the reason says how).
+  case invalidContext(String)
   /// The dataset's channels are not the spec's recipe outputs.
   case channelMismatch(dataset: [String], recipes: [String])
   /// A recording is not at the spec's rate.
@@ -62,6 +64,9 @@ public enum FeatureSpecError: Error, Equatable, CustomStringConvertible {
         + "HINT: list the x, y and z channels."
     case .duplicateFeatureNames:
       return "two features share a name. HINT: list each channel and statistic once."
+    case .invalidContext(let reason):
+      return "the context of recent windows is not valid: \(reason). HINT: give --context a "
+        + "span of at least one hop (e.g. --context 30s), or --context 0 for none."
     case .channelMismatch(let dataset, let recipes):
       return "the dataset's channels (\(Excerpt.list(dataset))) are not the spec's "
         + "channels (\(Excerpt.list(recipes))). "

@@ -110,15 +110,22 @@ public struct WindowTable: Sendable, Equatable {
       skippedRecordingCount += 1
       return
     }
+    extractor.restartContext()
+    let hasContext = extractor.spec.context != nil
     for start in window.starts(sampleCount: recording.sampleCount) {
       let majority = SlidingWindow.majorityLabel(
         recording.labelIndices[start..<(start + window.length)])
-      if majority.purity < minimumPurity {
+      // A dropped window still passes through the context, as it does in a stream.
+      if majority.purity < minimumPurity && !hasContext {
         droppedImpureCount += 1
         continue
       }
       row.withUnsafeMutableBufferPointer {
         extractor.extract(columns: recording.columns, start: start, into: $0)
+      }
+      if majority.purity < minimumPurity {
+        droppedImpureCount += 1
+        continue
       }
       // A NaN feature would reach a model or a metric; name the window instead.
       if let bad = row.firstIndex(where: { !$0.isFinite }) {

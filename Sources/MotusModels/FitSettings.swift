@@ -38,6 +38,17 @@ public enum ClassWeighting: Codable, Equatable, Sendable {
   case given([Float])
 }
 
+/// How the windows of a manifest's sources are weighed against each other in the loss, on top of
+/// each source's own `weight`.
+public enum SourceBalance: String, Codable, Sendable, CaseIterable {
+  /// Every window weighs its source's weight.
+  case none
+  /// A source of `n` windows weighs `1 / √n` a window (scaled so the mean window weighs 1):
+  /// its total grows as `√n`, so a one-minute source is heard beside a five-hour one without
+  /// its few windows counting as much as all of the other's.
+  case inverseSquareRoot = "inverse-sqrt"
+}
+
 /// How many perturbed copies of each training recording to add, and how they differ.
 public struct Augmentation: Codable, Sendable, Equatable {
   /// Perturbed copies per recording, added beside the original. 0 = no augmentation.

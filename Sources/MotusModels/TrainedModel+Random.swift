@@ -7,15 +7,27 @@ import MotusLinearAlgebra
 
 extension TrainedModel {
   /// A model with the shape of a real one and seeded random weights, for timing only:
-  /// copies of `channels`, standard features, an MLP with `hiddenUnits`, six classes.
+  /// copies of `channels`, standard features (with `contextWindows > 0`, the recent windows'
+  /// intensity too), an MLP with `hiddenUnits`, six classes.
   public static func randomlyWeighted(
     channels: [String], sampleRateHz: Double = 50, windowLength: Int = 128, hopLength: Int = 64,
-    hiddenUnits: Int = 64, seed: UInt64 = 1
+    hiddenUnits: Int = 64, seed: UInt64 = 1, contextWindows: Int = 0
   ) throws -> TrainedModel {
     let recipes = channels.map { ChannelRecipe.copy($0) }
-    let spec = FeatureSpec.standard(
+    var spec = FeatureSpec.standard(
       recipes: recipes, channels: channels, sampleRateHz: sampleRateHz,
       windowLength: windowLength, hopLength: hopLength)
+    if contextWindows > 0 {
+      spec.context = FeatureContext.recentIntensity(
+        windowCount: contextWindows, windowFeatures: spec.windowFeatureNames)
+    }
+    return try randomlyWeighted(spec: spec, hiddenUnits: hiddenUnits, seed: seed)
+  }
+
+  /// `randomlyWeighted(channels:...)` for a given feature spec.
+  public static func randomlyWeighted(spec: FeatureSpec, hiddenUnits: Int = 64, seed: UInt64 = 1)
+    throws -> TrainedModel
+  {
     let featureCount = try FeatureExtractor(spec: spec).featureCount
     var random = SplitMix64(seed: seed)
     func layer(_ outputs: Int, _ inputs: Int) -> Linear {

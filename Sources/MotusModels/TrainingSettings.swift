@@ -34,8 +34,11 @@ public struct TrainingSettings: Codable, Sendable, Equatable {
   /// With a novelty detector only, as is `noveltyRate`.
   public var noveltyComponents: Int?
   public var noveltyRate: Double?
-  /// Loss weight per manifest source, when one is not 1.
+  /// Loss weight per manifest source, when one is not 1: the manifest's weights times
+  /// `sourceBalance`'s, as the fit used them.
   public var sourceWeights: [String: Double]?
+  /// How sources were balanced (recorded when not `.none`).
+  public var sourceBalance: SourceBalance?
   /// Entries this build does not read (a newer build's, or a value in another form), kept
   /// as written so that reading and writing a file changes nothing.
   public var unread: [String: String] = [:]
@@ -127,6 +130,7 @@ public struct TrainingSettings: Codable, Sendable, Equatable {
           $0.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
         },
         read: Self.readSourceWeights),
+      field("sourceBalance", \.sourceBalance),
     ]
   }
 

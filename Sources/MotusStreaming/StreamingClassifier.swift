@@ -202,6 +202,7 @@ public final class StreamingClassifier {
       repeating: [Float](repeating: 0, count: spec.windowLength), count: channelCount)
     if let planned, planned.spec == spec {
       extractor = planned
+      extractor.restartContext()  // a finished engine's recent windows are not this stream's
     } else {
       extractor = try FeatureExtractor(spec: spec)
     }
@@ -294,6 +295,7 @@ public final class StreamingClassifier {
     if let segment = segmenter.finish() { report(segment, events: events) }
     steps?.restart()
     ring.removeAll()
+    extractor.restartContext()
     smoother.reset()
     repetitions?.reset()
     inRepetitionClass = false

@@ -88,7 +88,9 @@ extension Trainer {
     let groups = rows.map {
       validationGroup == .subject ? table.subject(at: $0) : table.session(at: $0)
     }
-    let weights = rowWeights(table: table, rows: rows, sourceWeights: sourceWeights)
+    let effective = balancedSourceWeights(
+      table: table, rows: rows, sourceWeights: sourceWeights, balance: options.sourceBalance)
+    let weights = rowWeights(table: table, rows: rows, sourceWeights: effective)
     let everyRow = rows.count == table.windowCount
     var features = everyRow ? table.features : table.features.rows(rows)
     // Every row: the table's only reference moves to the fit, which sets it aside and returns it.
@@ -100,9 +102,44 @@ extension Trainer {
       progress: progress)
     if everyRow { table.features = features }
     if weights != nil {
-      trained.model.metadata.settings.sourceWeights = sourceWeights
+      trained.model.metadata.settings.sourceWeights = effective
+    }
+    if options.sourceBalance != .none {
+      trained.model.metadata.settings.sourceBalance = options.sourceBalance
     }
     return (trained.model, trained.report, table)
+  }
+
+  /// The weight of each source's windows: the manifest's (`sourceWeights`, default 1) times
+  /// `balance`'s factor, scaled so that the mean window of `rows` weighs what it weighed
+  /// before balancing. Sources are the `source:` prefixes of the recordings' subjects; without
+  /// prefixes there is one source and nothing changes.
+  public static func balancedSourceWeights(
+    table: WindowTable, rows: [Int], sourceWeights: [String: Double], balance: SourceBalance
+  ) -> [String: Double] {
+    guard balance != .none else { return sourceWeights }
+    var counts: [String: Int] = [:]
+    let sourceOfRecording = table.recordingSubjects.map { Manifest.source(ofSubject: $0) }
+    for row in rows {
+      guard let source = sourceOfRecording[table.recordingIndices[row]] else { continue }
+      counts[source, default: 0] += 1
+    }
+    guard counts.count >= 2 else { return sourceWeights }
+    var before = 0.0
+    var after = 0.0
+    var factors: [String: Double] = [:]
+    for (source, count) in counts {
+      let manifest = sourceWeights[source] ?? 1
+      let factor = 1 / Double(count).squareRoot()
+      factors[source] = factor
+      before += manifest * Double(count)
+      after += manifest * factor * Double(count)
+    }
+    var weights = sourceWeights
+    for (source, factor) in factors {
+      weights[source] = (sourceWeights[source] ?? 1) * factor * before / after
+    }
+    return weights
   }
 
   /// The weight of each of `rows` of `table`: its recording's source's (the `source:` prefix of

@@ -34,6 +34,10 @@ public struct TrainingOptions: Codable, Equatable, Sendable {
   /// Epochs without validation improvement before stopping.
   public var patience: Int = MLPClassifier.Hyperparameters().patience
   public var classWeighting: ClassWeighting = MLPClassifier.Hyperparameters().classWeighting
+  /// How a manifest's sources weigh against each other (on top of their `weight`); data
+  /// without sources (a CSV file, app recordings) has one source and is not affected.
+  public var sourceBalance: SourceBalance = TrainingOptions.defaultSourceBalance
+  public static let defaultSourceBalance = SourceBalance.none
   /// Share of rows (whole groups) held out for early stopping, calibration and metrics.
   public var validationFraction: Double = 0.2
   /// After the validation part has chosen the epoch count (Adam) and the temperature, fit the

@@ -24,6 +24,25 @@ final class StreamingClassifierTests: XCTestCase {
     StreamAgreement.assertMatch(StreamAgreement.streamedProbabilities(recording, engine: engine), batch, "streaming vs batch")
   }
 
+  /// A model that also summarises recent windows: the stream restarts that summary at a gap
+  /// as loading starts a new recording there, so every window still matches batch.
+  func testStreamingWithContext_MatchesBatchAcrossAGap() throws {
+    var spec = try StreamAgreement.model().featureSpec
+    spec.context = FeatureContext.recentIntensity(
+      windowCount: 6, windowFeatures: spec.windowFeatureNames)
+    let model = try TrainedModel.randomlyWeighted(spec: spec)
+    var simulator = ActivitySimulator(seed: 21)
+    var recording = simulator.recording(
+      segments: [(.walking, 8), (.stationary, 6), (.running, 8)], subject: 3)
+    // A 2 s gap after 10 s: loading splits the recording there, the stream restarts.
+    for t in 500..<recording.timestamps.count { recording.timestamps[t] += 2 }
+    let batch = try StreamAgreement.batchProbabilities(model: model, recording: recording)
+    let engine = try StreamingClassifier(model: model, inputChannels: ActivitySimulator.channels)
+    StreamAgreement.assertMatch(
+      StreamAgreement.streamedProbabilities(recording, engine: engine), batch.probabilities,
+      "streaming with context vs batch")
+  }
+
   func testMissingChannel_FailsAtStart() throws {
     let model = try StreamAgreement.model()
     XCTAssertThrowsError(
@@ -135,7 +154,16 @@ final class StreamingClassifierTests: XCTestCase {
       // Unoptimised code boxes and copies freely; the claim is about the code an app ships.
       throw XCTSkip("allocation counting needs an optimised build: bash scripts/test.sh runs it")
     #endif
-    let model = try StreamAgreement.model()
+    for model in [
+      try StreamAgreement.model(),
+      try TrainedModel.randomlyWeighted(
+        channels: ActivitySimulator.channels, sampleRateHz: 50, contextWindows: 8),
+    ] {
+      try assertNoAllocationPerSample(model: model)
+    }
+  }
+
+  private func assertNoAllocationPerSample(model: TrainedModel) throws {
     var simulator = ActivitySimulator(seed: 8)
     let recording = simulator.recording(segments: [(.walking, 10), (.pushUp, 10)], subject: 4)
     var configuration = StreamConfiguration()

@@ -9,6 +9,7 @@ import Motus
 extension ModelFamily: ExpressibleByArgument {}
 extension LogisticRegression.Solver: ExpressibleByArgument {}
 extension NegativeUse: ExpressibleByArgument {}
+extension SourceBalance: ExpressibleByArgument {}
 
 struct TrainingFlags: ParsableArguments {
   enum ClassWeightChoice: String, ExpressibleByArgument, CaseIterable {
@@ -85,6 +86,14 @@ struct TrainingFlags: ParsableArguments {
       "Class weights in the loss: balanced (n / (k * count)) or none (default: "
         + "\(defaults.classWeighting == .balanced ? "balanced" : "none"))."))
   var classWeights: ClassWeightChoice?
+
+  @Option(
+    help: ArgumentHelp(
+      "How a manifest's sources weigh against each other, on top of their 'weight': "
+        + "inverse-sqrt (a source of n windows weighs 1/sqrt(n) a window) or none (default: "
+        + "\(defaults.sourceBalance.rawValue)).",
+      discussion: "Data without a manifest has one source and is not affected."))
+  var sourceBalance: SourceBalance?
 
   @Option(help: "Hold out whole subjects or whole sessions for validation.")
   var validationGroup: GroupChoice = .subject
@@ -322,6 +331,7 @@ struct TrainingFlags: ParsableArguments {
     if let l2 { options.l2Penalty = l2 }
     if let batchSize { options.batchSize = batchSize }
     if let classWeights { options.classWeighting = classWeights == .balanced ? .balanced : .none }
+    if let sourceBalance { options.sourceBalance = sourceBalance }
     if let validationFraction { options.validationFraction = validationFraction }
     if let patience { options.patience = patience }
     if let tolerance { options.tolerance = tolerance }

@@ -1,5 +1,5 @@
 // Flags that place windows and choose features: `--window`, `--hop`, `--min-purity`, `--bands`,
-// `--statistics`, `--spectral`, `--log-power-floor`. Shared by features, train,
+// `--statistics`, `--spectral`, `--log-power-floor`, `--context`. Shared by features, train,
 // cross-validate and bench features.
 
 import ArgumentParser
@@ -97,9 +97,33 @@ struct WindowOptions: ParsableArguments {
       valueName: "power"))
   var logPowerFloor: Double?
 
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp(
+      "How far back each window also looks: seconds (30s) or samples; 0 for only the window.",
+      discussion: "The windows starting within this span before the current one (the current "
+        + "one included) are summarised by the minimum, mean and maximum of each channel's std "
+        + "and log band powers, so a car that stops at a light is not read as a still phone. "
+        + "Near the start of a recording or stream the summaries cover the windows there are. "
+        + "Default: "
+        + (FeatureChoice.defaultContext.map { "\($0)" } ?? "0") + ".",
+      valueName: "span"))
+  var context: WindowSpan?
+
   func validate() throws {
     if let problem = window.problem(flag: "--window") { throw ValidationError(problem) }
     if let problem = hop?.problem(flag: "--hop") { throw ValidationError(problem) }
+    if let context {
+      // 0 (or 0s) turns the context off; anything else is a span like a window's.
+      let isZero: Bool
+      switch context {
+      case .seconds(let s): isZero = s == 0
+      case .samples(let n): isZero = n == 0
+      }
+      if !isZero, let problem = context.problem(flag: "--context") {
+        throw ValidationError(problem)
+      }
+    }
     _ = try bandEdges()
     _ = try chosenStatistics()
     _ = try chosenSpectral()
@@ -188,6 +212,7 @@ struct WindowOptions: ParsableArguments {
     choice.statistics = try chosenStatistics()
     choice.spectral = try chosenSpectral()
     choice.logPowerFloor = logPowerFloor
+    if let context { choice.context = context.isPositive ? context : nil }
     return choice
   }
 }
