@@ -83,7 +83,7 @@ struct BenchSteps: ParsableCommand {
     let csvs = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [])
       .filter { $0.lowercased().hasSuffix(".csv") }
     let input =
-      AppExport.recognise(path: path) == nil && csvs.count == 1
+      (try? AppExport.recognise(path: path)) == nil && csvs.count == 1
       ? (path as NSString).appendingPathComponent(csvs[0]) : path
     return try DatasetLoader.load([input], options: options).dataset
   }

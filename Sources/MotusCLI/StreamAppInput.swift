@@ -14,20 +14,20 @@ enum StreamAppInput {
   ) {
     var input = input
     // A folder holding one app CSV (as SensorLog and Physics Toolbox recordings are kept).
-    if InputFile.kind(input) == .folder, AppExport.recognise(path: input) == nil,
+    if InputFile.kind(input) == .folder, try AppExport.recognise(path: input) == nil,
       let names = try? FileManager.default.contentsOfDirectory(atPath: input),
       case let csv = names.filter({ $0.lowercased().hasSuffix(".csv") }), csv.count == 1
     {
       input = (input as NSString).appendingPathComponent(csv[0])
     }
-    guard input != InputFile.standardInputPath, AppExport.recognise(path: input) != nil,
-      InputFile.kind(input) == .folder || DatasetLoader.isAppFile(input, options: LoadOptions())
+    guard input != InputFile.standardInputPath, try AppExport.recognise(path: input) != nil,
+      try InputFile.kind(input) == .folder || DatasetLoader.isAppFile(input, options: LoadOptions())
     else { return (try LineReader(path: input), []) }
     let recording: AppExportRecording = try AppExport.read(
       path: input, label: LoadOptions.unlabelled, gapRule: gapRule)
     let copy = FileManager.default.temporaryDirectory
       .appendingPathComponent("motus-stream-\(UUID().uuidString).csv").path
-    guard FileManager.default.createFile(atPath: copy, contents: Data(recording.longLayout)) else {
+    guard FileManager.default.createFile(atPath: copy, contents: Data(recording.longLayout())) else {
       throw ToolError(
         "\(input): cannot write its long-layout copy to \(copy).",
         hint: "check that the temporary folder (TMPDIR) is writable.")

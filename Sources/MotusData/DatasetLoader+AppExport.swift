@@ -4,23 +4,41 @@
 
 import Foundation
 
-/// One input of a load: a file read as it is, or an app recording already converted.
+/// One input of a load: a file read as it is, or a phone-app recording, converted when its
+/// turn comes (so only one is held at a time).
 enum LoadInput {
   case file(String)
-  case app(AppExportRecording)
+  case app(path: String, label: String)
 
   var name: String {
     switch self {
     case .file(let path): return InputFile.displayName(path)
-    case .app(let recording): return recording.path
+    case .app(let path, _): return path
     }
   }
 
   var sizeHint: Int {
     switch self {
     case .file(let path): return InputFile.sizeHint(path)
-    case .app(let recording): return recording.longLayout.count
+    case .app(let path, _): return AppExportRecording.sizeHint(path: path)
     }
+  }
+}
+
+extension AppExportRecording {
+  /// The bytes progress counts for a recording: its files' sizes, as for a CSV file.
+  static func sizeHint(path: String) -> Int {
+    guard InputFile.kind(path) == .folder else { return InputFile.sizeHint(path) }
+    let names = (try? AppExport.csvFiles(in: path)) ?? []
+    return names.reduce(0) { $0 + InputFile.sizeHint((path as NSString).appendingPathComponent($1)) }
+  }
+
+  /// The recording without its samples: what the report and the pedometer need after loading.
+  var outline: AppExportRecording {
+    var light = self
+    light.timestamps = []
+    light.columns = []
+    return light
   }
 }
 
@@ -44,7 +62,7 @@ extension DatasetLoader {
       if InputFile.kind(path) == .folder {
         try collect(folder: path, options: options, depth: 0, into: &found)
       } else {
-        found += try expand([path]).map { ($0, isAppFile($0, options: options)) }
+        found += try expand([path]).map { ($0, try isAppFile($0, options: options)) }
       }
     }
     if options.appLabels.label != nil, !found.contains(where: \.isApp) {
@@ -65,9 +83,7 @@ extension DatasetLoader {
           hint: "add --label ACTIVITY (e.g. --label walking), or --label-map NAME=ACTIVITY,... "
             + "naming its folder or file.")
       }
-      return .app(
-        try AppExport.read(
-          path: item.path, label: chosen?.label ?? LoadOptions.unlabelled, gapRule: options.gapRule))
+      return .app(path: item.path, label: chosen?.label ?? LoadOptions.unlabelled)
     }
     if let unused = options.appLabels.byName.keys.sorted().first(where: { !usedKeys.contains($0) }) {
       throw AppExportError(
@@ -82,15 +98,15 @@ extension DatasetLoader {
   private static func collect(
     folder: String, options: LoadOptions, depth: Int, into found: inout [(path: String, isApp: Bool)]
   ) throws {
-    if AppExport.recognise(path: folder) != nil {
+    if try AppExport.recognise(path: folder) != nil {
       found.append((folder, true))
       return
     }
-    let csv = AppExport.csvFiles(in: folder)
+    let csv = try AppExport.csvFiles(in: folder)
     if !csv.isEmpty {
       for name in csv {
         let path = (folder as NSString).appendingPathComponent(name)
-        found.append((path, isAppFile(path, options: options)))
+        found.append((path, try isAppFile(path, options: options)))
       }
       return
     }
@@ -113,10 +129,19 @@ extension DatasetLoader {
   }
 
   /// Whether a CSV file is an app export: its header lacks the time column and is one.
-  public static func isAppFile(_ path: String, options: LoadOptions) -> Bool {
+  ///
+  /// - Throws: `CSVError.unreadable` when its first bytes cannot be read.
+  public static func isAppFile(_ path: String, options: LoadOptions) throws -> Bool {
     guard InputFile.kind(path) == .regularFile else { return false }
-    let header = AppExport.header(of: path)
+    let header = try AppExport.header(of: path)
     return !header.contains(options.timeColumn) && AppExport.recognise(header: header) != nil
+  }
+
+  /// The phone-app recording at `path`, converted with `options`' gap rule and value range.
+  static func readApp(path: String, label: String, options: LoadOptions) throws -> AppExportRecording {
+    try AppExport.read(
+      path: path, label: label, gapRule: options.gapRule,
+      valueLimit: options.checkValueRange ? Limits.channelMagnitude : Double(Float.greatestFiniteMagnitude))
   }
 
   /// Adds each app recording's notes to the report and its pedometer to its recordings.
@@ -129,5 +154,54 @@ extension DatasetLoader {
         result.dataset.recordings[i].pedometer = pedometer
       }
     }
+  }
+}
+
+extension LoadState {
+  /// Adds a phone-app recording as one session, as `parse(file:...)` adds a file's: the first
+  /// input chooses the channels, later ones must have them; empty (NaN) cells are counted as
+  /// missing and filled when the session is finished. The recording's samples move into the
+  /// session (`app` keeps its notes and pedometer).
+  mutating func parse(app: inout AppExportRecording, file: String, fileIndex: Int) throws {
+    files.append(file)
+    let rows = app.timestamps.count
+    guard rows > 0 else { throw CSVError.noDataRows(file: file) }
+    if files.count == 1 {
+      let present = app.channels.indices.filter { c in app.columns[c].contains { !$0.isNaN } }
+      try pickChannels(
+        file: file, numericColumns: present.map { app.channels[$0] },
+        ignored: app.channels.indices.filter { !present.contains($0) }.map { app.channels[$0] },
+        candidates: app.channels)
+    }
+    let slots = try rawChannels.map { name -> Int in
+      guard let c = app.channels.firstIndex(of: name) else {
+        throw channelUnavailable(name, file: file)
+      }
+      return c
+    }
+    let width = slots.count
+    var counts = [Int](repeating: 0, count: width)
+    let values = [Float](unsafeUninitializedCapacity: rows * width) { out, filled in
+      for (k, c) in slots.enumerated() {
+        app.columns[c].withUnsafeBufferPointer { column in
+          for r in 0..<rows {
+            let v = column[r]
+            out[r * width + k] = v
+            if v.isNaN { counts[k] += 1 }
+          }
+        }
+      }
+      filled = rows * width
+    }
+    app.columns = []
+    var data = SessionData(
+      name: sessionNames.id(of: app.name), fileIndex: fileIndex, subject: subjectNames.id(of: app.name))
+    data.timestamps = app.timestamps
+    app.timestamps = []
+    data.values = values
+    data.labels = [Int32](repeating: app.label.isEmpty ? -1 : labelNames.id(of: app.label), count: rows)
+    sessions.append(data)
+    report.rowsRead += rows
+    for k in 0..<width { missing[k] += counts[k] }
   }
 }

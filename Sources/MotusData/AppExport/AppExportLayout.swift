@@ -86,30 +86,33 @@ public struct AppExportError: Error, Equatable, CustomStringConvertible {
 }
 
 extension AppStream {
-  /// A stream from three columns of `table`, keeping rows whose time advances and whose
-  /// values are all present.
+  /// A stream from `times` and converted `values` (`values[c][row]`), keeping rows whose
+  /// time advances and whose values are all present; nil with fewer than two such rows.
   ///
-  /// - Parameters:
-  ///   - scale: Multiplies every value (unit and sign conversion), e.g. `-1 / 9.80665`.
+  /// - Parameter source: The file and columns, for the load report.
   static func make(
-    table: AppTable, times: [Double], columns: [Int], group: String, scale: Double,
-    conversion: String, source: String? = nil, axes: [String] = ["x", "y", "z"]
-  ) throws -> AppStream? {
-    let values = try columns.map { try table.numbers($0) }
+    times: [Double], values: [[Double]], group: String, conversion: String, source: String,
+    axes: [String] = ["x", "y", "z"]
+  ) -> AppStream? {
     var keptTimes: [Double] = []
-    var kept = [[Double]](repeating: [], count: columns.count)
+    var kept = [[Double]](repeating: [], count: values.count)
     var last = -Double.infinity
     for r in times.indices where times[r].isFinite && times[r] > last {
       guard values.allSatisfy({ $0[r].isFinite }) else { continue }
       keptTimes.append(times[r])
-      for c in columns.indices { kept[c].append(values[c][r] * scale) }
+      for c in values.indices { kept[c].append(values[c][r]) }
       last = times[r]
     }
     guard keptTimes.count >= 2 else { return nil }
-    let names = columns.map { table.header[$0] }
     return AppStream(
-      source: source ?? "\((table.file as NSString).lastPathComponent) (\(names.joined(separator: ",")))",
-      channels: axes.map { "\(group).\($0)" }, times: keptTimes, columns: kept,
+      source: source, channels: axes.map { "\(group).\($0)" }, times: keptTimes, columns: kept,
       conversion: conversion)
+  }
+}
+
+extension AppTable {
+  /// `"File.csv (x,y,z)"`: a stream's source in the load report.
+  func source(_ columns: [Int]) -> String {
+    "\((file as NSString).lastPathComponent) (\(columns.map { header[$0] }.joined(separator: ",")))"
   }
 }

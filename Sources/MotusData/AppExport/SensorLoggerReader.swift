@@ -17,58 +17,91 @@ enum SensorLoggerReader {
 
   /// Whether `folder` looks like a Sensor Logger export: a motion file whose header starts
   /// `time,seconds_elapsed`.
-  static func recognises(folder: String, files: [String]) -> Bool {
+  static func recognises(folder: String, files: [String]) throws -> Bool {
     for name in motionFiles + ["Metadata.csv"] where files.contains(name) {
-      let header = AppExport.firstLine(of: (folder as NSString).appendingPathComponent(name))
+      let header = try AppExport.firstLine(of: (folder as NSString).appendingPathComponent(name))
       if header.hasPrefix("time,seconds_elapsed") { return true }
       if name == "Metadata.csv" && header.contains("recording epoch time") { return true }
     }
     return false
   }
 
-  static func read(folder: String, files: [String]) throws -> AppRecordingParts {
+  static func read(folder: String, files: [String], limit: Double) throws -> AppRecordingParts {
     var parts = AppRecordingParts(layout: .sensorLogger)
     func path(_ name: String) -> String { (folder as NSString).appendingPathComponent(name) }
     let metadata = files.contains("Metadata.csv") ? try AppTable.read(path("Metadata.csv")) : nil
     let android = try platform(metadata, folder: folder, files: files, parts: &parts)
     let plan = conversions(android: android)
-    var tables: [String: AppTable] = [:]
-    for (name, _, _, _) in plan where files.contains(name) { tables[name] = try AppTable.read(path(name)) }
     // The clock: nanoseconds since the recording epoch (Metadata), else since the first sample.
-    var epochNanos = metadataValue(metadata, "recording epoch time").flatMap { Int64($0) }
-      .map { $0 * 1_000_000 }
+    var epochNanos = try metadataValue(metadata, "recording epoch time").flatMap { text in
+      try epochNanoseconds(text, metadata: metadata)
+    }
     if epochNanos == nil {
-      epochNanos = try tables.values.compactMap { try firstNanos($0) }.min()
+      epochNanos = try plan.filter { files.contains($0.0) }
+        .compactMap { try firstNanos(AppTable.read(path($0.0))) }.min()
       parts.notes.append("no recording epoch time in Metadata.csv: time 0 is the first sample")
     }
     let origin = epochNanos ?? 0
     for (name, group, scale, conversion) in plan {
-      guard let table = tables[name] else {
+      guard files.contains(name) else {
         parts.notes.append("\(name) absent: no \(group).* channels")
         continue
       }
-      let axes = ["x", "y", "z"].map { table.column($0) }
-      guard let times = try seconds(table, origin: origin), axes.allSatisfy({ $0 != nil }) else {
+      var table = try AppTable.read(path(name))
+      let axes = ["x", "y", "z"].compactMap { table.column($0) }
+      guard let time = table.column("time"), axes.count == 3 else {
         parts.ignored.append("\(name) (no time,x,y,z columns)")
         continue
       }
-      if let stream = try AppStream.make(
-        table: table, times: times, columns: axes.compactMap { $0 }, group: group, scale: scale,
+      if let stream = try stream(
+        &table, time: time, columns: axes, origin: origin, scale: scale, limit: limit, group: group,
         conversion: conversion + ", columns z,y,x read by name")
       {
         parts.streams.append(stream)
       }
     }
-    if !android, files.contains("Orientation.csv"),
-      let stream = try attitude(AppTable.read(path("Orientation.csv")), origin: origin)
-    {
-      parts.streams.append(stream)
+    if !android, files.contains("Orientation.csv") {
+      var table = try AppTable.read(path("Orientation.csv"))
+      let angles = ["roll", "pitch", "yaw"].compactMap { table.column($0) }
+      if let time = table.column("time"), angles.count == 3,
+        let stream = try stream(
+          &table, time: time, columns: angles, origin: origin, scale: 1, limit: limit,
+          group: "attitude", conversion: "rad as is, read by name", axes: ["roll", "pitch", "yaw"])
+      {
+        parts.streams.append(stream)
+      }
     }
     if files.contains("Pedometer.csv") {
       parts.pedometer = try pedometer(AppTable.read(path("Pedometer.csv")), origin: origin)
     }
     parts.ignored += ignored(files: files, used: plan.map(\.0), android: android)
     return parts
+  }
+
+  /// The time and three value columns of `table`, in one pass, as a stream.
+  static func stream(
+    _ table: inout AppTable, time: Int, columns: [Int], origin: Int64, scale: Double, limit: Double,
+    group: String, conversion: String, axes: [String] = ["x", "y", "z"]
+  ) throws -> AppStream? {
+    var parsed = try table.columns(
+      [timeRequest(time, origin: origin)]
+        + columns.map { AppTable.Request(column: $0, scale: scale, limit: limit) })
+    table.releaseText()
+    let times = parsed.removeFirst()
+    return AppStream.make(
+      times: times, values: parsed, group: group, conversion: conversion,
+      source: table.source(columns), axes: axes)
+  }
+
+  /// The `time` column (Unix ns) as seconds since `origin` (ns).
+  static func timeRequest(_ column: Int, origin: Int64) -> AppTable.Request {
+    AppTable.Request(column: column, cell: .nanoseconds(origin: origin), isTime: true)
+  }
+
+  /// `recording epoch time` (Unix ms) in nanoseconds.
+  static func epochNanoseconds(_ text: String, metadata: AppTable?) throws -> Int64? {
+    guard let ms = Int64(text.trimmingCharacters(in: .whitespaces)) else { return nil }
+    return ms * 1_000_000
   }
 
   /// Whether the recording is Android's (else iOS'), from `Metadata.csv` or the files; sets
@@ -112,17 +145,6 @@ enum SensorLoggerReader {
     ]
   }
 
-  /// iOS `Orientation.csv` roll, pitch and yaw (rad, Core Motion's attitude), read by name.
-  static func attitude(_ table: AppTable, origin: Int64) throws -> AppStream? {
-    let angles = ["roll", "pitch", "yaw"].map { table.column($0) }
-    guard let times = try seconds(table, origin: origin), angles.allSatisfy({ $0 != nil }) else {
-      return nil
-    }
-    return try AppStream.make(
-      table: table, times: times, columns: angles.compactMap { $0 }, group: "attitude",
-      scale: 1, conversion: "rad as is, read by name", axes: ["roll", "pitch", "yaw"])
-  }
-
   /// The folder's files not read, and why.
   static func ignored(files: [String], used: [String], android: Bool) -> [String] {
     var out: [String] = []
@@ -141,37 +163,23 @@ enum SensorLoggerReader {
 
   /// A `Metadata.csv` value by column name.
   static func metadataValue(_ metadata: AppTable?, _ key: String) -> String? {
-    guard let m = metadata, let c = m.column(key), let row = m.rows.first, c < row.count else {
-      return nil
-    }
-    return String(row[c])
+    guard let m = metadata, let c = m.column(key) else { return nil }
+    return m.firstCell(c)
   }
 
-  /// Seconds of the `time` column (Unix ns) since `origin` (ns); nil without the column.
-  static func seconds(_ table: AppTable, origin: Int64) throws -> [Double]? {
-    guard let c = table.column("time") else { return nil }
-    return try table.strings(c).enumerated().map { r, field in
-      guard let ns = Int64(field) else {
-        throw CSVError.nonNumeric(text: String(field), at: table.location(row: r, column: c))
-      }
-      return Double(ns - origin) / 1e9
-    }
-  }
-
+  /// The first sample's `time` (Unix ns), when it is one.
   static func firstNanos(_ table: AppTable) throws -> Int64? {
-    guard let c = table.column("time"), let first = table.rows.first, c < first.count else { return nil }
-    return Int64(first[c])
+    guard let c = table.column("time"), let first = table.firstCell(c) else { return nil }
+    return Int64(first)
   }
 
   /// Sensor Logger counts steps from the recording start: the series begins at 0 steps, time 0.
   static func pedometer(_ table: AppTable, origin: Int64) throws -> PedometerReference? {
-    guard let c = table.column("steps"), var times = try seconds(table, origin: origin) else {
-      return nil
-    }
-    var steps = try table.numbers(c)
-    let keep = times.indices.filter { steps[$0].isFinite }
-    times = keep.map { times[$0] }
-    steps = keep.map { steps[$0] }
+    guard let c = table.column("steps"), let time = table.column("time") else { return nil }
+    let parsed = try table.columns([timeRequest(time, origin: origin), AppTable.Request(column: c)])
+    let keep = parsed[0].indices.filter { parsed[1][$0].isFinite }
+    var times = keep.map { parsed[0][$0] }
+    var steps = keep.map { parsed[1][$0] }
     guard !times.isEmpty else { return nil }
     if times[0] > 0 {
       times.insert(0, at: 0)
