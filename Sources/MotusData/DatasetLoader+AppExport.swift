@@ -94,7 +94,12 @@ extension DatasetLoader {
     return inputs
   }
 
-  /// A folder: one app recording, its CSV files, or (holding none) its subfolders' inputs.
+  /// A folder: one app recording, or its CSV files and its subfolders' inputs (to four
+  /// levels), in natural order. Hidden entries are left out; a subfolder with no CSV file
+  /// anywhere (documents next to the recordings) is passed over.
+  ///
+  /// - Throws: `CSVError.noCSVFiles` when nothing is found, `.unreadable` for an entry named
+  ///   `.csv` that is neither a file nor a folder (a FIFO, a socket, a link to nothing).
   private static func collect(
     folder: String, options: LoadOptions, depth: Int, into found: inout [(path: String, isApp: Bool)]
   ) throws {
@@ -102,27 +107,26 @@ extension DatasetLoader {
       found.append((folder, true))
       return
     }
-    let csv = try AppExport.csvFiles(in: folder)
-    if !csv.isEmpty {
-      for name in csv {
-        let path = (folder as NSString).appendingPathComponent(name)
-        found.append((path, try isAppFile(path, options: options)))
-      }
-      return
-    }
-    let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
-      .sorted(by: naturalOrder)
     let before = found.count
-    if depth < 4 {
-      for name in names where !name.hasPrefix(".") {
-        let path = (folder as NSString).appendingPathComponent(name)
-        guard InputFile.kind(path) == .folder else { continue }
+    for name in try AppExport.folderEntries(folder).sorted(by: naturalOrder) where !name.hasPrefix(".") {
+      let path = (folder as NSString).appendingPathComponent(name)
+      switch InputFile.kind(path) {
+      case .regularFile where name.lowercased().hasSuffix(".csv"):
+        found.append((path, try isAppFile(path, options: options)))
+      case .folder where depth < 4:
         let had = found.count
         do {
           try collect(folder: path, options: options, depth: depth + 1, into: &found)
         } catch CSVError.noCSVFiles {
-          found.removeSubrange(had...)  // a folder of documents next to the recordings
+          found.removeSubrange(had...)
         }
+      case let kind where name.lowercased().hasSuffix(".csv") && kind != .folder:
+        throw CSVError.unreadable(
+          file: path,
+          reason: kind == nil
+            ? "a link to nothing" : "not a regular file (a FIFO, a socket or a device)")
+      default:
+        continue
       }
     }
     if found.count == before { throw CSVError.noCSVFiles(folder: folder) }

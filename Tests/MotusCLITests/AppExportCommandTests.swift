@@ -30,7 +30,10 @@ final class AppExportCommandTests: TemporaryFolderTestCase {
     ])
     XCTAssertEqual(run.exitCode, 0, run.standardError)
     XCTAssertTrue(run.standardError.contains("yield no window"), run.standardError)
-    XCTAssertTrue(run.standardOutput.contains("note: 232 of 232 recording(s)"), run.standardOutput)
+    // Two wall-clock times a second behind (11:42:03:0000 for 11:42:04:0000) are set between
+    // their neighbours, no longer dropped, so one hiccup fewer splits the recording.
+    XCTAssertTrue(run.standardOutput.contains("note: 231 of 231 recording(s)"), run.standardOutput)
+    XCTAssertTrue(run.standardOutput.contains("2 time(s) out of line"), run.standardOutput)
   }
 
   func testFeatures_LabelAndLabelMap() throws {

@@ -37,9 +37,9 @@ enum AndroSensorReader {
     table.releaseText()
     let times = parsed.removeFirst().map { $0 / 1000 }
     for (k, (columns, group, _, conversion)) in found.enumerated() {
-      if let s = AppStream.make(
+      if let s = try AppStream.make(
         times: times, values: Array(parsed[(3 * k)..<(3 * k + 3)]), group: group,
-        conversion: conversion, source: table.source(columns))
+        conversion: conversion, source: table.source(columns), line: { table.line(ofRow: $0) })
       {
         parts.streams.append(s)
       }

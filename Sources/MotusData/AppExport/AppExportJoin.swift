@@ -33,6 +33,7 @@ enum AppExportJoin {
       notes.append(
         "\(name): \(stream.source) -> \(stream.channels.joined(separator: ",")): "
           + "\(stream.conversion), \(String(format: "%.2f", 1 / steps[s])) Hz")
+      notes += stream.notes.map { "\(name): \($0)" }
     }
     let primaryTimes = parts.streams[primary].times
     let pieces = gapRule.pieces(times: primaryTimes, typicalStep: step)
@@ -53,6 +54,10 @@ enum AppExportJoin {
         path: path, message: "the sensors never overlap in time for two samples.",
         hint: "check that the files belong to one recording.")
     }
+    try checkClock(
+      step: step, samples: total, from: primaryTimes.count, channels: parts.streams.count * 3,
+      source: parts.streams[primary].source, path: path)
+    notes += cutNotes(parts.streams, name: name)
     var timestamps: [Double] = []
     timestamps.reserveCapacity(total)
     for g in grids {
@@ -93,6 +98,58 @@ enum AppExportJoin {
     }
     return Joined(
       channels: channels, timestamps: timestamps, columns: columns, rateHz: 1 / step, notes: notes)
+  }
+
+  /// The clock's rate must be one inertial sensors record at (`Limits.sampleRateHz`), and it
+  /// may not make many more samples than the sensor it follows has: a typical step far below
+  /// the others (times a microsecond apart, then long pauses) would ask for samples by the
+  /// billion.
+  ///
+  /// - Throws: `LimitError` for the rate or the memory, `AppExportError` for a clock that
+  ///   would make more than four samples per sample read.
+  static func checkClock(
+    step: Double, samples: Int, from read: Int, channels: Int, source: String, path: String
+  ) throws {
+    try Limits.checkSampleRate(1 / step, what: "\(path): the clock of \(source) (its typical step)")
+    guard samples <= 4 * read + 16 else {
+      throw AppExportError(
+        path: path,
+        message: "\(source)'s typical step (\(step) s) would put \(samples) samples on the "
+          + "common clock from \(read) read: its samples come in bursts with long pauses between.",
+        hint: "check the time column: seconds (or the app's unit), one sample per row.")
+    }
+    try Limits.checkMemory(
+      Double(samples) * Double(8 + 4 * channels), for: "\(path): the common clock",
+      hint: "split the recording.")
+  }
+
+  /// Where a sensor starting late or ending early (a file cut short) cuts every other one.
+  static func cutNotes(_ streams: [AppStream], name: String, tolerance: Double = 1) -> [String] {
+    guard streams.count > 1 else { return [] }
+    let firsts = streams.map { $0.times[0] }
+    let lasts = streams.map { $0.times[$0.times.count - 1] }
+    let (start, end) = (firsts.max()!, lasts.min()!)
+    let (earliest, latest) = (firsts.min()!, lasts.max()!)
+    var notes: [String] = []
+    func seconds(_ t: Double) -> String { String(format: "%.1f s", t) }
+    if let s = lasts.firstIndex(of: end), latest - end > tolerance {
+      notes.append(
+        "\(name): \(streams[s].source) ends at \(seconds(end)), \(seconds(latest - end)) before "
+          + "the last sensor (\(streams[lasts.firstIndex(of: latest)!].source)): every sensor is "
+          + "cut there")
+    }
+    if let s = firsts.firstIndex(of: start), start - earliest > tolerance {
+      notes.append(
+        "\(name): \(streams[s].source) starts at \(seconds(start)), \(seconds(start - earliest)) "
+          + "after the first sensor (\(streams[firsts.firstIndex(of: earliest)!].source)): every "
+          + "sensor starts there")
+    }
+    if !notes.isEmpty {
+      notes.append(
+        "\(name): kept \(seconds(start))-\(seconds(end)), where every sensor has samples, of "
+          + "\(seconds(earliest))-\(seconds(latest))")
+    }
+    return notes
   }
 
   /// The clock from `start` to `end`, `step` apart, narrowed to the span every stream covers:

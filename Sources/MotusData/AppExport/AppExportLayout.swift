@@ -56,6 +56,8 @@ struct AppStream {
   var columns: [[Double]]
   /// What was converted, for the load report.
   var conversion: String
+  /// What was repaired (the clock rule) or skipped, for the load report.
+  var notes: [String] = []
 }
 
 /// A phone-app recording read into streams, before they are joined on one clock.
@@ -86,27 +88,46 @@ public struct AppExportError: Error, Equatable, CustomStringConvertible {
 }
 
 extension AppStream {
-  /// A stream from `times` and converted `values` (`values[c][row]`), keeping rows whose
-  /// time advances and whose values are all present; nil with fewer than two such rows.
+  /// A stream from `times` and converted `values` (`values[c][row]`): rows without a time or
+  /// with a missing value are skipped, the times repaired by the clock rule (`AppClock`); nil
+  /// with fewer than two samples.
   ///
-  /// - Parameter source: The file and columns, for the load report.
+  /// - Parameters:
+  ///   - source: The file and columns, for the load report.
+  ///   - line: The file line of a row, for notes and errors.
+  /// - Throws: `AppExportError` when the times are not those of one clock.
   static func make(
     times: [Double], values: [[Double]], group: String, conversion: String, source: String,
-    axes: [String] = ["x", "y", "z"]
-  ) -> AppStream? {
-    var keptTimes: [Double] = []
-    var kept = [[Double]](repeating: [], count: values.count)
-    var last = -Double.infinity
-    for r in times.indices where times[r].isFinite && times[r] > last {
-      guard values.allSatisfy({ $0[r].isFinite }) else { continue }
-      keptTimes.append(times[r])
-      for c in values.indices { kept[c].append(values[c][r]) }
-      last = times[r]
+    axes: [String] = ["x", "y", "z"], line: (Int) -> Int
+  ) throws -> AppStream? {
+    var times = times
+    var values = values
+    var rows: [Int]? = nil
+    var skipped = 0
+    if let firstBad = times.indices.first(where: { r in
+      !times[r].isFinite || values.contains { !$0[r].isFinite }
+    }) {
+      let kept = Array(0..<firstBad)
+        + (firstBad..<times.count).filter { r in
+          times[r].isFinite && values.allSatisfy { $0[r].isFinite }
+        }
+      skipped = times.count - kept.count
+      times = kept.map { times[$0] }
+      values = values.map { column in kept.map { column[$0] } }
+      rows = kept
     }
-    guard keptTimes.count >= 2 else { return nil }
+    guard times.count >= 2 else { return nil }
+    let clock = try AppClock(times, source: source) { line(rows?[$0] ?? $0) }
+    if let kept = clock.kept {
+      values = values.map { column in kept.map { column[$0] } }
+    }
+    var notes = clock.notes
+    if skipped > 0 {
+      notes.insert("\(source): \(skipped) row(s) without a time or with an empty value skipped", at: 0)
+    }
     return AppStream(
-      source: source, channels: axes.map { "\(group).\($0)" }, times: keptTimes, columns: kept,
-      conversion: conversion)
+      source: source, channels: axes.map { "\(group).\($0)" }, times: clock.times, columns: values,
+      conversion: conversion, notes: notes)
   }
 }
 

@@ -61,9 +61,9 @@ enum PhyphoxReader {
           + columns.map { AppTable.Request(column: $0, scale: scale, limit: limit) })
       table.releaseText()
       let times = parsed.removeFirst()
-      if let stream = AppStream.make(
+      if let stream = try AppStream.make(
         times: times, values: parsed, group: group, conversion: conversion,
-        source: table.source(columns))
+        source: table.source(columns), line: { table.line(ofRow: $0) })
       {
         parts.streams.append(stream)
       }

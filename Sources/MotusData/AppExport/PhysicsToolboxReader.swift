@@ -30,9 +30,9 @@ enum PhysicsToolboxReader {
     table.releaseText()
     let times = try seconds(parsed.removeFirst(), table: table)
     for (k, (columns, group, _, conversion)) in groups.enumerated() {
-      if let s = AppStream.make(
+      if let s = try AppStream.make(
         times: times, values: Array(parsed[(3 * k)..<(3 * k + 3)]), group: group,
-        conversion: conversion, source: table.source(columns))
+        conversion: conversion, source: table.source(columns), line: { table.line(ofRow: $0) })
       {
         parts.streams.append(s)
       }

@@ -55,25 +55,26 @@ enum SensorLogReader {
     table.releaseText()
     let byColumn = Dictionary(zip(requests.map(\.column), parsed), uniquingKeysWith: { a, _ in a })
     let (clock, origin) = try loggingClock(byColumn[timeColumn] ?? [], table: table, column: timeColumn)
-    func stream(_ columns: [Int], _ times: [Double], _ group: String, _ conversion: String, axes: [String] = ["x", "y", "z"])
-      -> AppStream?
-    {
-      AppStream.make(
+    func stream(
+      _ columns: [Int], _ times: [Double], _ group: String, _ conversion: String,
+      axes: [String] = ["x", "y", "z"]
+    ) throws -> AppStream? {
+      try AppStream.make(
         times: times, values: columns.map { byColumn[$0] ?? [] }, group: group,
-        conversion: conversion, source: table.source(columns), axes: axes)
+        conversion: conversion, source: table.source(columns), axes: axes, line: { table.line(ofRow: $0) })
     }
     if let times = motionTime.flatMap({ sensorTimes(byColumn[$0] ?? [], clock: clock) }) {
       for (group, columns, conversion) in motionGroups {
-        if let s = stream(columns, times, group, conversion) { parts.streams.append(s) }
+        if let s = try stream(columns, times, group, conversion) { parts.streams.append(s) }
       }
-      if angles.count == 3, let s = stream(angles, times, "attitude", "rad as is", axes: ["roll", "pitch", "yaw"]) {
+      if angles.count == 3, let s = try stream(angles, times, "attitude", "rad as is", axes: ["roll", "pitch", "yaw"]) {
         parts.streams.append(s)
       }
     } else {
       parts.notes.append("no device-motion columns: no userAcceleration, gravity or rotationRate")
     }
     let rawTimes = rawTime.flatMap { sensorTimes(byColumn[$0] ?? [], clock: clock) } ?? clock
-    if raw.count == 3, let s = stream(raw, rawTimes, "acceleration", "G as is, accelerometer clock") {
+    if raw.count == 3, let s = try stream(raw, rawTimes, "acceleration", "G as is, accelerometer clock") {
       parts.streams.append(s)
     }
     if let steps {

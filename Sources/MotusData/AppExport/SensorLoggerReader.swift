@@ -88,9 +88,9 @@ enum SensorLoggerReader {
         + columns.map { AppTable.Request(column: $0, scale: scale, limit: limit) })
     table.releaseText()
     let times = parsed.removeFirst()
-    return AppStream.make(
+    return try AppStream.make(
       times: times, values: parsed, group: group, conversion: conversion,
-      source: table.source(columns), axes: axes)
+      source: table.source(columns), axes: axes, line: { table.line(ofRow: $0) })
   }
 
   /// The `time` column (Unix ns) as seconds since `origin` (ns).
