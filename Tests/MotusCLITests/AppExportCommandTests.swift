@@ -3,6 +3,10 @@
 // the errors for an unlabelled or unknown recording.
 
 import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 import MotusTestSupport
 import XCTest
 
@@ -81,5 +85,58 @@ final class AppExportCommandTests: TemporaryFolderTestCase {
     XCTAssertTrue(run.standardError.contains("Sensor Logger folder (iOS"), run.standardError)
     // 12 s at 50 Hz resampled to the model's 15 Hz: a header and several predictions.
     XCTAssertGreaterThan(run.standardOutput.split(separator: "\n").count, 3, run.standardOutput)
+  }
+
+  /// A Physics Toolbox recording (g-force, 50 Hz, 10 s) written into `folder/name`.
+  private func gForceFile(_ name: String, in folder: URL) throws -> String {
+    var text = "time,gFx,gFy,gFz,TgF\n"
+    for i in 0..<500 { text += "\(Double(i) * 0.02),0.0100,-0.0200,1.00\(i % 7),1.0\n" }
+    let url = folder.appendingPathComponent(name)
+    try text.write(to: url, atomically: true, encoding: .utf8)
+    return url.path
+  }
+
+  private func temporaries(in folder: URL) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".tmp") }
+  }
+
+  func testSubfolderNamedLikeACSVFile_IsAFolderNotACrash() throws {
+    let data = folder.appendingPathComponent("data")
+    try FileManager.default.createDirectory(
+      at: data.appendingPathComponent("x.csv"), withIntermediateDirectories: true)
+    _ = try gForceFile("walk.csv", in: data)
+    let output = folder.appendingPathComponent("windows.csv").path
+    for command in [["inspect"], ["features", "--label", "walking", "-o", output]] {
+      let run = try MotusRunner.run([command[0], data.path] + command.dropFirst())
+      XCTAssertEqual(run.exitCode, 0, run.standardError)
+    }
+    XCTAssertTrue(FileManager.default.fileExists(atPath: output))
+    XCTAssertEqual(try temporaries(in: folder), [])
+  }
+
+  func testFIFOOrUnreadableFileInAFolder_IsAnErrorNamingItAndLeavesNoTemporary() throws {
+    let data = folder.appendingPathComponent("data")
+    try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+    _ = try gForceFile("walk.csv", in: data)
+    let fifo = data.appendingPathComponent("pipe.csv").path
+    XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+    let output = folder.appendingPathComponent("windows.csv").path
+    // A FIFO in a folder is not waited on (nothing will ever write to it).
+    let run = try MotusRunner.run(["features", data.path, "--label", "walking", "-o", output])
+    XCTAssertNotEqual(run.exitCode, 0)
+    XCTAssertTrue(run.standardError.contains("pipe.csv"), run.standardError)
+    XCTAssertTrue(run.standardError.contains("not a regular file"), run.standardError)
+    XCTAssertEqual(try temporaries(in: folder), [])
+    try FileManager.default.removeItem(atPath: fifo)
+    // Unreadable: only a user other than root is refused by the permissions.
+    let locked = try gForceFile("locked.csv", in: data)
+    XCTAssertEqual(chmod(locked, 0), 0)
+    defer { _ = chmod(locked, 0o644) }
+    guard geteuid() != 0 else { return }
+    let refused = try MotusRunner.run(["features", data.path, "--label", "walking", "-o", output])
+    XCTAssertNotEqual(refused.exitCode, 0)
+    XCTAssertTrue(refused.standardError.contains("locked.csv"), refused.standardError)
+    XCTAssertTrue(refused.standardError.contains("Permission denied"), refused.standardError)
+    XCTAssertEqual(try temporaries(in: folder), [])
   }
 }
