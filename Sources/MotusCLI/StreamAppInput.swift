@@ -7,10 +7,11 @@ import Motus
 
 enum StreamAppInput {
   /// A reader of `input`: the file itself, or the long-layout conversion of the phone-app
-  /// recording it is (a Sensor Logger or phyphox folder, or an app CSV), and the conversion
-  /// notes. Standard input and long-layout files are read as they are.
+  /// recording it is (a Sensor Logger or phyphox folder, or an app CSV), the conversion
+  /// notes and the warnings among them. Standard input and long-layout files are read as
+  /// they are.
   static func open(_ input: String, gapRule: GapRule) throws -> (
-    reader: LineReader, notes: [String]
+    reader: LineReader, notes: [String], warnings: [String]
   ) {
     var input = input
     // A folder holding one app CSV (as SensorLog and Physics Toolbox recordings are kept).
@@ -22,7 +23,7 @@ enum StreamAppInput {
     }
     guard input != InputFile.standardInputPath, try AppExport.recognise(path: input) != nil,
       try InputFile.kind(input) == .folder || DatasetLoader.isAppFile(input, options: LoadOptions())
-    else { return (try LineReader(path: input), []) }
+    else { return (try LineReader(path: input), [], []) }
     let recording: AppExportRecording = try AppExport.read(
       path: input, label: LoadOptions.unlabelled, gapRule: gapRule)
     let copy = FileManager.default.temporaryDirectory
@@ -34,6 +35,10 @@ enum StreamAppInput {
     }
     // Open, then remove: the open file stays readable and nothing is left behind.
     defer { try? FileManager.default.removeItem(atPath: copy) }
-    return (try LineReader(path: copy, displayName: input), recording.notes)
+    let warnings = Set(recording.warnings)
+    return (
+      try LineReader(path: copy, displayName: input), recording.notes.filter { !warnings.contains($0) },
+      recording.warnings
+    )
   }
 }

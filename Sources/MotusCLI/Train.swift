@@ -39,7 +39,7 @@ struct Train: ParsableCommand {
       choice: featureChannels.apply(to: windows.featureChoice()),
       minimumPurity: windows.minimumPurity,
       copies: options.augmentation?.windowCopies(seed: options.seed))
-    windowed.warnRecordingsWithoutWindow()
+    windowed.warnAboutData()
 
     let progress = ProgressLine()
     let trained: (model: TrainedModel, report: TrainingReport, table: WindowTable)

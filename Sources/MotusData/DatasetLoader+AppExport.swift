@@ -153,6 +153,7 @@ extension DatasetLoader {
     guard !apps.isEmpty else { return }
     for app in apps {
       result.report.notes += app.notes
+      result.report.warnings += app.warnings
       guard let pedometer = app.pedometer else { continue }
       for i in result.dataset.recordings.indices where result.dataset.recordings[i].source == app.path {
         result.dataset.recordings[i].pedometer = pedometer

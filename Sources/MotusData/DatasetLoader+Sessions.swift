@@ -124,6 +124,7 @@ extension DatasetLoader {
       }
       var outline = try state.finishStreamed()
       outline?.report.notes += apps.flatMap(\.notes)
+      outline?.report.warnings += apps.flatMap(\.warnings)
       return outline
     } catch {
       return nil

@@ -446,5 +446,6 @@ extension LoadReport {
       missingValues["\(source):\(name)", default: 0] += count
     }
     notes += other.notes.map { "\(source): \($0)" }
+    warnings += other.warnings.map { "\(source): \($0)" }
   }
 }

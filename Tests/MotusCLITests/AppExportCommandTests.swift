@@ -139,4 +139,18 @@ final class AppExportCommandTests: TemporaryFolderTestCase {
     XCTAssertTrue(refused.standardError.contains("Permission denied"), refused.standardError)
     XCTAssertEqual(try temporaries(in: folder), [])
   }
+
+  func testEvaluate_PedometerNoPhoneReachesIsLeftOutNotATrap() throws {
+    let copy = folder.appendingPathComponent("walk")
+    try FileManager.default.copyItem(atPath: fixture("synthetic-sensor-logger-ios"), toPath: copy.path)
+    try "time,seconds_elapsed,steps\n1700000002500000000,2.5,5\n1700000005000000000,5.0,9223372036854775808\n"
+      .write(to: copy.appendingPathComponent("Pedometer.csv"), atomically: true, encoding: .utf8)
+    let model = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("models/six-class.motus").path
+    let run = try MotusRunner.run(["evaluate", model, copy.path, "--label", "walking"])
+    XCTAssertEqual(run.exitCode, 0, run.standardError)
+    let text = run.standardOutput + run.standardError
+    XCTAssertTrue(text.contains("the pedometer reference is not used"), text)
+    XCTAssertFalse(text.contains("steps (phone pedometer)"), text)
+  }
 }

@@ -57,6 +57,8 @@ final class AppExportClockTests: TemporaryFolderTestCase {
     let r = result.dataset.recordings[0]
     XCTAssertEqual(r.durationSeconds, 19.98, accuracy: 0.05, "the hour after the change is kept")
     XCTAssertTrue(notes(result).contains("the clock steps back 3600 s at line 502"), notes(result))
+    // Every command warns of it, not only inspect.
+    XCTAssertTrue(result.report.warnings.contains { $0.contains("steps back 3600 s") })
   }
 
   func testFiveSecondCorrection_InEverySensorFileIsRepaired() throws {

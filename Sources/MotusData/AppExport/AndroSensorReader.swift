@@ -30,7 +30,7 @@ enum AndroSensorReader {
       return columns.count == 3 ? (columns, group, scale, conversion) : nil
     }
     var parsed = try table.columns(
-      [AppTable.Request(column: time, isTime: true)]
+      [AppTable.Request(column: time, limit: 1000 * Limits.timeMagnitude, isTime: true)]
         + found.flatMap { columns, _, scale, _ in
           columns.map { AppTable.Request(column: $0, scale: scale, limit: limit) }
         })

@@ -18,8 +18,10 @@ struct AppClock {
   var times: [Double]
   /// Indices into the input of the samples kept (all but dropped repeats).
   var kept: [Int]?
-  /// What was repaired, for the load report (`line` gives a sample's line in its file).
+  /// Repeats dropped, for the load report.
   var notes: [String] = []
+  /// Times moved (out of line, steps back), for the load report and every command's warnings.
+  var warnings: [String] = []
 
   /// Repairs `times` (finite, in file order).
   ///
@@ -90,7 +92,7 @@ struct AppClock {
     times = out
     kept = keep
     if !outliers.isEmpty {
-      notes.append(
+      warnings.append(
         "\(source): \(outliers.count) time(s) out of line with their neighbours (first at line "
           + "\(line(outliers[0])): \(input[outliers[0]]) s) set between them")
     }
@@ -98,12 +100,12 @@ struct AppClock {
       notes.append("\(source): \(repeats) repeated time(s) dropped (a sample logged twice)")
     }
     for (index, seconds) in backSteps.prefix(3) {
-      notes.append(
+      warnings.append(
         "\(source): the clock steps back \(Self.format(seconds)) s at line \(line(index)) (a "
           + "clock change?); the samples after it are moved to follow on")
     }
     if backSteps.count > 3 {
-      notes.append("\(source): \(backSteps.count - 3) more step(s) back, moved likewise")
+      warnings.append("\(source): \(backSteps.count - 3) more step(s) back, moved likewise")
     }
   }
 

@@ -29,6 +29,9 @@ public struct AppExportRecording: Sendable {
   public var pedometer: PedometerReference?
   /// What was recognised, converted, joined and ignored, for the load report.
   public var notes: [String]
+  /// The notes about data repaired or left out (times moved, sensors cut short, a pedometer
+  /// not used), which every command prints as warnings.
+  public var warnings: [String]
   /// Toolkit channel names of `columns` (`acceleration.x`, ...).
   public var channels: [String]
   /// Seconds from the recording start, ascending; jumps where the gap rule splits.
@@ -127,6 +130,8 @@ public enum AppExport {
         + (parts.platform.map { " (\($0))" } ?? "") + ", session and subject '\(name)'"
     ]
     notes += joined.notes
+    let warnings = joined.warnings + parts.warnings.map { "\(name): \($0)" }
+    notes += parts.warnings.map { "\(name): \($0)" }
     notes += parts.notes.map { "\(name): \($0)" }
     if !parts.ignored.isEmpty {
       notes.append("\(name): ignored " + parts.ignored.joined(separator: "; "))
@@ -138,7 +143,8 @@ public enum AppExport {
     }
     return AppExportRecording(
       layout: layout, path: path, name: name, label: label, platform: parts.platform,
-      rateHz: joined.rateHz, pedometer: parts.pedometer, notes: notes, channels: joined.channels,
+      rateHz: joined.rateHz, pedometer: parts.pedometer, notes: notes, warnings: warnings,
+      channels: joined.channels,
       timestamps: joined.timestamps, columns: joined.columns)
   }
 

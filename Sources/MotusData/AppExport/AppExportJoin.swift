@@ -9,6 +9,8 @@ import Foundation
 enum AppExportJoin {
   struct Joined {
     var channels: [String]
+    /// Also among `notes`: what every command warns about.
+    var warnings: [String]
     var timestamps: [Double]
     var columns: [[Float]]
     var rateHz: Double
@@ -33,8 +35,9 @@ enum AppExportJoin {
       notes.append(
         "\(name): \(stream.source) -> \(stream.channels.joined(separator: ",")): "
           + "\(stream.conversion), \(String(format: "%.2f", 1 / steps[s])) Hz")
-      notes += stream.notes.map { "\(name): \($0)" }
+      notes += (stream.warnings + stream.notes).map { "\(name): \($0)" }
     }
+    var warnings = parts.streams.flatMap(\.warnings).map { "\(name): \($0)" }
     let primaryTimes = parts.streams[primary].times
     let pieces = gapRule.pieces(times: primaryTimes, typicalStep: step)
     // Each piece's stretch of the clock: its first time and how many steps.
@@ -57,7 +60,9 @@ enum AppExportJoin {
     try checkClock(
       step: step, samples: total, from: primaryTimes.count, channels: parts.streams.count * 3,
       source: parts.streams[primary].source, path: path)
-    notes += cutNotes(parts.streams, name: name)
+    let cut = cutNotes(parts.streams, name: name)
+    notes += cut
+    warnings += cut
     var timestamps: [Double] = []
     timestamps.reserveCapacity(total)
     for g in grids {
@@ -97,7 +102,7 @@ enum AppExportJoin {
       notes.append("\(name): \(emptyCells) cells fall in a slower sensor's gap (filled by the loader)")
     }
     return Joined(
-      channels: channels, timestamps: timestamps, columns: columns, rateHz: 1 / step, notes: notes)
+      channels: channels, warnings: warnings, timestamps: timestamps, columns: columns, rateHz: 1 / step, notes: notes)
   }
 
   /// The clock's rate must be one inertial sensors record at (`Limits.sampleRateHz`), and it

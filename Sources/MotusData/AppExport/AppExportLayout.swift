@@ -56,8 +56,10 @@ struct AppStream {
   var columns: [[Double]]
   /// What was converted, for the load report.
   var conversion: String
-  /// What was repaired (the clock rule) or skipped, for the load report.
+  /// What was skipped or dropped, for the load report.
   var notes: [String] = []
+  /// What was repaired (the clock rule), for the load report and every command's warnings.
+  var warnings: [String] = []
 }
 
 /// A phone-app recording read into streams, before they are joined on one clock.
@@ -70,6 +72,8 @@ struct AppRecordingParts {
   /// Files or sensors read but not used, and why.
   var ignored: [String] = []
   var notes: [String] = []
+  /// Notes about data changed or left out (a pedometer), which every command prints.
+  var warnings: [String] = []
 }
 
 /// Errors specific to phone-app exports. Cell-level problems are `CSVError`s with a location.
@@ -127,7 +131,7 @@ extension AppStream {
     }
     return AppStream(
       source: source, channels: axes.map { "\(group).\($0)" }, times: clock.times, columns: values,
-      conversion: conversion, notes: notes)
+      conversion: conversion, notes: notes, warnings: clock.warnings)
   }
 }
 

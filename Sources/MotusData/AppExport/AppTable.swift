@@ -93,9 +93,17 @@ struct AppTable {
     var column: Int
     var cell: Cell = .number
     var scale: Double = 1
-    /// Largest magnitude of a value after scaling; beyond it is an error with the cell.
-    var limit: Double = Double(Float.greatestFiniteMagnitude)
+    /// Largest magnitude of a value after scaling; beyond it is an error with the cell. Nil:
+    /// `Limits.timeMagnitude` for a time, any finite Float for a value.
+    var limit: Double? = nil
     var isTime = false
+    /// False: an infinite or out-of-range value is returned as it is, for the reader to judge
+    /// (a pedometer it leaves out with a note); text that is no number is still an error.
+    var strict = true
+
+    var effectiveLimit: Double {
+      limit ?? (isTime ? Limits.timeMagnitude : Double(Float.greatestFiniteMagnitude))
+    }
   }
 
   /// The requested columns, `result[k][row]`, in one pass over the rows. Missing cells (and
@@ -247,13 +255,14 @@ struct AppTable {
       case .notAnInteger:
         parsed = nil
       case .overflow:
-        throw outOfRange(base, a, b, request, line: line, limit: Double(Int64.max) / 1e9)
+        throw nanosecondsOutOfRange(base, a, b, request, line: line, origin: origin)
       case .value(let ns):
         let (difference, overflow) = ns.subtractingReportingOverflow(origin)
-        if overflow {
-          throw outOfRange(base, a, b, request, line: line, limit: Double(Int64.max) / 1e9)
+        let seconds = Double(difference) / 1e9
+        guard !overflow, abs(seconds) <= request.effectiveLimit else {
+          throw nanosecondsOutOfRange(base, a, b, request, line: line, origin: origin)
         }
-        parsed = Double(difference) / 1e9
+        parsed = seconds
       }
     case .text(_, let parse):
       parsed = parse(UnsafeBufferPointer(start: base + a, count: b - a))
@@ -269,12 +278,13 @@ struct AppTable {
       throw CSVError.nonNumeric(text: text, at: at)
     }
     let v = raw * request.scale
+    guard request.strict else { return v }
     guard v.isFinite else {
       let text = String(decoding: UnsafeBufferPointer(start: base + a, count: b - a), as: UTF8.self)
       throw CSVError.nonFinite(text: text, at: location(line: line, column: request.column))
     }
-    guard abs(v) <= request.limit else {
-      throw outOfRange(base, a, b, request, line: line, limit: request.limit)
+    guard abs(v) <= request.effectiveLimit else {
+      throw outOfRange(base, a, b, request, line: line, limit: request.effectiveLimit)
     }
     return v
   }
@@ -286,6 +296,18 @@ struct AppTable {
     return .outOfRange(
       text: text, at: location(line: line, column: request.column), limit: limit,
       isTime: request.isTime)
+  }
+
+  private func nanosecondsOutOfRange(
+    _ base: UnsafePointer<UInt8>, _ a: Int, _ b: Int, _ request: Request, line: Int, origin: Int64
+  ) -> AppExportError {
+    let text = String(decoding: UnsafeBufferPointer(start: base + a, count: b - a), as: UTF8.self)
+    return AppExportError(
+      path: "\(location(line: line, column: request.column))",
+      message: "'\(Excerpt.text(text))' nanoseconds lies more than "
+        + "\(CSVError.format(request.effectiveLimit)) s from the recording's start "
+        + "(\(origin) ns since 1970), or beyond 64 bits.",
+      hint: "the times of one recording lie within hours of each other; check the cell.")
   }
 
   /// A decimal number, with a comma read as the decimal mark where the separator allows it.

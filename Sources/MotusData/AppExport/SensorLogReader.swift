@@ -44,8 +44,11 @@ enum SensorLogReader {
     for c in motionGroups.flatMap(\.1) + (angles.count == 3 ? angles : []) + (raw.count == 3 ? raw : []) {
       requests.append(AppTable.Request(column: c, limit: limit))
     }
-    for c in [motionTime, rawTime, steps, cadence].compactMap({ $0 }) {
-      requests.append(AppTable.Request(column: c))
+    for c in [motionTime, rawTime].compactMap({ $0 }) {
+      requests.append(AppTable.Request(column: c, isTime: true))
+    }
+    for c in [steps, cadence].compactMap({ $0 }) {
+      requests.append(AppTable.Request(column: c, strict: false))
     }
     if let ends {
       requests.append(
@@ -81,7 +84,8 @@ enum SensorLogReader {
       parts.pedometer = pedometer(
         steps: byColumn[steps] ?? [], cadence: cadence.map { byColumn[$0] ?? [] },
         ends: ends.map { byColumn[$0] ?? [] }, clock: clock, origin: origin,
-        source: (table.file as NSString).lastPathComponent)
+        source: (table.file as NSString).lastPathComponent, line: { table.line(ofRow: $0) },
+        warnings: &parts.warnings)
     }
     parts.ignored.append("gyroRotation*, magnetometer*, altimeter*, battery* columns (not used)")
     if table.column("locationLatitude(WGS84)") != nil {
@@ -114,24 +118,31 @@ enum SensorLogReader {
   }
 
   /// `pedometerNumberofSteps(N)` at `pedometerEndDate(txt)` (the time the count refers to;
-  /// the logging time when it is absent), one point per change of the count.
+  /// the logging time when it is absent), one point per change of the count. Negative counts
+  /// are unset; an implausible series (`PedometerReference.problem`) is left out with a note.
   static func pedometer(
     steps: [Double], cadence: [Double]?, ends: [Double]?, clock: [Double], origin: Double,
-    source: String
+    source: String, line: (Int) -> Int, warnings: inout [String]
   ) -> PedometerReference? {
     var times: [Double] = []
     var counts: [Double] = []
     var cadences: [Double] = []
-    for r in steps.indices where steps[r].isFinite && steps[r] >= 0 {
+    var rows: [Int] = []
+    for r in steps.indices where !steps[r].isNaN && steps[r] >= 0 {
       let t = ends.map { $0[r] }.flatMap { $0.isFinite ? $0 - origin : nil } ?? clock[r]
       if let last = counts.last, steps[r] == last { continue }
       if let lastTime = times.last, t <= lastTime { continue }
       times.append(t)
       counts.append(steps[r])
       cadences.append(cadence?[r] ?? .nan)
+      rows.append(r)
     }
     // A count that never moves from 0 means the pedometer was not logged.
     guard let last = counts.last, last > 0 || counts.count > 1 else { return nil }
+    if let (i, reason) = PedometerReference.problem(times: times, counts: counts, cadences: cadences) {
+      warnings.append("\(source) line \(line(rows[i])): \(reason); the pedometer reference is not used")
+      return nil
+    }
     // Hold the last count to the end of the recording, where it is still the phone's count.
     if let end = clock.last, let lastTime = times.last, end > lastTime {
       times.append(end)

@@ -72,7 +72,8 @@ enum SensorLoggerReader {
       }
     }
     if files.contains("Pedometer.csv") {
-      parts.pedometer = try pedometer(AppTable.read(path("Pedometer.csv")), origin: origin)
+      parts.pedometer = try pedometer(
+        AppTable.read(path("Pedometer.csv")), origin: origin, warnings: &parts.warnings)
     }
     parts.ignored += ignored(files: files, used: plan.map(\.0), android: android)
     return parts
@@ -99,9 +100,20 @@ enum SensorLoggerReader {
   }
 
   /// `recording epoch time` (Unix ms) in nanoseconds.
+  ///
+  /// - Throws: `AppExportError` naming the cell when it does not fit 64-bit nanoseconds.
   static func epochNanoseconds(_ text: String, metadata: AppTable?) throws -> Int64? {
     guard let ms = Int64(text.trimmingCharacters(in: .whitespaces)) else { return nil }
-    return ms * 1_000_000
+    let (ns, overflow) = ms.multipliedReportingOverflow(by: 1_000_000)
+    guard !overflow else {
+      let at = metadata.map { "\($0.location(row: 0, column: $0.column("recording epoch time") ?? 0))" }
+      throw AppExportError(
+        path: at ?? "Metadata.csv",
+        message: "recording epoch time '\(Excerpt.text(text))' ms is beyond what 64-bit "
+          + "nanoseconds hold (±9.2e12 ms, the year 2262).",
+        hint: "it is Unix time in milliseconds; check Metadata.csv.")
+    }
+    return ns
   }
 
   /// Whether the recording is Android's (else iOS'), from `Metadata.csv` or the files; sets
@@ -174,13 +186,24 @@ enum SensorLoggerReader {
   }
 
   /// Sensor Logger counts steps from the recording start: the series begins at 0 steps, time 0.
-  static func pedometer(_ table: AppTable, origin: Int64) throws -> PedometerReference? {
+  /// An implausible series (`PedometerReference.problem`) is left out with a note.
+  static func pedometer(_ table: AppTable, origin: Int64, warnings: inout [String]) throws
+    -> PedometerReference?
+  {
     guard let c = table.column("steps"), let time = table.column("time") else { return nil }
-    let parsed = try table.columns([timeRequest(time, origin: origin), AppTable.Request(column: c)])
-    let keep = parsed[0].indices.filter { parsed[1][$0].isFinite }
+    let parsed = try table.columns([
+      timeRequest(time, origin: origin), AppTable.Request(column: c, strict: false),
+    ])
+    let keep = parsed[0].indices.filter { !parsed[1][$0].isNaN }
     var times = keep.map { parsed[0][$0] }
     var steps = keep.map { parsed[1][$0] }
     guard !times.isEmpty else { return nil }
+    if let (i, reason) = PedometerReference.problem(times: times, counts: steps, cadences: nil) {
+      warnings.append(
+        "\((table.file as NSString).lastPathComponent) line \(table.line(ofRow: keep[i])): "
+          + "\(reason); the pedometer reference is not used")
+      return nil
+    }
     if times[0] > 0 {
       times.insert(0, at: 0)
       steps.insert(0, at: 0)
