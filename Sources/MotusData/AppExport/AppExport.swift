@@ -122,6 +122,7 @@ public enum AppExport {
     case .physicsToolbox: parts = try PhysicsToolboxReader.read(path: path, limit: valueLimit)
     case .androSensor: parts = try AndroSensorReader.read(path: path, limit: valueLimit)
     }
+    try AppUnitCheck.check(parts.streams, path: path, layout: layout)
     let base = (path as NSString).lastPathComponent
     let name = isFolder ? base : AppExportLabels.withoutCSV(base)
     let joined = try AppExportJoin.join(&parts, path: path, name: name, gapRule: gapRule)
