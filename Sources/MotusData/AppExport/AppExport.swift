@@ -71,7 +71,9 @@ public enum AppExport {
     case .folder:
       let files = try csvFiles(in: path)
       if try SensorLoggerReader.recognises(folder: path, files: files) { return .sensorLogger }
+      // A phyphox folder: every CSV that is not empty has its header.
       let headers = try files.map { try header(of: (path as NSString).appendingPathComponent($0)) }
+        .filter { !$0.isEmpty }
       if !headers.isEmpty, headers.allSatisfy(PhyphoxReader.recognises) { return .phyphox }
       return nil
     case .regularFile:

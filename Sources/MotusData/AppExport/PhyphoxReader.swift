@@ -41,6 +41,10 @@ enum PhyphoxReader {
     var parts = AppRecordingParts(layout: .phyphox)
     for path in paths {
       let name = (path as NSString).lastPathComponent
+      guard InputFile.sizeHint(path) > 0 else {
+        parts.ignored.append("\(name) (empty)")
+        continue
+      }
       var table = try AppTable.read(path)
       guard recognises(header: table.header), let time = table.column("Time (s)") else {
         parts.ignored.append("\(name) (not a phyphox \"Time (s)\" file)")

@@ -4,7 +4,8 @@
 //   AccelerometerUncalibrated is Core Motion's raw accelerometer in g.
 // - Android: Accelerometer (linear acceleration), Gravity and TotalAcceleration in m/s²,
 //   Android sign (+9.81 on the axis pointing up), so they are negated.
-// Gyroscope is rad/s on both. Missing files are tolerated.
+// Gyroscope is rad/s on both. Missing and empty files are tolerated (with a note), and file
+// names are matched whatever their case (`accelerometer.csv`).
 
 import Foundation
 
@@ -18,8 +19,9 @@ enum SensorLoggerReader {
   /// Whether `folder` looks like a Sensor Logger export: a motion file whose header starts
   /// `time,seconds_elapsed`.
   static func recognises(folder: String, files: [String]) throws -> Bool {
-    for name in motionFiles + ["Metadata.csv"] where files.contains(name) {
-      let header = try AppExport.firstLine(of: (folder as NSString).appendingPathComponent(name))
+    let found = SensorLoggerFiles(folder: folder, files: files)
+    for name in motionFiles + ["Metadata.csv"] where found.has(name) {
+      let header = try AppExport.firstLine(of: found.path(name))
       if header.hasPrefix("time,seconds_elapsed") { return true }
       if name == "Metadata.csv" && header.contains("recording epoch time") { return true }
     }
@@ -28,26 +30,27 @@ enum SensorLoggerReader {
 
   static func read(folder: String, files: [String], limit: Double) throws -> AppRecordingParts {
     var parts = AppRecordingParts(layout: .sensorLogger)
-    func path(_ name: String) -> String { (folder as NSString).appendingPathComponent(name) }
-    let metadata = files.contains("Metadata.csv") ? try AppTable.read(path("Metadata.csv")) : nil
-    let android = try platform(metadata, folder: folder, files: files, parts: &parts)
+    let found = SensorLoggerFiles(folder: folder, files: files)
+    parts.notes += found.empty.map { "\($0) is empty: not read" }
+    let metadata = found.has("Metadata.csv") ? try AppTable.read(found.path("Metadata.csv")) : nil
+    let android = try platform(metadata, folder: folder, found: found, parts: &parts)
     let plan = conversions(android: android)
     // The clock: nanoseconds since the recording epoch (Metadata), else since the first sample.
     var epochNanos = try metadataValue(metadata, "recording epoch time").flatMap { text in
       try epochNanoseconds(text, metadata: metadata)
     }
     if epochNanos == nil {
-      epochNanos = try plan.filter { files.contains($0.0) }
-        .compactMap { try firstNanos(AppTable.read(path($0.0))) }.min()
+      epochNanos = try plan.filter { found.has($0.0) }
+        .compactMap { try firstNanos(AppTable.read(found.path($0.0))) }.min()
       parts.notes.append("no recording epoch time in Metadata.csv: time 0 is the first sample")
     }
     let origin = epochNanos ?? 0
     for (name, group, scale, conversion) in plan {
-      guard files.contains(name) else {
+      guard found.has(name) else {
         parts.notes.append("\(name) absent: no \(group).* channels")
         continue
       }
-      var table = try AppTable.read(path(name))
+      var table = try AppTable.read(found.path(name))
       let axes = ["x", "y", "z"].compactMap { table.column($0) }
       guard let time = table.column("time"), axes.count == 3 else {
         parts.ignored.append("\(name) (no time,x,y,z columns)")
@@ -58,10 +61,12 @@ enum SensorLoggerReader {
         conversion: conversion + ", columns z,y,x read by name")
       {
         parts.streams.append(stream)
+      } else {
+        parts.notes.append("\(name) has fewer than two whole samples: no \(group).* channels")
       }
     }
-    if !android, files.contains("Orientation.csv") {
-      var table = try AppTable.read(path("Orientation.csv"))
+    if !android, found.has("Orientation.csv") {
+      var table = try AppTable.read(found.path("Orientation.csv"))
       let angles = ["roll", "pitch", "yaw"].compactMap { table.column($0) }
       if let time = table.column("time"), angles.count == 3,
         let stream = try stream(
@@ -71,11 +76,11 @@ enum SensorLoggerReader {
         parts.streams.append(stream)
       }
     }
-    if files.contains("Pedometer.csv") {
+    if found.has("Pedometer.csv") {
       parts.pedometer = try pedometer(
-        AppTable.read(path("Pedometer.csv")), origin: origin, warnings: &parts.warnings)
+        AppTable.read(found.path("Pedometer.csv")), origin: origin, warnings: &parts.warnings)
     }
-    parts.ignored += ignored(files: files, used: plan.map(\.0), android: android)
+    parts.ignored += ignored(found, used: plan.map(\.0), android: android)
     return parts
   }
 
@@ -119,14 +124,14 @@ enum SensorLoggerReader {
   /// Whether the recording is Android's (else iOS'), from `Metadata.csv` or the files; sets
   /// the platform text. Throws for standardised exports, whose axes and signs are unverified.
   static func platform(
-    _ metadata: AppTable?, folder: String, files: [String], parts: inout AppRecordingParts
+    _ metadata: AppTable?, folder: String, found: SensorLoggerFiles, parts: inout AppRecordingParts
   ) throws -> Bool {
     let android: Bool
     switch metadataValue(metadata, "platform")?.lowercased() {
     case "android": android = true
     case "ios": android = false
     default:
-      android = files.contains("TotalAcceleration.csv")
+      android = found.has("TotalAcceleration.csv")
       parts.notes.append(
         "no platform in Metadata.csv: read as "
           + (android ? "Android (TotalAcceleration.csv present)" : "iOS (no TotalAcceleration.csv)"))
@@ -158,16 +163,16 @@ enum SensorLoggerReader {
   }
 
   /// The folder's files not read, and why.
-  static func ignored(files: [String], used: [String], android: Bool) -> [String] {
+  static func ignored(_ found: SensorLoggerFiles, used: [String], android: Bool) -> [String] {
     var out: [String] = []
-    if android && files.contains("Orientation.csv") {
+    if android && found.has("Orientation.csv") {
       out.append("Orientation.csv (Android angles are not Core Motion's attitude)")
     }
-    if android && files.contains("AccelerometerUncalibrated.csv") {
+    if android && found.has("AccelerometerUncalibrated.csv") {
       out.append("AccelerometerUncalibrated.csv (TotalAcceleration.csv gives acceleration.*)")
     }
     let read = Set(used + ["Orientation.csv", "Pedometer.csv", "Metadata.csv", "AccelerometerUncalibrated.csv"])
-    for name in files where !read.contains(name) {
+    for name in found.names where !read.contains(name) && !found.empty.contains(name) {
       out.append(name == "Location.csv" ? "Location.csv (GPS, never read)" : "\(name) (not a motion sensor)")
     }
     return out
@@ -210,5 +215,40 @@ enum SensorLoggerReader {
     }
     return PedometerReference(
       times: times, cumulativeSteps: steps, source: "\(table.file) (steps since the recording start)")
+  }
+}
+
+/// A Sensor Logger folder's CSV files by the names the app gives them, whatever their case on
+/// disk; empty files (Sensor Logger leaves `Annotation.csv` empty) are set apart.
+struct SensorLoggerFiles {
+  let folder: String
+  /// Each file's name as Sensor Logger writes it (as on disk when it is not one Motus knows).
+  let names: [String]
+  /// Those of them that are empty.
+  let empty: Set<String>
+  private let onDisk: [String: String]
+
+  init(folder: String, files: [String]) {
+    let known = SensorLoggerReader.motionFiles + ["Metadata.csv", "Pedometer.csv", "Location.csv"]
+    var onDisk: [String: String] = [:]
+    var empty: Set<String> = []
+    var names: [String] = []
+    for file in files {
+      let name = known.first { $0.lowercased() == file.lowercased() } ?? file
+      guard onDisk[name] == nil else { continue }
+      onDisk[name] = file
+      names.append(name)
+      if InputFile.sizeHint((folder as NSString).appendingPathComponent(file)) == 0 {
+        empty.insert(name)
+      }
+    }
+    (self.folder, self.names, self.empty, self.onDisk) = (folder, names, empty, onDisk)
+  }
+
+  /// Whether the folder holds `name` (any case), not empty.
+  func has(_ name: String) -> Bool { onDisk[name] != nil && !empty.contains(name) }
+
+  func path(_ name: String) -> String {
+    (folder as NSString).appendingPathComponent(onDisk[name] ?? name)
   }
 }
