@@ -94,6 +94,25 @@ extension DatasetLoader {
     return inputs
   }
 
+  /// The phone-app recordings `paths` name or hold, found as `load` finds them (a recording
+  /// folder or file, or a folder searched to four levels), in order; long-layout files are
+  /// left out.
+  ///
+  /// - Throws: `CSVError` for a path that does not exist, a folder with no CSV file, or an
+  ///   entry that cannot be read.
+  public static func appRecordingPaths(_ paths: [String]) throws -> [String] {
+    var found: [(path: String, isApp: Bool)] = []
+    let options = LoadOptions()
+    for path in paths {
+      if InputFile.kind(path) == .folder {
+        try collect(folder: path, options: options, depth: 0, into: &found)
+      } else {
+        found += try expand([path]).map { ($0, try isAppFile($0, options: options)) }
+      }
+    }
+    return found.filter(\.isApp).map(\.path)
+  }
+
   /// A folder: one app recording, or its CSV files and its subfolders' inputs (to four
   /// levels), in natural order. Hidden entries are left out; a subfolder with no CSV file
   /// anywhere (documents next to the recordings) is passed over.

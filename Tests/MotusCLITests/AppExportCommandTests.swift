@@ -145,12 +145,53 @@ final class AppExportCommandTests: TemporaryFolderTestCase {
     try FileManager.default.copyItem(atPath: fixture("synthetic-sensor-logger-ios"), toPath: copy.path)
     try "time,seconds_elapsed,steps\n1700000002500000000,2.5,5\n1700000005000000000,5.0,9223372036854775808\n"
       .write(to: copy.appendingPathComponent("Pedometer.csv"), atomically: true, encoding: .utf8)
-    let model = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().appendingPathComponent("models/six-class.motus").path
-    let run = try MotusRunner.run(["evaluate", model, copy.path, "--label", "walking"])
+    let run = try MotusRunner.run(["evaluate", sixClassModel, copy.path, "--label", "walking"])
     XCTAssertEqual(run.exitCode, 0, run.standardError)
     let text = run.standardOutput + run.standardError
     XCTAssertTrue(text.contains("the pedometer reference is not used"), text)
     XCTAssertFalse(text.contains("steps (phone pedometer)"), text)
+  }
+
+  private var sixClassModel: String {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("models/six-class.motus").path
+  }
+
+  func testBenchSteps_TakesARecordingAnAppFolderOrATree() throws {
+    let app = folder.appendingPathComponent("sensor-logger")
+    try FileManager.default.createDirectory(at: app, withIntermediateDirectories: true)
+    let recording = app.appendingPathComponent("walk").path
+    try FileManager.default.copyItem(atPath: fixture("synthetic-sensor-logger-ios"), toPath: recording)
+    for path in [recording, app.path, folder.path] {
+      let run = try MotusRunner.run([
+        "bench", "steps", "--model", sixClassModel, "--app-exports", path, "--motion-sense", "",
+      ])
+      XCTAssertEqual(run.exitCode, 0, run.standardError)
+      XCTAssertTrue(run.standardOutput.contains("sensor-logger/walk"), path + ": " + run.standardOutput)
+    }
+  }
+
+  func testBenchSteps_NoRecordingWithAPedometerIsAnError() throws {
+    let run = try MotusRunner.run([
+      "bench", "steps", "--model", sixClassModel, "--app-exports",
+      fixture("synthetic-physics-toolbox-fr"), "--motion-sense", "",
+    ])
+    XCTAssertNotEqual(run.exitCode, 0)
+    XCTAssertTrue(run.standardError.contains("no phone-app recording with the phone's pedometer"), run.standardError)
+    XCTAssertTrue(run.standardError.contains("no pedometer: "), run.standardError)
+  }
+
+  func testBenchSteps_ARecordingItCannotReadIsAnErrorNamingTheCell() throws {
+    let copy = folder.appendingPathComponent("walk")
+    try FileManager.default.copyItem(atPath: fixture("synthetic-sensor-logger-ios"), toPath: copy.path)
+    let gravity = copy.appendingPathComponent("Gravity.csv")
+    var lines = try String(contentsOf: gravity, encoding: .utf8).split(separator: "\n").map(String.init)
+    lines[3] = "-9223372036854775808" + lines[3].drop { $0 != "," }
+    try (lines.joined(separator: "\n") + "\n").write(to: gravity, atomically: true, encoding: .utf8)
+    let run = try MotusRunner.run([
+      "bench", "steps", "--model", sixClassModel, "--app-exports", copy.path, "--motion-sense", "",
+    ])
+    XCTAssertNotEqual(run.exitCode, 0)
+    XCTAssertTrue(run.standardError.contains("Gravity.csv:4:1 ('time')"), run.standardError)
   }
 }
