@@ -61,6 +61,17 @@ final class AppExportClockTests: TemporaryFolderTestCase {
     XCTAssertTrue(result.report.warnings.contains { $0.contains("steps back 3600 s") })
   }
 
+  func testClockJumpingForward_SplitsThereAndSaysHowFar() throws {
+    // Spring forward: 10 s, the wall clock jumps an hour, 10 s more.
+    var text = "time,gFx,gFy,gFz,TgF\n"
+    for i in 0..<1000 { text += gForceRow(String(Double(i) * 0.02 + (i >= 500 ? 3600 : 0)), i) }
+    let result = try load(try write(text, "spring-forward.csv"))
+    XCTAssertEqual(result.dataset.recordings.count, 2)
+    XCTAssertEqual(result.report.rowsRead, 1000)
+    XCTAssertTrue(notes(result).contains("split at 1 gap(s)"), notes(result))
+    XCTAssertTrue(notes(result).contains("(the longest 3600 s, at 10.0 s)"), notes(result))
+  }
+
   func testFiveSecondCorrection_InEverySensorFileIsRepaired() throws {
     // 100 Hz for 10 s; at 5 s the clock is set back by 5 s.
     let path = try sensorLogger("corrected", rows: 1000) { i in

@@ -38,6 +38,9 @@ enum AppExportJoin {
       notes += (stream.warnings + stream.notes).map { "\(name): \($0)" }
     }
     var warnings = parts.streams.flatMap(\.warnings).map { "\(name): \($0)" }
+    // Before any clock time is counted: a step of 1e-300 s would make counts beyond Int.
+    try Limits.checkSampleRate(
+      1 / step, what: "\(path): the clock of \(parts.streams[primary].source) (its typical step)")
     let primaryTimes = parts.streams[primary].times
     let pieces = gapRule.pieces(times: primaryTimes, typicalStep: step)
     // Each piece's stretch of the clock: its first time and how many steps.
@@ -94,7 +97,15 @@ enum AppExportJoin {
     var clock = "\(name): every sensor interpolated onto one \(String(format: "%.2f", 1 / step)) Hz clock "
       + "(\(source)'s typical step), \(total) samples"
     if pieces.count > 1 {
-      clock += ", split at \(pieces.count - 1) gap(s) over \(gapRule.minimumGapSeconds) s and \(CSVError.format(gapRule.gapFactor)) steps"
+      // The longest gap: a clock that jumped forward shows here.
+      let longest = pieces.dropFirst().max {
+        primaryTimes[$0.lowerBound] - primaryTimes[$0.lowerBound - 1]
+          < primaryTimes[$1.lowerBound] - primaryTimes[$1.lowerBound - 1]
+      }!
+      let gap = primaryTimes[longest.lowerBound] - primaryTimes[longest.lowerBound - 1]
+      clock += ", split at \(pieces.count - 1) gap(s) over \(gapRule.minimumGapSeconds) s and "
+        + "\(CSVError.format(gapRule.gapFactor)) steps (the longest \(AppClock.format(gap)) s, "
+        + "at \(String(format: "%.1f", primaryTimes[longest.lowerBound - 1])) s)"
     }
     notes.append(clock)
     if shortPieces > 0 { notes.append("\(name): \(shortPieces) piece(s) between gaps too short to keep") }
@@ -105,17 +116,15 @@ enum AppExportJoin {
       channels: channels, warnings: warnings, timestamps: timestamps, columns: columns, rateHz: 1 / step, notes: notes)
   }
 
-  /// The clock's rate must be one inertial sensors record at (`Limits.sampleRateHz`), and it
-  /// may not make many more samples than the sensor it follows has: a typical step far below
-  /// the others (times a microsecond apart, then long pauses) would ask for samples by the
-  /// billion.
+  /// The clock (whose rate `join` has held to `Limits.sampleRateHz`) may not make many more
+  /// samples than the sensor it follows has: a typical step far below the others (times a
+  /// millisecond apart, then long pauses) would ask for samples by the billion.
   ///
-  /// - Throws: `LimitError` for the rate or the memory, `AppExportError` for a clock that
-  ///   would make more than four samples per sample read.
+  /// - Throws: `AppExportError` for a clock that would make more than four samples per sample
+  ///   read, `LimitError` for the memory.
   static func checkClock(
     step: Double, samples: Int, from read: Int, channels: Int, source: String, path: String
   ) throws {
-    try Limits.checkSampleRate(1 / step, what: "\(path): the clock of \(source) (its typical step)")
     guard samples <= 4 * read + 16 else {
       throw AppExportError(
         path: path,

@@ -122,6 +122,8 @@ extension AppStream {
     }
     guard times.count >= 2 else { return nil }
     let clock = try AppClock(times, source: source) { line(rows?[$0] ?? $0) }
+    // Repeats dropped may leave one time (every sample logged at the same instant).
+    guard clock.times.count >= 2 else { return nil }
     if let kept = clock.kept {
       values = values.map { column in kept.map { column[$0] } }
     }
