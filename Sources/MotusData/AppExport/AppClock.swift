@@ -16,6 +16,9 @@ struct AppClock {
 
   /// Seconds, strictly ascending.
   var times: [Double]
+  /// The typical step of the input (`typicalTimeStep`; 0 when no step advances): that of
+  /// `times` too when nothing was moved (dropping repeats changes no step that advances).
+  var step: Double
   /// Indices into the input of the samples kept (all but dropped repeats).
   var kept: [Int]?
   /// Repeats dropped, for the load report.
@@ -34,6 +37,7 @@ struct AppClock {
     var t = input
     let n = t.count
     let step = typicalTimeStep(timestamps: t) ?? 0
+    self.step = step
     // One time out of line, between neighbours that agree: a corrupt cell. A time equal to a
     // neighbour's is a repeat, not out of line.
     var outliers: [Int] = []

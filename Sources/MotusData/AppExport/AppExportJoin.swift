@@ -21,7 +21,7 @@ enum AppExportJoin {
   static func join(
     _ parts: inout AppRecordingParts, path: String, name: String, gapRule: GapRule
   ) throws -> Joined {
-    let steps = parts.streams.map { typicalTimeStep(timestamps: $0.times) ?? 0 }
+    let steps = parts.streams.map { $0.typicalStep ?? typicalTimeStep(timestamps: $0.times) ?? 0 }
     guard let primary = steps.indices.filter({ steps[$0] > 0 }).min(by: { steps[$0] < steps[$1] })
     else {
       throw AppExportError(

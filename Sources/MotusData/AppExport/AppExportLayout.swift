@@ -60,6 +60,8 @@ struct AppStream {
   var notes: [String] = []
   /// What was repaired (the clock rule), for the load report and every command's warnings.
   var warnings: [String] = []
+  /// `typicalTimeStep(times)`, when already known (it sorts every step).
+  var typicalStep: Double? = nil
 }
 
 /// A phone-app recording read into streams, before they are joined on one clock.
@@ -133,7 +135,8 @@ extension AppStream {
     }
     return AppStream(
       source: source, channels: axes.map { "\(group).\($0)" }, times: clock.times, columns: values,
-      conversion: conversion, notes: notes, warnings: clock.warnings)
+      conversion: conversion, notes: notes, warnings: clock.warnings,
+      typicalStep: clock.warnings.isEmpty ? clock.step : nil)
   }
 }
 
