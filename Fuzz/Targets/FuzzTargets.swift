@@ -77,7 +77,8 @@ public enum FuzzTargets {
       let path = (folder as NSString).appendingPathComponent(name)
       let parent = (path as NSString).deletingLastPathComponent
       try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
-      _ = FileManager.default.createFile(atPath: path, contents: Data(part.dropFirst(line.count + 1)))
+      _ = FileManager.default.createFile(
+        atPath: path, contents: Data(part.dropFirst(line.count + 1)))
     }
     _ = try? DatasetLoader.appRecordingPaths([folder])
     return loadApp(folder, selector: selector)
@@ -226,9 +227,10 @@ public enum FuzzTargets {
   /// A small acceleration model at 15 Hz (the shipped model's recipes), built in code.
   public static let streamModel: TrainedModel = {
     let axes = ["acceleration.x", "acceleration.y", "acceleration.z"]
-    let recipes = axes.map { ChannelRecipe.copy($0) } + [
-      ChannelRecipe(name: "|acceleration|", operation: .magnitude, inputs: axes)
-    ]
+    let recipes =
+      axes.map { ChannelRecipe.copy($0) } + [
+        ChannelRecipe(name: "|acceleration|", operation: .magnitude, inputs: axes)
+      ]
     let spec = FeatureSpec(
       recipes: recipes, channels: ["|acceleration|"], sampleRateHz: 15, windowLength: 16,
       hopLength: 8, statistics: [.mean, .std, .kurtosis], spectral: [.bandPowers],
@@ -269,7 +271,8 @@ enum AppScratch {
   /// A file name from `bytes`: letters, digits, space, `.`, `_`, `-`, at most one `/`; no
   /// component that climbs out or hides (`..`, a leading `.`).
   static func safeName(_ bytes: [UInt8], fallback: String) -> String {
-    let allowed = Set(Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 ._-/".utf8))
+    let allowed = Set(
+      Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 ._-/".utf8))
     var kept = bytes.prefix(60).filter { allowed.contains($0) }
     if let slash = kept.firstIndex(of: UInt8(ascii: "/")) {
       kept = Array(kept[...slash]) + kept[(slash + 1)...].filter { $0 != UInt8(ascii: "/") }

@@ -94,13 +94,16 @@ struct BenchSteps: ParsableCommand {
     }
     let reasons = Dictionary(grouping: passed, by: \.reason).sorted { $0.key < $1.key }.map {
       "\($0.key): " + $0.value.prefix(Excerpt.listLimit).map(\.name).joined(separator: ", ")
-        + ($0.value.count > Excerpt.listLimit ? " and \($0.value.count - Excerpt.listLimit) more" : "")
+        + ($0.value.count > Excerpt.listLimit
+          ? " and \($0.value.count - Excerpt.listLimit) more" : "")
     }.joined(separator: "; ")
-    if !passed.isEmpty { Warnings.write("steps: passed over \(passed.count) recording(s), \(reasons)\n") }
+    if !passed.isEmpty {
+      Warnings.write("steps: passed over \(passed.count) recording(s), \(reasons)\n")
+    }
     guard measured.contains(where: { $0.sampleRateHz >= 15 }) else {
       throw ToolError(
-        "--app-exports \(Excerpt.text(appExports, limit: 200)): no phone-app recording with the phone's "
-          + "pedometer at 15 Hz or more among the \(paths.count) found"
+        "--app-exports \(Excerpt.text(appExports, limit: 200)): no phone-app recording with the "
+          + "phone's pedometer at 15 Hz or more among the \(paths.count) found"
           + (passed.isEmpty ? "" : " (\(reasons))") + ".",
         hint: "give a recording, an app's folder or a tree of them holding a SensorLog export "
           + "with pedometer columns or a Sensor Logger folder with Pedometer.csv.")

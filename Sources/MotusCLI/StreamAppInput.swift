@@ -28,7 +28,8 @@ enum StreamAppInput {
       path: input, label: LoadOptions.unlabelled, gapRule: gapRule)
     let copy = FileManager.default.temporaryDirectory
       .appendingPathComponent("motus-stream-\(UUID().uuidString).csv").path
-    guard FileManager.default.createFile(atPath: copy, contents: Data(recording.longLayout())) else {
+    guard FileManager.default.createFile(atPath: copy, contents: Data(recording.longLayout()))
+    else {
       throw ToolError(
         "\(input): cannot write its long-layout copy to \(copy).",
         hint: "check that the temporary folder (TMPDIR) is writable.")
@@ -37,7 +38,8 @@ enum StreamAppInput {
     defer { try? FileManager.default.removeItem(atPath: copy) }
     let warnings = Set(recording.warnings)
     return (
-      try LineReader(path: copy, displayName: input), recording.notes.filter { !warnings.contains($0) },
+      try LineReader(path: copy, displayName: input),
+      recording.notes.filter { !warnings.contains($0) },
       recording.warnings
     )
   }

@@ -30,7 +30,9 @@ extension AppExportRecording {
   static func sizeHint(path: String) -> Int {
     guard InputFile.kind(path) == .folder else { return InputFile.sizeHint(path) }
     let names = (try? AppExport.csvFiles(in: path)) ?? []
-    return names.reduce(0) { $0 + InputFile.sizeHint((path as NSString).appendingPathComponent($1)) }
+    return names.reduce(0) {
+      $0 + InputFile.sizeHint((path as NSString).appendingPathComponent($1))
+    }
   }
 
   /// The recording without its samples: what the report and the pedometer need after loading.
@@ -85,11 +87,13 @@ extension DatasetLoader {
       }
       return .app(path: item.path, label: chosen?.label ?? LoadOptions.unlabelled)
     }
-    if let unused = options.appLabels.byName.keys.sorted().first(where: { !usedKeys.contains($0) }) {
+    if let unused = options.appLabels.byName.keys.sorted().first(where: { !usedKeys.contains($0) })
+    {
       throw AppExportError(
         path: unused, message: "--label-map names no phone-app recording read here.",
         hint: "keys are folder or file names of the recordings given ("
-          + Excerpt.list(found.filter(\.isApp).map { ($0.path as NSString).lastPathComponent }) + ").")
+          + Excerpt.list(found.filter(\.isApp).map { ($0.path as NSString).lastPathComponent })
+          + ").")
     }
     return inputs
   }
@@ -120,14 +124,16 @@ extension DatasetLoader {
   /// - Throws: `CSVError.noCSVFiles` when nothing is found, `.unreadable` for an entry named
   ///   `.csv` that is neither a file nor a folder (a FIFO, a socket, a link to nothing).
   private static func collect(
-    folder: String, options: LoadOptions, depth: Int, into found: inout [(path: String, isApp: Bool)]
+    folder: String, options: LoadOptions, depth: Int,
+    into found: inout [(path: String, isApp: Bool)]
   ) throws {
     if try AppExport.recognise(path: folder) != nil {
       found.append((folder, true))
       return
     }
     let before = found.count
-    for name in try AppExport.folderEntries(folder).sorted(by: naturalOrder) where !name.hasPrefix(".") {
+    for name in try AppExport.folderEntries(folder).sorted(by: naturalOrder)
+    where !name.hasPrefix(".") {
       let path = (folder as NSString).appendingPathComponent(name)
       switch InputFile.kind(path) {
       case .regularFile where name.lowercased().hasSuffix(".csv"):
@@ -161,10 +167,13 @@ extension DatasetLoader {
   }
 
   /// The phone-app recording at `path`, converted with `options`' gap rule and value range.
-  static func readApp(path: String, label: String, options: LoadOptions) throws -> AppExportRecording {
+  static func readApp(path: String, label: String, options: LoadOptions) throws
+    -> AppExportRecording
+  {
     try AppExport.read(
       path: path, label: label, gapRule: options.gapRule,
-      valueLimit: options.checkValueRange ? Limits.channelMagnitude : Double(Float.greatestFiniteMagnitude))
+      valueLimit: options.checkValueRange
+        ? Limits.channelMagnitude : Double(Float.greatestFiniteMagnitude))
   }
 
   /// Adds each app recording's notes to the report and its pedometer to its recordings.
@@ -174,7 +183,8 @@ extension DatasetLoader {
       result.report.notes += app.notes
       result.report.warnings += app.warnings
       guard let pedometer = app.pedometer else { continue }
-      for i in result.dataset.recordings.indices where result.dataset.recordings[i].source == app.path {
+      for i in result.dataset.recordings.indices
+      where result.dataset.recordings[i].source == app.path {
         result.dataset.recordings[i].pedometer = pedometer
       }
     }
@@ -219,11 +229,13 @@ extension LoadState {
     }
     app.columns = []
     var data = SessionData(
-      name: sessionNames.id(of: app.name), fileIndex: fileIndex, subject: subjectNames.id(of: app.name))
+      name: sessionNames.id(of: app.name), fileIndex: fileIndex,
+      subject: subjectNames.id(of: app.name))
     data.timestamps = app.timestamps
     app.timestamps = []
     data.values = values
-    data.labels = [Int32](repeating: app.label.isEmpty ? -1 : labelNames.id(of: app.label), count: rows)
+    data.labels = [Int32](
+      repeating: app.label.isEmpty ? -1 : labelNames.id(of: app.label), count: rows)
     sessions.append(data)
     report.rowsRead += rows
     for k in 0..<width { missing[k] += counts[k] }

@@ -41,6 +41,7 @@ public struct StepComparison: Sendable, Equatable {
   /// `steps (phone pedometer): <session>: phone N, motus M (+e %)`.
   public var line: String {
     let error = relativeError.map { String(format: " (%+.1f %%)", 100 * $0) } ?? ""
-    return "steps (phone pedometer): \(session): phone \(String(format: "%.0f", phone)), motus \(motus)\(error)"
+    let phone = String(format: "%.0f", self.phone)
+    return "steps (phone pedometer): \(session): phone \(phone), motus \(motus)\(error)"
   }
 }

@@ -13,7 +13,8 @@ import XCTest
 final class AppExportCommandTests: TemporaryFolderTestCase {
   private func fixture(_ name: String) -> String {
     URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("MotusDataTests/Fixtures/AppExports").appendingPathComponent(name).path
+      .appendingPathComponent("MotusDataTests/Fixtures/AppExports").appendingPathComponent(name)
+      .path
   }
 
   func testInspect_SaysLayoutConversionsAndIgnoredFiles() throws {
@@ -76,7 +77,8 @@ final class AppExportCommandTests: TemporaryFolderTestCase {
   }
 
   func testStream_ReadsAnAppFolder() throws {
-    let model = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    let model = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent()
       .deletingLastPathComponent().appendingPathComponent("models/six-class.motus").path
     let run = try MotusRunner.run([
       "stream", model, fixture("synthetic-sensor-logger-ios"), "--format", "csv",
@@ -142,8 +144,10 @@ final class AppExportCommandTests: TemporaryFolderTestCase {
 
   func testEvaluate_PedometerNoPhoneReachesIsLeftOutNotATrap() throws {
     let copy = folder.appendingPathComponent("walk")
-    try FileManager.default.copyItem(atPath: fixture("synthetic-sensor-logger-ios"), toPath: copy.path)
-    try "time,seconds_elapsed,steps\n1700000002500000000,2.5,5\n1700000005000000000,5.0,9223372036854775808\n"
+    try FileManager.default.copyItem(
+      atPath: fixture("synthetic-sensor-logger-ios"), toPath: copy.path)
+    try
+      "time,seconds_elapsed,steps\n1700000002500000000,2.5,5\n1700000005000000000,5.0,9223372036854775808\n"
       .write(to: copy.appendingPathComponent("Pedometer.csv"), atomically: true, encoding: .utf8)
     let run = try MotusRunner.run(["evaluate", sixClassModel, copy.path, "--label", "walking"])
     XCTAssertEqual(run.exitCode, 0, run.standardError)
@@ -161,13 +165,15 @@ final class AppExportCommandTests: TemporaryFolderTestCase {
     let app = folder.appendingPathComponent("sensor-logger")
     try FileManager.default.createDirectory(at: app, withIntermediateDirectories: true)
     let recording = app.appendingPathComponent("walk").path
-    try FileManager.default.copyItem(atPath: fixture("synthetic-sensor-logger-ios"), toPath: recording)
+    try FileManager.default.copyItem(
+      atPath: fixture("synthetic-sensor-logger-ios"), toPath: recording)
     for path in [recording, app.path, folder.path] {
       let run = try MotusRunner.run([
         "bench", "steps", "--model", sixClassModel, "--app-exports", path, "--motion-sense", "",
       ])
       XCTAssertEqual(run.exitCode, 0, run.standardError)
-      XCTAssertTrue(run.standardOutput.contains("sensor-logger/walk"), path + ": " + run.standardOutput)
+      XCTAssertTrue(
+        run.standardOutput.contains("sensor-logger/walk"), path + ": " + run.standardOutput)
     }
   }
 
@@ -177,15 +183,19 @@ final class AppExportCommandTests: TemporaryFolderTestCase {
       fixture("synthetic-physics-toolbox-fr"), "--motion-sense", "",
     ])
     XCTAssertNotEqual(run.exitCode, 0)
-    XCTAssertTrue(run.standardError.contains("no phone-app recording with the phone's pedometer"), run.standardError)
+    XCTAssertTrue(
+      run.standardError.contains("no phone-app recording with the phone's pedometer"),
+      run.standardError)
     XCTAssertTrue(run.standardError.contains("no pedometer: "), run.standardError)
   }
 
   func testBenchSteps_ARecordingItCannotReadIsAnErrorNamingTheCell() throws {
     let copy = folder.appendingPathComponent("walk")
-    try FileManager.default.copyItem(atPath: fixture("synthetic-sensor-logger-ios"), toPath: copy.path)
+    try FileManager.default.copyItem(
+      atPath: fixture("synthetic-sensor-logger-ios"), toPath: copy.path)
     let gravity = copy.appendingPathComponent("Gravity.csv")
-    var lines = try String(contentsOf: gravity, encoding: .utf8).split(separator: "\n").map(String.init)
+    var lines = try String(contentsOf: gravity, encoding: .utf8).split(separator: "\n").map(
+      String.init)
     lines[3] = "-9223372036854775808" + lines[3].drop { $0 != "," }
     try (lines.joined(separator: "\n") + "\n").write(to: gravity, atomically: true, encoding: .utf8)
     let run = try MotusRunner.run([

@@ -57,7 +57,9 @@ final class AppExportBoundsTests: TemporaryFolderTestCase {
     for steps in ["9223372036854775808", "1e300", "-inf"] {
       let path = try sensorLogger(
         replacing: "Pedometer.csv",
-        with: "time,seconds_elapsed,steps\n1700000002500000000,2.5,5\n1700000005000000000,5.0,\(steps)\n")
+        with:
+          "time,seconds_elapsed,steps\n1700000002500000000,2.5,5\n1700000005000000000,5.0,\(steps)\n"
+      )
       let result = try AppFixtures.load([path])
       XCTAssertNil(result.dataset.recordings[0].pedometer, steps)
       let notes = result.report.notes.joined(separator: "\n")

@@ -36,8 +36,10 @@ final class AppExportClockTests: TemporaryFolderTestCase {
       accelerometer += "\(ns),0,0.3,0.2,0.1\n"
       if i < (gravityRows ?? rows) { gravity += "\(ns),0,-9.80665,0,0\n" }
     }
-    try accelerometer.write(to: folder.appendingPathComponent("Accelerometer.csv"), atomically: true, encoding: .utf8)
-    try gravity.write(to: folder.appendingPathComponent("Gravity.csv"), atomically: true, encoding: .utf8)
+    try accelerometer.write(
+      to: folder.appendingPathComponent("Accelerometer.csv"), atomically: true, encoding: .utf8)
+    try gravity.write(
+      to: folder.appendingPathComponent("Gravity.csv"), atomically: true, encoding: .utf8)
     try "version,device name,recording epoch time,platform\n3,iPhone,\(epoch),ios\n"
       .write(to: folder.appendingPathComponent("Metadata.csv"), atomically: true, encoding: .utf8)
     return folder.path
@@ -80,12 +82,16 @@ final class AppExportClockTests: TemporaryFolderTestCase {
     let result = try load(path)
     XCTAssertEqual(result.dataset.recordings.count, 1)
     XCTAssertEqual(result.dataset.recordings[0].durationSeconds, 9.99, accuracy: 0.02)
-    XCTAssertTrue(notes(result).contains("Accelerometer.csv (x,y,z): the clock steps back 4.99 s at line 502"), notes(result))
-    XCTAssertTrue(notes(result).contains("Gravity.csv (x,y,z): the clock steps back 4.99 s"), notes(result))
+    XCTAssertTrue(
+      notes(result).contains("Accelerometer.csv (x,y,z): the clock steps back 4.99 s at line 502"),
+      notes(result))
+    XCTAssertTrue(
+      notes(result).contains("Gravity.csv (x,y,z): the clock steps back 4.99 s"), notes(result))
   }
 
   func testOneCorruptTimeAndRepeats_AreRepairedWithNotes() throws {
-    var text = "\"Time (s)\",\"Acceleration x (m/s^2)\",\"Acceleration y (m/s^2)\",\"Acceleration z (m/s^2)\"\n"
+    var text =
+      "\"Time (s)\",\"Acceleration x (m/s^2)\",\"Acceleration y (m/s^2)\",\"Acceleration z (m/s^2)\"\n"
     for i in 0..<600 {
       var t = Double(i) / 100
       if i == 300 { t = 86_400 }  // one corrupt cell
@@ -95,7 +101,10 @@ final class AppExportClockTests: TemporaryFolderTestCase {
     let result = try load(try write(text, "Raw Data.csv"))
     XCTAssertEqual(result.dataset.recordings.count, 1)
     XCTAssertEqual(result.dataset.recordings[0].durationSeconds, 5.99, accuracy: 0.02)
-    XCTAssertTrue(notes(result).contains("1 time(s) out of line with their neighbours (first at line 302: 86400.0 s)"), notes(result))
+    XCTAssertTrue(
+      notes(result).contains(
+        "1 time(s) out of line with their neighbours (first at line 302: 86400.0 s)"), notes(result)
+    )
     XCTAssertTrue(notes(result).contains("2 repeated time(s) dropped"), notes(result))
   }
 
@@ -110,18 +119,26 @@ final class AppExportClockTests: TemporaryFolderTestCase {
 
   func testSensorCutShort_SaysWhereEverySensorIsCut() throws {
     // Gravity.csv ends after 3 s of the 10 s the accelerometer logged.
-    let path = try sensorLogger("truncated", rows: 1000, gravityRows: 300) { Int64($0) * 10_000_000 }
+    let path = try sensorLogger("truncated", rows: 1000, gravityRows: 300) {
+      Int64($0) * 10_000_000
+    }
     let result = try load(path)
     XCTAssertEqual(result.dataset.recordings[0].durationSeconds, 2.99, accuracy: 0.02)
-    XCTAssertTrue(notes(result).contains("Gravity.csv (x,y,z) ends at 3.0 s, 7.0 s before the last sensor"), notes(result))
-    XCTAssertTrue(notes(result).contains("kept 0.0 s-3.0 s, where every sensor has samples, of 0.0 s-10.0 s"), notes(result))
+    XCTAssertTrue(
+      notes(result).contains("Gravity.csv (x,y,z) ends at 3.0 s, 7.0 s before the last sensor"),
+      notes(result))
+    XCTAssertTrue(
+      notes(result).contains("kept 0.0 s-3.0 s, where every sensor has samples, of 0.0 s-10.0 s"),
+      notes(result))
   }
 
   func testMicrosecondSteps_AreRefusedBeforeAnyAllocation() throws {
     // Bursts of rows a microsecond apart, 0.2 s between bursts: a 1 MHz "clock".
     var text = "time,gFx,gFy,gFz,TgF\n"
     for burst in 0..<200 {
-      for k in 0..<10 { text += gForceRow(String(format: "%.6f", Double(burst) * 0.2 + Double(k) * 1e-6), k) }
+      for k in 0..<10 {
+        text += gForceRow(String(format: "%.6f", Double(burst) * 0.2 + Double(k) * 1e-6), k)
+      }
     }
     XCTAssertThrowsError(try load(try write(text, "microseconds.csv"))) { error in
       XCTAssertTrue("\(error)".contains("outside 0.1...10000 Hz"), "\(error)")
@@ -129,7 +146,9 @@ final class AppExportClockTests: TemporaryFolderTestCase {
     // Within the rate limits, bursts 1 ms apart would still make 20 samples per row read.
     text = "time,gFx,gFy,gFz,TgF\n"
     for burst in 0..<200 {
-      for k in 0..<10 { text += gForceRow(String(format: "%.4f", Double(burst) * 0.2 + Double(k) * 1e-3), k) }
+      for k in 0..<10 {
+        text += gForceRow(String(format: "%.4f", Double(burst) * 0.2 + Double(k) * 1e-3), k)
+      }
     }
     XCTAssertThrowsError(try load(try write(text, "bursts.csv"))) { error in
       XCTAssertTrue("\(error)".contains("come in bursts"), "\(error)")

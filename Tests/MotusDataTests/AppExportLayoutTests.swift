@@ -22,7 +22,9 @@ final class AppExportLayoutTests: TemporaryFolderTestCase {
   func testPhyphoxTabSeparated_WithDecimalPointsOrCommas() throws {
     let comma = try fixtureText("synthetic-phyphox-acceleration-with-g/Raw Data.csv")
     let tabs = comma.replacingOccurrences(of: ",", with: "\t")
-    for (name, text) in [("tabs.csv", tabs), ("tabs-comma.csv", tabs.replacingOccurrences(of: ".", with: ","))] {
+    for (name, text) in [
+      ("tabs.csv", tabs), ("tabs-comma.csv", tabs.replacingOccurrences(of: ".", with: ",")),
+    ] {
       let result = try AppFixtures.load([try write(text, name)])
       XCTAssertEqual(result.report.rowsRead, 700, name)
       XCTAssertEqual(try AppFixtures.mean(result, "acceleration.z"), -1, accuracy: 1e-6, name)

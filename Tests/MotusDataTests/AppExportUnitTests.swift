@@ -19,13 +19,15 @@ final class AppExportUnitTests: TemporaryFolderTestCase {
     for i in 0..<300 { text += "\(Double(i) * 0.02),0.12,-0.2,9.7\(i % 9),9.8\n" }
     XCTAssertThrowsError(try load(try write(text, "ms2-as-g.csv"))) { error in
       let message = "\(error)"
-      XCTAssertTrue(message.contains("ms2-as-g.csv (gFx,gFy,gFz): the median |acceleration| is 9.7"), message)
+      XCTAssertTrue(
+        message.contains("ms2-as-g.csv (gFx,gFy,gFz): the median |acceleration| is 9.7"), message)
       XCTAssertTrue(message.contains("look like m/s²"), message)
     }
   }
 
   func testMetresPerSecondSquaredColumnsHoldingG_AreRefused() throws {
-    var text = "\"Time (s)\",\"Acceleration x (m/s^2)\",\"Acceleration y (m/s^2)\",\"Acceleration z (m/s^2)\"\n"
+    var text =
+      "\"Time (s)\",\"Acceleration x (m/s^2)\",\"Acceleration y (m/s^2)\",\"Acceleration z (m/s^2)\"\n"
     for i in 0..<300 { text += "\(Double(i) * 0.01),0.01,0.02,0.99\(i % 9)\n" }
     XCTAssertThrowsError(try load(try write(text, "Raw Data.csv"))) { error in
       XCTAssertTrue("\(error)".contains("look like g (about 1 at rest)"), "\(error)")

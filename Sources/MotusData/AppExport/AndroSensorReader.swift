@@ -14,7 +14,8 @@ enum AndroSensorReader {
     var parts = AppRecordingParts(layout: .androSensor)
     guard let time = table.column(where: { $0.hasPrefix("Time since start in ms") }) else {
       throw CSVError.missingColumn(
-        name: "Time since start in ms", option: "AndroSensor", file: table.file, available: table.header)
+        name: "Time since start in ms", option: "AndroSensor", file: table.file,
+        available: table.header)
     }
     let toG = -1 / standardGravity
     let groups: [(String, String, Double, String)] = [
@@ -23,7 +24,8 @@ enum AndroSensorReader {
       ("LINEAR ACCELERATION", "userAcceleration", toG, "m/s² -> g, Android sign negated"),
       ("GYROSCOPE", "rotationRate", 1, "rad/s as is"),
     ]
-    let found: [([Int], String, Double, String)] = groups.compactMap { prefix, group, scale, conversion in
+    let found: [([Int], String, Double, String)] = groups.compactMap {
+      prefix, group, scale, conversion in
       let columns = ["X", "Y", "Z"].compactMap { axis in
         table.column(where: { $0.hasPrefix("\(prefix) \(axis) (") })
       }
@@ -44,7 +46,8 @@ enum AndroSensorReader {
         parts.streams.append(s)
       }
     }
-    parts.ignored.append("LIGHT, MAGNETIC FIELD, ORIENTATION, PROXIMITY, pressure and sound columns (not used)")
+    parts.ignored.append(
+      "LIGHT, MAGNETIC FIELD, ORIENTATION, PROXIMITY, pressure and sound columns (not used)")
     if table.header.contains(where: { $0.hasPrefix("LOCATION") }) {
       parts.ignored.append("LOCATION columns (GPS, never read)")
     }

@@ -139,7 +139,9 @@ public enum AppExport {
     if !parts.ignored.isEmpty {
       notes.append("\(name): ignored " + parts.ignored.joined(separator: "; "))
     }
-    if let p = parts.pedometer, let last = p.cumulativeSteps.last, let first = p.cumulativeSteps.first {
+    if let p = parts.pedometer, let last = p.cumulativeSteps.last,
+      let first = p.cumulativeSteps.first
+    {
       notes.append(
         "\(name): pedometer reference, \(p.times.count) points, \(CSVError.format(first)) -> "
           + "\(CSVError.format(last)) steps (\(p.source))")
@@ -208,7 +210,8 @@ public enum AppExport {
     guard info.st_mode & S_IFMT == S_IFREG else {
       throw CSVError.unreadable(
         file: path,
-        reason: info.st_mode & S_IFMT == S_IFDIR ? "it is a folder, not a file" : "not a regular file")
+        reason: info.st_mode & S_IFMT == S_IFDIR
+          ? "it is a folder, not a file" : "not a regular file")
     }
     var failure: Int32 = 0
     let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, filled in

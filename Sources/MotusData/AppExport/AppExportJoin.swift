@@ -27,7 +27,8 @@ enum AppExportJoin {
       throw AppExportError(
         path: path, message: "no acceleration, gravity or rotation-rate samples were found.",
         hint: "record with the app's accelerometer on (\(parts.layout.rawValue)); the files "
-          + "read were: " + (parts.ignored.isEmpty ? "none" : parts.ignored.joined(separator: "; ")) + ".")
+          + "read were: " + (parts.ignored.isEmpty ? "none" : parts.ignored.joined(separator: "; "))
+          + ".")
     }
     let step = steps[primary]
     var notes: [String] = []
@@ -94,7 +95,8 @@ enum AppExportJoin {
       parts.streams[s].columns = []
       parts.streams[s].times = []
     }
-    var clock = "\(name): every sensor interpolated onto one \(String(format: "%.2f", 1 / step)) Hz clock "
+    var clock =
+      "\(name): every sensor interpolated onto one \(String(format: "%.2f", 1 / step)) Hz clock "
       + "(\(source)'s typical step), \(total) samples"
     if pieces.count > 1 {
       // The longest gap: a clock that jumped forward shows here.
@@ -103,17 +105,22 @@ enum AppExportJoin {
           < primaryTimes[$1.lowerBound] - primaryTimes[$1.lowerBound - 1]
       }!
       let gap = primaryTimes[longest.lowerBound] - primaryTimes[longest.lowerBound - 1]
-      clock += ", split at \(pieces.count - 1) gap(s) over \(gapRule.minimumGapSeconds) s and "
+      clock +=
+        ", split at \(pieces.count - 1) gap(s) over \(gapRule.minimumGapSeconds) s and "
         + "\(CSVError.format(gapRule.gapFactor)) steps (the longest \(AppClock.format(gap)) s, "
         + "at \(String(format: "%.1f", primaryTimes[longest.lowerBound - 1])) s)"
     }
     notes.append(clock)
-    if shortPieces > 0 { notes.append("\(name): \(shortPieces) piece(s) between gaps too short to keep") }
+    if shortPieces > 0 {
+      notes.append("\(name): \(shortPieces) piece(s) between gaps too short to keep")
+    }
     if emptyCells > 0 {
-      notes.append("\(name): \(emptyCells) cells fall in a slower sensor's gap (filled by the loader)")
+      notes.append(
+        "\(name): \(emptyCells) cells fall in a slower sensor's gap (filled by the loader)")
     }
     return Joined(
-      channels: channels, warnings: warnings, timestamps: timestamps, columns: columns, rateHz: 1 / step, notes: notes)
+      channels: channels, warnings: warnings, timestamps: timestamps, columns: columns,
+      rateHz: 1 / step, notes: notes)
   }
 
   /// The clock (whose rate `join` has held to `Limits.sampleRateHz`) may not make many more
@@ -185,7 +192,8 @@ enum AppExportJoin {
   /// stream's span), stored as Float into `out`; left NaN where the grid time falls in a gap
   /// of the stream.
   static func interpolate(
-    times: [Double], values: [Double], grid: ArraySlice<Double>, into out: UnsafeMutablePointer<Float>,
+    times: [Double], values: [Double], grid: ArraySlice<Double>,
+    into out: UnsafeMutablePointer<Float>,
     gapRule: GapRule, typicalStep: Double
   ) {
     var j = 0

@@ -31,7 +31,9 @@ public enum AppExportLayout: String, Sendable, CaseIterable {
   /// How to recognise it, in a few words.
   public var summary: String {
     switch self {
-    case .sensorLogger: return "a Sensor Logger folder (Accelerometer.csv, Gravity.csv... with time,seconds_elapsed,z,y,x)"
+    case .sensorLogger:
+      return
+        "a Sensor Logger folder (Accelerometer.csv, Gravity.csv... with time,seconds_elapsed,z,y,x)"
     case .sensorLog: return "a SensorLog CSV (loggingTime(txt),...)"
     case .phyphox: return "a phyphox folder or CSV (\"Time (s)\",...)"
     case .physicsToolbox: return "a Physics Toolbox CSV (time,gFx,gFy,gFz or time,ax (m/s^2),...)"
@@ -113,7 +115,8 @@ extension AppStream {
     if let firstBad = times.indices.first(where: { r in
       !times[r].isFinite || values.contains { !$0[r].isFinite }
     }) {
-      let kept = Array(0..<firstBad)
+      let kept =
+        Array(0..<firstBad)
         + (firstBad..<times.count).filter { r in
           times[r].isFinite && values.allSatisfy { $0[r].isFinite }
         }
@@ -131,7 +134,8 @@ extension AppStream {
     }
     var notes = clock.notes
     if skipped > 0 {
-      notes.insert("\(source): \(skipped) row(s) without a time or with an empty value skipped", at: 0)
+      notes.insert(
+        "\(source): \(skipped) row(s) without a time or with an empty value skipped", at: 0)
     }
     return AppStream(
       source: source, channels: axes.map { "\(group).\($0)" }, times: clock.times, columns: values,

@@ -40,7 +40,11 @@ struct AppTable {
     var blank: [(row: Int, count: Int)] = []
     format.forEachLine(bytes, from: format.dataStart) { start, end in
       if start == end {
-        if blank.last?.row == rows { blank[blank.count - 1].count += 1 } else { blank.append((rows, 1)) }
+        if blank.last?.row == rows {
+          blank[blank.count - 1].count += 1
+        } else {
+          blank.append((rows, 1))
+        }
       } else {
         rows += 1
       }
@@ -198,7 +202,8 @@ struct AppTable {
         while true {
           let (a, b, more) = format.nextField(base, &i, end)
           if f == column {
-            text = String(decoding: UnsafeBufferPointer(start: base + a, count: b - a), as: UTF8.self)
+            text = String(
+              decoding: UnsafeBufferPointer(start: base + a, count: b - a), as: UTF8.self)
             break
           }
           f += 1
@@ -225,7 +230,8 @@ struct AppTable {
         while true {
           let (a, b, more) = format.nextField(base, &i, end)
           if f == column {
-            found = String(decoding: UnsafeBufferPointer(start: base + a, count: b - a), as: UTF8.self)
+            found = String(
+              decoding: UnsafeBufferPointer(start: base + a, count: b - a), as: UTF8.self)
             return
           }
           f += 1
@@ -432,7 +438,8 @@ struct AppTextFormat {
       var i = a
       while true {
         let (s, e, more) = nextField(base, &i, b)
-        fields.append(String(decoding: UnsafeBufferPointer(start: base + s, count: e - s), as: UTF8.self))
+        fields.append(
+          String(decoding: UnsafeBufferPointer(start: base + s, count: e - s), as: UTF8.self))
         if !more { break }
       }
     }

@@ -21,13 +21,16 @@ enum AppUnitCheck {
       guard !plausibleGravity.contains(median) else { continue }
       let hint: String
       if (5...20).contains(median) {
-        hint = "the values look like m/s² (about 9.8 at rest) where \(layout.rawValue) writes "
+        hint =
+          "the values look like m/s² (about 9.8 at rest) where \(layout.rawValue) writes "
           + "g: divide them by 9.81, or export the sensor in its own unit."
       } else if (0.05...0.2).contains(median) {
-        hint = "the values look like g (about 1 at rest) where \(layout.rawValue) writes m/s²: "
+        hint =
+          "the values look like g (about 1 at rest) where \(layout.rawValue) writes m/s²: "
           + "multiply them by 9.81, or export the sensor in its own unit."
       } else {
-        hint = "check the columns' unit and order; a decimal comma in a comma-separated file "
+        hint =
+          "check the columns' unit and order; a decimal comma in a comma-separated file "
           + "shifts them."
       }
       throw AppExportError(

@@ -54,11 +54,15 @@ public struct PedometerReference: Sendable, Equatable {
         return (i, "its time \(times[i]) s is not one of the recording")
       }
       if i > 0 && c < counts[i - 1] {
-        return (i, "the count falls from \(CSVError.format(counts[i - 1])) to \(CSVError.format(c))")
+        return (
+          i, "the count falls from \(CSVError.format(counts[i - 1])) to \(CSVError.format(c))"
+        )
       }
       if let cadence = cadences?[i], !cadence.isNaN, !(0...maximumCadence).contains(cadence) {
         return (
-          i, "a cadence of \(CSVError.format(cadence)) steps/s is outside 0...\(CSVError.format(maximumCadence))"
+          i,
+          "a cadence of \(CSVError.format(cadence)) steps/s is outside "
+            + "0...\(CSVError.format(maximumCadence))"
         )
       }
     }

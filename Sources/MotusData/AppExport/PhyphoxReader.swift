@@ -51,7 +51,8 @@ enum PhyphoxReader {
         continue
       }
       guard let (group, names, scale, conversion) = sensor(file: path, header: table.header) else {
-        let reason = name.lowercased().hasPrefix("location") ? "GPS, never read" : "not a motion sensor"
+        let reason =
+          name.lowercased().hasPrefix("location") ? "GPS, never read" : "not a motion sensor"
         parts.ignored.append("\(name) (\(reason))")
         continue
       }
@@ -85,8 +86,10 @@ enum PhyphoxReader {
     for (property, value) in zip(table.strings(p), table.strings(v)) {
       values[property] = value
     }
-    let parts = [values["deviceModel"], values["deviceRelease"].map { "OS \($0)" },
-      values["version"].map { "phyphox \($0)" }].compactMap { $0 }
+    let parts = [
+      values["deviceModel"], values["deviceRelease"].map { "OS \($0)" },
+      values["version"].map { "phyphox \($0)" },
+    ].compactMap { $0 }
     return parts.isEmpty ? nil : parts.joined(separator: ", ")
   }
 }

@@ -20,7 +20,10 @@ enum PhysicsToolboxReader {
     let linear = ["ax (m/s^2)", "ay (m/s^2)", "az (m/s^2)"].compactMap { table.column($0) }
     let groups: [([Int], String, Double, String)] = [
       (gForce, "acceleration", -1, "g, Android sign negated (\(locale))"),
-      (linear, "userAcceleration", -1 / standardGravity, "m/s² -> g, Android sign negated (\(locale))"),
+      (
+        linear, "userAcceleration", -1 / standardGravity,
+        "m/s² -> g, Android sign negated (\(locale))"
+      ),
     ].filter { $0.0.count == 3 }
     var requests = [timeRequest(table)]
     for (columns, _, scale, _) in groups {
@@ -48,7 +51,8 @@ enum PhysicsToolboxReader {
       return AppTable.Request(column: 0, isTime: true)
     }
     return AppTable.Request(
-      column: 0, cell: .text(expected: "11:41:59:3050 (HH:MM:SS:ffff) or seconds", parse: wallClock),
+      column: 0,
+      cell: .text(expected: "11:41:59:3050 (HH:MM:SS:ffff) or seconds", parse: wallClock),
       isTime: true)
   }
 

@@ -25,11 +25,16 @@ enum SensorLogReader {
       ("gravity", "motionGravity%@(G)", "G as is"),
       ("rotationRate", "motionRotationRate%@(rad/s)", "rad/s as is"),
     ]
-    let motionGroups: [(String, [Int], String)] = motionAxes.compactMap { group, pattern, conversion in
-      let columns = ["X", "Y", "Z"].compactMap { table.column(pattern.replacingOccurrences(of: "%@", with: $0)) }
+    let motionGroups: [(String, [Int], String)] = motionAxes.compactMap {
+      group, pattern, conversion in
+      let columns = ["X", "Y", "Z"].compactMap {
+        table.column(pattern.replacingOccurrences(of: "%@", with: $0))
+      }
       return columns.count == 3 ? (group, columns, conversion + ", device-motion clock") : nil
     }
-    let angles = ["motionRoll(rad)", "motionPitch(rad)", "motionYaw(rad)"].compactMap { table.column($0) }
+    let angles = ["motionRoll(rad)", "motionPitch(rad)", "motionYaw(rad)"].compactMap {
+      table.column($0)
+    }
     let raw = ["X", "Y", "Z"].compactMap { table.column("accelerometerAcceleration\($0)(G)") }
     let motionTime = table.column("motionTimestamp_sinceReboot(s)")
     let rawTime = table.column("accelerometerTimestamp_sinceReboot(s)")
@@ -39,9 +44,12 @@ enum SensorLogReader {
     // Every column in one pass over the rows.
     var requests = [
       AppTable.Request(
-        column: timeColumn, cell: .text(expected: isoExample, parse: ISO8601Time.seconds), isTime: true)
+        column: timeColumn, cell: .text(expected: isoExample, parse: ISO8601Time.seconds),
+        isTime: true)
     ]
-    for c in motionGroups.flatMap(\.1) + (angles.count == 3 ? angles : []) + (raw.count == 3 ? raw : []) {
+    for c in motionGroups.flatMap(\.1) + (angles.count == 3 ? angles : [])
+      + (raw.count == 3 ? raw : [])
+    {
       requests.append(AppTable.Request(column: c, limit: limit))
     }
     for c in [motionTime, rawTime].compactMap({ $0 }) {
@@ -52,32 +60,39 @@ enum SensorLogReader {
     }
     if let ends {
       requests.append(
-        AppTable.Request(column: ends, cell: .text(expected: isoExample) { ISO8601Time.seconds($0) ?? .nan }))
+        AppTable.Request(
+          column: ends, cell: .text(expected: isoExample) { ISO8601Time.seconds($0) ?? .nan }))
     }
     let parsed = try table.columns(requests)
     table.releaseText()
     let byColumn = Dictionary(zip(requests.map(\.column), parsed), uniquingKeysWith: { a, _ in a })
-    let (clock, origin) = try loggingClock(byColumn[timeColumn] ?? [], table: table, column: timeColumn)
+    let (clock, origin) = try loggingClock(
+      byColumn[timeColumn] ?? [], table: table, column: timeColumn)
     func stream(
       _ columns: [Int], _ times: [Double], _ group: String, _ conversion: String,
       axes: [String] = ["x", "y", "z"]
     ) throws -> AppStream? {
       try AppStream.make(
         times: times, values: columns.map { byColumn[$0] ?? [] }, group: group,
-        conversion: conversion, source: table.source(columns), axes: axes, line: { table.line(ofRow: $0) })
+        conversion: conversion, source: table.source(columns), axes: axes,
+        line: { table.line(ofRow: $0) })
     }
     if let times = motionTime.flatMap({ sensorTimes(byColumn[$0] ?? [], clock: clock) }) {
       for (group, columns, conversion) in motionGroups {
         if let s = try stream(columns, times, group, conversion) { parts.streams.append(s) }
       }
-      if angles.count == 3, let s = try stream(angles, times, "attitude", "rad as is", axes: ["roll", "pitch", "yaw"]) {
+      if angles.count == 3,
+        let s = try stream(angles, times, "attitude", "rad as is", axes: ["roll", "pitch", "yaw"])
+      {
         parts.streams.append(s)
       }
     } else {
       parts.notes.append("no device-motion columns: no userAcceleration, gravity or rotationRate")
     }
     let rawTimes = rawTime.flatMap { sensorTimes(byColumn[$0] ?? [], clock: clock) } ?? clock
-    if raw.count == 3, let s = try stream(raw, rawTimes, "acceleration", "G as is, accelerometer clock") {
+    if raw.count == 3,
+      let s = try stream(raw, rawTimes, "acceleration", "G as is, accelerometer clock")
+    {
       parts.streams.append(s)
     }
     if let steps {
@@ -139,8 +154,11 @@ enum SensorLogReader {
     }
     // A count that never moves from 0 means the pedometer was not logged.
     guard let last = counts.last, last > 0 || counts.count > 1 else { return nil }
-    if let (i, reason) = PedometerReference.problem(times: times, counts: counts, cadences: cadences) {
-      warnings.append("\(source) line \(line(rows[i])): \(reason); the pedometer reference is not used")
+    if let (i, reason) = PedometerReference.problem(
+      times: times, counts: counts, cadences: cadences)
+    {
+      warnings.append(
+        "\(source) line \(line(rows[i])): \(reason); the pedometer reference is not used")
       return nil
     }
     // Hold the last count to the end of the recording, where it is still the phone's count.

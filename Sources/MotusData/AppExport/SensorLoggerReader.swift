@@ -111,7 +111,9 @@ enum SensorLoggerReader {
     guard let ms = Int64(text.trimmingCharacters(in: .whitespaces)) else { return nil }
     let (ns, overflow) = ms.multipliedReportingOverflow(by: 1_000_000)
     guard !overflow else {
-      let at = metadata.map { "\($0.location(row: 0, column: $0.column("recording epoch time") ?? 0))" }
+      let at = metadata.map {
+        "\($0.location(row: 0, column: $0.column("recording epoch time") ?? 0))"
+      }
       throw AppExportError(
         path: at ?? "Metadata.csv",
         message: "recording epoch time '\(Excerpt.text(text))' ms is beyond what 64-bit "
@@ -134,7 +136,8 @@ enum SensorLoggerReader {
       android = found.has("TotalAcceleration.csv")
       parts.notes.append(
         "no platform in Metadata.csv: read as "
-          + (android ? "Android (TotalAcceleration.csv present)" : "iOS (no TotalAcceleration.csv)"))
+          + (android ? "Android (TotalAcceleration.csv present)" : "iOS (no TotalAcceleration.csv)")
+      )
     }
     if metadataValue(metadata, "standardisation")?.lowercased() == "true" {
       throw AppExportError(
@@ -171,9 +174,11 @@ enum SensorLoggerReader {
     if android && found.has("AccelerometerUncalibrated.csv") {
       out.append("AccelerometerUncalibrated.csv (TotalAcceleration.csv gives acceleration.*)")
     }
-    let read = Set(used + ["Orientation.csv", "Pedometer.csv", "Metadata.csv", "AccelerometerUncalibrated.csv"])
+    let read = Set(
+      used + ["Orientation.csv", "Pedometer.csv", "Metadata.csv", "AccelerometerUncalibrated.csv"])
     for name in found.names where !read.contains(name) && !found.empty.contains(name) {
-      out.append(name == "Location.csv" ? "Location.csv (GPS, never read)" : "\(name) (not a motion sensor)")
+      out.append(
+        name == "Location.csv" ? "Location.csv (GPS, never read)" : "\(name) (not a motion sensor)")
     }
     return out
   }
@@ -214,7 +219,8 @@ enum SensorLoggerReader {
       steps.insert(0, at: 0)
     }
     return PedometerReference(
-      times: times, cumulativeSteps: steps, source: "\(table.file) (steps since the recording start)")
+      times: times, cumulativeSteps: steps,
+      source: "\(table.file) (steps since the recording start)")
   }
 }
 
