@@ -24,7 +24,6 @@ struct AppTable {
 
   /// Semicolon and tab files may write `0,0562` for 0.0562.
   var decimalComma: Bool { format.separator != UInt8(ascii: ",") }
-  var separator: Character { Character(Unicode.Scalar(format.separator)) }
 
   /// Reads `path` whole. Throws `CSVError` for an unreadable, binary or empty file.
   static func read(_ path: String) throws -> AppTable {
@@ -180,11 +179,6 @@ struct AppTable {
       filled = rows
     }
     results = [column] + inner
-  }
-
-  /// One column as numbers (see `columns`).
-  func numbers(_ column: Int, scale: Double = 1) throws -> [Double] {
-    try columns([Request(column: column, scale: scale)])[0]
   }
 
   /// A column as text, quotes removed (empty for a missing field): for small files (a
