@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzes the parsers a user's file reaches: the CSV reader, the model-file loader, the manifest
-# loader and the stream's line parser (Fuzz/Targets/FuzzTargets.swift), and export's graph
-# builder (Fuzz/Targets/ExportFuzzTarget.swift). Builds MotusFuzz with
+# loader, the stream's line parser, the phone-app readers, a file or a folder at a time
+# (Fuzz/Targets/FuzzTargets.swift), and export's graph builder
+# (Fuzz/Targets/ExportFuzzTarget.swift). Builds MotusFuzz with
 # libFuzzer and AddressSanitizer (-sanitize=fuzzer,address, Linux), then runs each target for
 # SECONDS from its committed seeds in Fuzz/Corpus/<target>; inputs it finds go to
 # .build/fuzz/corpus/<target>, never into the repository. A crash, a hang (over 10 s on one
@@ -18,7 +19,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-((${#targets[@]})) || targets=(csv model manifest stream export)
+((${#targets[@]})) || targets=(csv model manifest stream export app-file app-folder)
 
 if [ "$(uname -s)" != Linux ]; then
   echo "fuzz: libFuzzer (-sanitize=fuzzer) needs Linux; skipped" >&2

@@ -1,8 +1,10 @@
 // The inputs libFuzzer mutates, one function per parser a user's file reaches: the CSV reader
 // (through loading, resampling and feature extraction), the model-file loader (through a
-// stream that runs what loaded), the manifest loader (through path confinement) and the
-// stream's line parser (through the streaming engine). Each must return, with a result or a
-// thrown error, for every input: a trap, a hang or a huge allocation is a finding.
+// stream that runs what loaded), the manifest loader (through path confinement), the
+// stream's line parser (through the streaming engine) and the phone-app readers, a file or a
+// folder of files at a time (through the clock rule, the join and the loader). Each must
+// return, with a result or a thrown error, for every input: a trap, a hang or a huge
+// allocation is a finding.
 //
 // Built with `-sanitize=fuzzer` by scripts/fuzz.sh; the tests replay Fuzz/Corpus and
 // Fuzz/Regressions through the same functions.
@@ -19,6 +21,7 @@ public enum FuzzTargets {
   public static let all: [String: @Sendable ([UInt8]) -> Void] = [
     "csv": csvReader, "model": modelFile, "manifest": manifest, "stream": streamLines,
     "export": exportGraph,
+    "app-file": appFile, "app-folder": appFolder,
   ]
 
   /// Loads the bytes as a CSV file under load options chosen by the first byte, then windows
@@ -34,9 +37,76 @@ public enum FuzzTargets {
     options.checkValueRange = selector & 64 == 0
     guard
       let loaded = try? DatasetLoader.load(
-        inputs: [InputBytes(name: "fuzz.csv", bytes: bytes)], options: options),
-      let rate = loaded.dataset.recordings.first?.sampleRateHz
+        inputs: [InputBytes(name: "fuzz.csv", bytes: bytes)], options: options)
     else { return }
+    window(loaded)
+  }
+
+  /// Writes the bytes after the first as one app export (the first picks its name and the
+  /// load options), then loads it as every command does and streams its long-layout text.
+  public static func appFile(_ bytes: [UInt8]) { _ = loadAppFile(bytes) }
+
+  /// `appFile`, returning what loaded (nil for an error).
+  @discardableResult
+  public static func loadAppFile(_ bytes: [UInt8]) -> LoadResult? {
+    let selector = bytes.first ?? 0
+    let names = ["recording.csv", "Raw Data.csv", "Accelerometer.csv", "Linear Accelerometer.csv"]
+    guard let folder = AppScratch.fresh() else { return nil }
+    let path = (folder as NSString).appendingPathComponent(names[Int(selector & 3)])
+    guard FileManager.default.createFile(atPath: path, contents: Data(bytes.dropFirst())) else {
+      return nil
+    }
+    return loadApp(path, selector: selector >> 2)
+  }
+
+  /// Splits the bytes at NUL into files of one folder, each part's first line naming its file
+  /// (`Accelerometer.csv`, `meta/device.csv`, `walk/rec.csv`: one subfolder level), as Sensor
+  /// Logger and phyphox export folders and trees of recordings are; the first byte picks the
+  /// load options. Then loads the folder as every command does.
+  public static func appFolder(_ bytes: [UInt8]) { _ = loadAppFolder(bytes) }
+
+  /// `appFolder`, returning what loaded (nil for an error).
+  @discardableResult
+  public static func loadAppFolder(_ bytes: [UInt8]) -> LoadResult? {
+    let selector = bytes.first ?? 0
+    guard let folder = AppScratch.fresh() else { return nil }
+    for (k, part) in bytes.dropFirst().split(separator: 0, omittingEmptySubsequences: false)
+      .prefix(12).enumerated()
+    {
+      let line = part.prefix { $0 != UInt8(ascii: "\n") }
+      let name = AppScratch.safeName(Array(line), fallback: "f\(k).csv")
+      let path = (folder as NSString).appendingPathComponent(name)
+      let parent = (path as NSString).deletingLastPathComponent
+      try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+      _ = FileManager.default.createFile(
+        atPath: path, contents: Data(part.dropFirst(line.count + 1)))
+    }
+    _ = try? DatasetLoader.appRecordingPaths([folder])
+    return loadApp(folder, selector: selector)
+  }
+
+  /// Loads `path` under options chosen by `selector`, windows what loaded, and streams the
+  /// recording's long-layout text (what `motus stream` reads).
+  private static func loadApp(_ path: String, selector: UInt8) -> LoadResult? {
+    var options = LoadOptions()
+    options.appLabels = AppExportLabels(label: "walking")
+    options.checkValueRange = selector & 1 == 0
+    if selector & 2 != 0 { options.sampleRateHz = 15 }
+    if selector & 4 != 0 { options.channelPatterns = ["acceleration.*", "|acceleration|"] }
+    if selector & 8 != 0 { options.minimumGapSeconds = 0 }
+    if selector & 16 != 0 { options.modelRecipes = streamModel.featureSpec.recipes }
+    let loaded = try? DatasetLoader.load([path], options: options)
+    if let loaded { window(loaded) }
+    _ = try? DatasetLoader.loadOutline([path], options: options)
+    if let recording = try? AppExport.read(path: path, label: "walking", gapRule: options.gapRule) {
+      streamLines(recording.longLayout())
+    }
+    return loaded
+  }
+
+  /// Windows and features of whatever loaded, at a small window.
+  private static func window(_ loaded: LoadResult) {
+    guard let rate = loaded.dataset.recordings.first?.sampleRateHz else { return }
     let spec = FeatureSpec.standard(
       recipes: loaded.recipes, channels: loaded.recipes.map(\.name),
       sampleRateHz: FeatureSpec.nominalRate(rate), windowLength: 8, hopLength: 4)
@@ -158,9 +228,10 @@ public enum FuzzTargets {
   /// A small acceleration model at 15 Hz (the shipped model's recipes), built in code.
   public static let streamModel: TrainedModel = {
     let axes = ["acceleration.x", "acceleration.y", "acceleration.z"]
-    let recipes = axes.map { ChannelRecipe.copy($0) } + [
-      ChannelRecipe(name: "|acceleration|", operation: .magnitude, inputs: axes)
-    ]
+    let recipes =
+      axes.map { ChannelRecipe.copy($0) } + [
+        ChannelRecipe(name: "|acceleration|", operation: .magnitude, inputs: axes)
+      ]
     let spec = FeatureSpec(
       recipes: recipes, channels: ["|acceleration|"], sampleRateHz: 15, windowLength: 16,
       hopLength: 8, statistics: [.mean, .std, .kurtosis], spectral: [.bandPowers],
@@ -180,4 +251,37 @@ public enum FuzzTargets {
       confidenceCutoffs: ConfidenceCutoffs(medium: 0.5, high: 0.8),
       metadata: TrainingMetadata(dataDigest: "0000000000000000", seed: 0, motusVersion: "fuzz"))
   }()
+}
+
+/// The folder the app targets write their files to: one per process, emptied per input.
+enum AppScratch {
+  static let folder = FileManager.default.temporaryDirectory
+    .appendingPathComponent("motus-fuzz-\(ProcessInfo.processInfo.processIdentifier)").path
+
+  /// The folder, emptied; nil when it cannot be made.
+  static func fresh() -> String? {
+    try? FileManager.default.removeItem(atPath: folder)
+    do {
+      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    } catch {
+      return nil
+    }
+    return folder
+  }
+
+  /// A file name from `bytes`: letters, digits, space, `.`, `_`, `-`, at most one `/`; no
+  /// component that climbs out or hides (`..`, a leading `.`).
+  static func safeName(_ bytes: [UInt8], fallback: String) -> String {
+    let allowed = Set(
+      Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 ._-/".utf8))
+    var kept = bytes.prefix(60).filter { allowed.contains($0) }
+    if let slash = kept.firstIndex(of: UInt8(ascii: "/")) {
+      kept = Array(kept[...slash]) + kept[(slash + 1)...].filter { $0 != UInt8(ascii: "/") }
+    }
+    let components = String(decoding: kept, as: UTF8.self).split(separator: "/").map {
+      $0.hasPrefix(".") ? "_" + $0.dropFirst() : String($0)
+    }
+    let name = components.filter { !$0.isEmpty }.joined(separator: "/")
+    return name.isEmpty ? fallback : name
+  }
 }

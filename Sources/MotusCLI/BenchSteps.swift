@@ -10,7 +10,8 @@ struct BenchSteps: ParsableCommand {
     commandName: "steps",
     abstract: "Measure step counts and cadence on real recordings.",
     discussion: """
-      Streams each phone-app recording of FOLDER that carries the phone's own pedometer \
+      Streams each phone-app recording under --app-exports (a recording, an app's folder or a \
+      tree of them) that carries the phone's own pedometer \
       (SensorLog's pedometer columns, Sensor Logger's Pedometer.csv) and runs at 15 Hz or more \
       through the model with steps counted, as `motus stream --steps` does, and compares the \
       total with the phone's count over the same interval; beside it, the threshold pedometer \
@@ -26,7 +27,10 @@ struct BenchSteps: ParsableCommand {
   @Option(help: ArgumentHelp("The model to stream with.", valueName: "file"))
   var model = "models/six-class.motus"
 
-  @Option(help: ArgumentHelp("Folder of phone-app recordings.", valueName: "folder"))
+  @Option(
+    help: ArgumentHelp(
+      "A phone-app recording, an app's folder of them, or a tree of such folders.",
+      valueName: "path"))
   var appExports = "../shared/datasets/app-exports"
 
   @Option(help: ArgumentHelp("MotionSense CSV ('' skips the cadence section).", valueName: "file"))
@@ -40,10 +44,8 @@ struct BenchSteps: ParsableCommand {
 
   func run() throws {
     let trained = try ModelFile.read(path: model)
-    // Recordings without raw acceleration (linear acceleration only) cannot be counted.
-    let recordings = try recordingFolders().compactMap { try? appDataset($0).recordings }.joined()
     let counts = try StepBenchmark.counts(
-      model: trained, recordings: Array(recordings),
+      model: trained, recordings: try measuredRecordings(),
       channels: ["acceleration.x", "acceleration.y", "acceleration.z"])
     var cadences: [StepBenchmark.CadenceResult] = []
     if !motionSense.isEmpty {
@@ -61,32 +63,53 @@ struct BenchSteps: ParsableCommand {
       format == .json ? StepReport.json(counts, cadences) : StepReport.table(counts, cadences))
   }
 
-  /// Every recording folder two levels down (app/recording), in name order.
-  private func recordingFolders() throws -> [String] {
-    let manager = FileManager.default
-    guard let apps = try? manager.contentsOfDirectory(atPath: appExports) else {
-      throw ValidationError("--app-exports: cannot list \(appExports).")
+  /// The recordings under `--app-exports` (a recording, an app's folder or a tree of them)
+  /// that carry the phone's pedometer and raw acceleration at 15 Hz or more; those passed
+  /// over are named on standard error.
+  ///
+  /// - Throws: `ToolError` when none is left; the loader's errors for a recording it cannot
+  ///   read.
+  private func measuredRecordings() throws -> [Recording] {
+    let paths = try DatasetLoader.appRecordingPaths([appExports])
+    var measured: [Recording] = []
+    var passed: [(reason: String, name: String)] = []
+    for path in paths {
+      let name = Excerpt.text(StepReport.relative(path), limit: 80)
+      var options = LoadOptions()
+      options.channelPatterns = ["acceleration.*"]
+      options.appLabels = AppExportLabels(label: "walking")
+      let recordings: [Recording]
+      do {
+        recordings = try DatasetLoader.load([path], options: options).dataset.recordings
+      } catch CSVError.noChannelMatches {
+        passed.append(("no raw acceleration", name))
+        continue
+      }
+      let withPedometer = recordings.filter { $0.pedometer != nil }
+      if withPedometer.isEmpty {
+        passed.append(("no pedometer", name))
+      } else if !withPedometer.contains(where: { $0.sampleRateHz >= 15 }) {
+        passed.append(("under 15 Hz", name))
+      }
+      measured += withPedometer
     }
-    return apps.sorted().flatMap { app -> [String] in
-      let folder = (appExports as NSString).appendingPathComponent(app)
-      let names = (try? manager.contentsOfDirectory(atPath: folder)) ?? []
-      return names.sorted().map { (folder as NSString).appendingPathComponent($0) }
-        .filter { InputFile.kind($0) == .folder }
+    let reasons = Dictionary(grouping: passed, by: \.reason).sorted { $0.key < $1.key }.map {
+      "\($0.key): " + $0.value.prefix(Excerpt.listLimit).map(\.name).joined(separator: ", ")
+        + ($0.value.count > Excerpt.listLimit
+          ? " and \($0.value.count - Excerpt.listLimit) more" : "")
+    }.joined(separator: "; ")
+    if !passed.isEmpty {
+      Warnings.write("steps: passed over \(passed.count) recording(s), \(reasons)\n")
     }
-  }
-
-  /// A recording read as its app exported it, with raw acceleration as the only channels.
-  private func appDataset(_ path: String) throws -> Dataset {
-    var options = LoadOptions()
-    options.channelPatterns = ["acceleration.*"]
-    options.appLabels = AppExportLabels(label: "walking")
-    // SensorLog and Physics Toolbox keep one CSV in their folder.
-    let csvs = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [])
-      .filter { $0.lowercased().hasSuffix(".csv") }
-    let input =
-      AppExport.recognise(path: path) == nil && csvs.count == 1
-      ? (path as NSString).appendingPathComponent(csvs[0]) : path
-    return try DatasetLoader.load([input], options: options).dataset
+    guard measured.contains(where: { $0.sampleRateHz >= 15 }) else {
+      throw ToolError(
+        "--app-exports \(Excerpt.text(appExports, limit: 200)): no phone-app recording with the "
+          + "phone's pedometer at 15 Hz or more among the \(paths.count) found"
+          + (passed.isEmpty ? "" : " (\(reasons))") + ".",
+        hint: "give a recording, an app's folder or a tree of them holding a SensorLog export "
+          + "with pedometer columns or a Sensor Logger folder with Pedometer.csv.")
+    }
+    return measured
   }
 }
 

@@ -149,7 +149,7 @@ struct Evaluate: ParsableCommand {
       ) { done, total in reading.update(done: done, total: total) }
     }
     reading.clear()
-    loaded.outline.warnRecordingsWithoutWindow(spec: trained.featureSpec)
+    loaded.outline.warnAboutData(spec: trained.featureSpec)
     for note in loaded.outline.report.notes where note.hasPrefix("input: ") {
       Warnings.write("note: \(Excerpt.printable(note))\n")
     }

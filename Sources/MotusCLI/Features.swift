@@ -38,7 +38,7 @@ struct Features: ParsableCommand {
       choice: featureChannels.apply(to: windows.featureChoice()),
       minimumPurity: windows.minimumPurity
     ).windowed
-    windowed.warnRecordingsWithoutWindow()
+    windowed.warnAboutData()
     let (table, spec) = (windowed.table, windowed.spec)
     try Self.write(table, to: file)
     func printLine(_ text: String) throws {

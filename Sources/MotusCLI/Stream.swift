@@ -148,10 +148,11 @@ struct Stream: ParsableCommand {
     // Ctrl-C ends the input: the open segment and the summary are still written.
     Interruption.finishOnSignal()
     let model: TrainedModel = try ModelFile.read(path: modelPath)
-    let (reader, appNotes) = try StreamAppInput.open(input, gapRule: gaps.gapRule)
+    let (reader, appNotes, appWarnings) = try StreamAppInput.open(input, gapRule: gaps.gapRule)
     var rows = try rowReader(reader, model: model)
     let warnings = Warnings()
     for note in appNotes { Warnings.write("note: \(Excerpt.printable(note))\n") }
+    for warning in appWarnings { Warnings.write("warning: \(Excerpt.printable(warning))\n") }
     if !rows.adapter.adaptations.isEmpty {
       warnings.warn("input: " + rows.adapter.adaptations.joined(separator: "; "), prefix: "note")
     }

@@ -47,7 +47,7 @@ struct Train: ParsableCommand {
       choice: featureChannels.apply(to: windows.featureChoice()),
       minimumPurity: windows.minimumPurity,
       copies: options.augmentation?.windowCopies(seed: options.seed))
-    windowed.warnRecordingsWithoutWindow()
+    windowed.warnAboutData()
     training.warnIfNoNegatives(windowed.outline.negativeLabels)
 
     let progress = ProgressLine()

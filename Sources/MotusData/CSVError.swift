@@ -168,7 +168,8 @@ public enum CSVError: Error, Equatable, CustomStringConvertible {
     case .noFiles:
       return "pass one or more CSV files or folders of CSV files."
     case .noCSVFiles:
-      return "the folder is searched (not recursively) for files ending in .csv."
+      return "files ending in .csv are read from the folder and its subfolders (four levels "
+        + "down; hidden ones are left out)."
     case .unreadable:
       return "check the path and its permissions."
     case .sameFileTwice:

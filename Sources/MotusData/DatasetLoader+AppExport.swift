@@ -4,23 +4,43 @@
 
 import Foundation
 
-/// One input of a load: a file read as it is, or an app recording already converted.
+/// One input of a load: a file read as it is, or a phone-app recording, converted when its
+/// turn comes (so only one is held at a time).
 enum LoadInput {
   case file(String)
-  case app(AppExportRecording)
+  case app(path: String, label: String)
 
   var name: String {
     switch self {
     case .file(let path): return InputFile.displayName(path)
-    case .app(let recording): return recording.path
+    case .app(let path, _): return path
     }
   }
 
   var sizeHint: Int {
     switch self {
     case .file(let path): return InputFile.sizeHint(path)
-    case .app(let recording): return recording.longLayout.count
+    case .app(let path, _): return AppExportRecording.sizeHint(path: path)
     }
+  }
+}
+
+extension AppExportRecording {
+  /// The bytes progress counts for a recording: its files' sizes, as for a CSV file.
+  static func sizeHint(path: String) -> Int {
+    guard InputFile.kind(path) == .folder else { return InputFile.sizeHint(path) }
+    let names = (try? AppExport.csvFiles(in: path)) ?? []
+    return names.reduce(0) {
+      $0 + InputFile.sizeHint((path as NSString).appendingPathComponent($1))
+    }
+  }
+
+  /// The recording without its samples: what the report and the pedometer need after loading.
+  var outline: AppExportRecording {
+    var light = self
+    light.timestamps = []
+    light.columns = []
+    return light
   }
 }
 
@@ -67,17 +87,27 @@ extension DatasetLoader {
           hint: "add --label ACTIVITY (e.g. --label walking), or --label-map NAME=ACTIVITY,... "
             + "naming its folder or file.")
       }
-      return .app(
-        try AppExport.read(
-          path: item.path, label: chosen?.label ?? LoadOptions.unlabelled, gapRule: options.gapRule))
+      return .app(path: item.path, label: chosen?.label ?? LoadOptions.unlabelled)
     }
-    if let unused = options.appLabels.byName.keys.sorted().first(where: { !usedKeys.contains($0) }) {
+    if let unused = options.appLabels.byName.keys.sorted().first(where: { !usedKeys.contains($0) })
+    {
       throw AppExportError(
         path: unused, message: "--label-map names no phone-app recording read here.",
         hint: "keys are folder or file names of the recordings given ("
           + Excerpt.list(found.filter(\.isApp).map { PathName.last($0.path) }) + ").")
     }
     return inputs
+  }
+
+  /// The phone-app recordings `paths` name or hold, found as `load` finds them (a recording
+  /// folder or file, or a folder searched to four levels), in order; long-layout files are
+  /// left out.
+  ///
+  /// - Throws: `CSVError` for a path that does not exist, a folder with no CSV file, or an
+  ///   entry that cannot be read.
+  public static func appRecordingPaths(_ paths: [String]) throws -> [String] {
+    let options = LoadOptions()
+    return try paths.flatMap { try collect($0, options: options) }.filter(\.isApp).map(\.path)
   }
 
   /// The inputs one path names (see `inputs`), unread but for headers.
@@ -94,51 +124,68 @@ extension DatasetLoader {
       try collect(folder: path, options: options, depth: 0, into: &found)
     } else {
       found = try expand([path]).map {
-        FoundInput(path: $0, isApp: isAppFile($0, options: options))
+        FoundInput(path: $0, isApp: try isAppFile($0, options: options))
       }
     }
     return found
   }
 
-  /// A folder: one app recording, its CSV files, or (holding none) its subfolders' inputs.
+  /// A folder: one app recording, or its CSV files and its subfolders' inputs (to four
+  /// levels), in natural order. Hidden entries are left out; a subfolder with no CSV file
+  /// anywhere (documents next to the recordings) is passed over.
+  ///
+  /// - Throws: `CSVError.noCSVFiles` when nothing is found, `.unreadable` for an entry named
+  ///   `.csv` that is neither a file nor a folder (a FIFO, a socket, a link to nothing).
   private static func collect(
     folder: String, options: LoadOptions, depth: Int, into found: inout [FoundInput]
   ) throws {
-    if AppExport.recognise(path: folder) != nil {
+    if try AppExport.recognise(path: folder) != nil {
       found.append(FoundInput(path: folder, isApp: true))
       return
     }
-    let csv = AppExport.csvFiles(in: folder)
-    if !csv.isEmpty {
-      for name in csv {
-        let path = (folder as NSString).appendingPathComponent(name)
-        found.append(FoundInput(path: path, isApp: isAppFile(path, options: options)))
-      }
-      return
-    }
-    let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
-      .sorted(by: naturalOrder)
     let before = found.count
-    if depth < 4 {
-      for name in names where !name.hasPrefix(".") {
-        let path = (folder as NSString).appendingPathComponent(name)
-        guard InputFile.kind(path) == .folder else { continue }
+    for name in try AppExport.folderEntries(folder).sorted(by: naturalOrder)
+    where !name.hasPrefix(".") {
+      let path = (folder as NSString).appendingPathComponent(name)
+      switch InputFile.kind(path) {
+      case .regularFile where name.lowercased().hasSuffix(".csv"):
+        found.append(FoundInput(path: path, isApp: try isAppFile(path, options: options)))
+      case .folder where depth < 4:
         let had = found.count
         do {
           try collect(folder: path, options: options, depth: depth + 1, into: &found)
         } catch CSVError.noCSVFiles {
-          found.removeSubrange(had...)  // a folder of documents next to the recordings
+          found.removeSubrange(had...)
         }
+      case let kind where name.lowercased().hasSuffix(".csv") && kind != .folder:
+        throw CSVError.unreadable(
+          file: path,
+          reason: kind == nil
+            ? "a link to nothing" : "not a regular file (a FIFO, a socket or a device)")
+      default:
+        continue
       }
     }
     if found.count == before { throw CSVError.noCSVFiles(folder: folder) }
   }
 
   /// Whether a CSV file is an app export: its header lacks the time column and is one.
-  public static func isAppFile(_ path: String, options: LoadOptions) -> Bool {
+  ///
+  /// - Throws: `CSVError.unreadable` when its first bytes cannot be read.
+  public static func isAppFile(_ path: String, options: LoadOptions) throws -> Bool {
     guard InputFile.kind(path) == .regularFile else { return false }
-    let header = AppExport.header(of: path)
+    let header = try AppExport.header(of: path)
     return !header.contains(options.timeColumn) && AppExport.recognise(header: header) != nil
+  }
+
+  /// The phone-app recording at `path`, converted with `options`' gap rule and value range.
+  static func readApp(path: String, label: String, options: LoadOptions) throws
+    -> AppExportRecording
+  {
+    try AppExport.read(
+      path: path, label: label, gapRule: options.gapRule,
+      valueLimit: options.checkValueRange
+        ? Limits.channelMagnitude : Double(Float.greatestFiniteMagnitude))
   }
 
   /// Adds each app recording's notes to the report and its pedometer to its recordings.
@@ -146,10 +193,63 @@ extension DatasetLoader {
     guard !apps.isEmpty else { return }
     for app in apps {
       result.report.notes += app.notes
+      result.report.warnings += app.warnings
       guard let pedometer = app.pedometer else { continue }
-      for i in result.dataset.recordings.indices where result.dataset.recordings[i].source == app.path {
+      for i in result.dataset.recordings.indices
+      where result.dataset.recordings[i].source == app.path {
         result.dataset.recordings[i].pedometer = pedometer
       }
     }
+  }
+}
+
+extension LoadState {
+  /// Adds a phone-app recording as one session, as `parse(file:...)` adds a file's: the first
+  /// input chooses the channels, later ones must have them; empty (NaN) cells are counted as
+  /// missing and filled when the session is finished. The recording's samples move into the
+  /// session (`app` keeps its notes and pedometer).
+  mutating func parse(app: inout AppExportRecording, file: String, fileIndex: Int) throws {
+    files.append(file)
+    let rows = app.timestamps.count
+    guard rows > 0 else { throw CSVError.noDataRows(file: file) }
+    if files.count == 1 {
+      let present = app.channels.indices.filter { c in app.columns[c].contains { !$0.isNaN } }
+      try pickChannels(
+        file: file, numericColumns: present.map { app.channels[$0] },
+        ignored: app.channels.indices.filter { !present.contains($0) }.map { app.channels[$0] },
+        candidates: app.channels)
+    }
+    let slots = try rawChannels.map { name -> Int in
+      guard let c = app.channels.firstIndex(of: name) else {
+        throw channelUnavailable(name, file: file)
+      }
+      return c
+    }
+    let width = slots.count
+    var counts = [Int](repeating: 0, count: width)
+    let values = [Float](unsafeUninitializedCapacity: rows * width) { out, filled in
+      for (k, c) in slots.enumerated() {
+        app.columns[c].withUnsafeBufferPointer { column in
+          for r in 0..<rows {
+            let v = column[r]
+            out[r * width + k] = v
+            if v.isNaN { counts[k] += 1 }
+          }
+        }
+      }
+      filled = rows * width
+    }
+    app.columns = []
+    var data = SessionData(
+      name: sessionNames.id(of: app.name), fileIndex: fileIndex,
+      subject: subjectNames.id(of: app.name))
+    data.timestamps = app.timestamps
+    app.timestamps = []
+    data.values = values
+    data.labels = [Int32](
+      repeating: app.label.isEmpty ? -1 : labelNames.id(of: app.label), count: rows)
+    sessions.append(data)
+    report.rowsRead += rows
+    for k in 0..<width { missing[k] += counts[k] }
   }
 }

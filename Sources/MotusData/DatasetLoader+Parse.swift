@@ -339,14 +339,19 @@ struct LoadState {
   ) throws {
     for (slot, name) in rawChannels.enumerated() {
       guard let i = header.firstIndex(of: name), !special.contains(i) else {
-        let users = (adapterRecipes + recipes).filter { $0.inputs.contains(name) }.map(\.name)
-        throw CSVError.channelUnavailable(
-          file: file,
-          reason: "no column '\(Excerpt.text(name))', which channel \(Excerpt.list(users)) "
-            + "needs (the first file has it).")
+        throw channelUnavailable(name, file: file)
       }
       roles[i] = slot
     }
+  }
+
+  /// A later input lacks raw channel `name`, which the first had.
+  func channelUnavailable(_ name: String, file: String) -> CSVError {
+    let users = (adapterRecipes + recipes).filter { $0.inputs.contains(name) }.map(\.name)
+    return CSVError.channelUnavailable(
+      file: file,
+      reason: "no column '\(Excerpt.text(name))', which channel \(Excerpt.list(users)) "
+        + "needs (the first file has it).")
   }
 
   /// Picks the channel columns from the first file: every column other than time, session,
@@ -382,14 +387,24 @@ struct LoadState {
       if !blank { rows += 1 }
     }
     guard rows > 0 else { throw CSVError.noDataRows(file: file) }
-    let numericColumns = candidates.filter { numeric[$0] && seenValue[$0] }.map { header[$0] }
-    let ignored = candidates.filter { !(numeric[$0] && seenValue[$0]) }.map { header[$0] }
+    try pickChannels(
+      file: file,
+      numericColumns: candidates.filter { numeric[$0] && seenValue[$0] }.map { header[$0] },
+      ignored: candidates.filter { !(numeric[$0] && seenValue[$0]) }.map { header[$0] },
+      candidates: candidates.map { header[$0] })
+  }
+
+  /// The channels of the load, from the first input's numeric columns (`ignored` are the
+  /// others): every one, those `options.channelPatterns` select, or a model's inputs.
+  mutating func pickChannels(
+    file: String, numericColumns: [String], ignored: [String], candidates: [String]
+  ) throws {
     if options.channelPatterns.isEmpty && options.modelRecipes == nil && !ignored.isEmpty {
       report.notes.append("ignored non-numeric columns: " + Excerpt.list(ignored))
     }
     guard !numericColumns.isEmpty else { throw CSVError.noChannels(file: file) }
     if let modelRecipes = options.modelRecipes {
-      try adapt(to: modelRecipes, columns: candidates.map { header[$0] }, file: file)
+      try adapt(to: modelRecipes, columns: candidates, file: file)
       return
     }
     let chosen = try ChannelSelector.recipes(

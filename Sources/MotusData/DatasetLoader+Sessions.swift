@@ -87,7 +87,8 @@ extension DatasetLoader {
   ///
   /// The recordings, their order, the report and the final vocabulary are those of `load`.
   /// Returns nil when that cannot be promised, and the caller then loads the usual way and
-  /// drops what `consume` was given: an input that is not a regular file; a session whose
+  /// drops what `consume` was given: an input that is neither a regular file nor a phone-app
+  /// recording; a session whose
   /// rows are not contiguous; one session name in two files (`load` names them after their
   /// file); or any error, from the data or from `consume` (so that `load` reports the error
   /// it always has, in its order).
@@ -103,18 +104,28 @@ extension DatasetLoader {
       let streaming = SessionStreaming(consume: consume)
       state.streaming = streaming
       var done = 0
+      var apps: [AppExportRecording] = []
       for (index, input) in inputs.enumerated() {
-        guard case .file(let path) = input, let blocks = try InputBlocks(path: path) else {
-          return nil
-        }
-        try state.parse(file: input.name, fileIndex: index, blocks: blocks) {
-          progress?(done + $0, total)
+        switch input {
+        case .app(let path, let label):
+          var recording = try readApp(path: path, label: label, options: options)
+          try state.parse(app: &recording, file: input.name, fileIndex: index)
+          apps.append(recording)
+          done += input.sizeHint
+        case .file(let path):
+          guard let blocks = try InputBlocks(path: path) else { return nil }
+          try state.parse(file: input.name, fileIndex: index, blocks: blocks) {
+            progress?(done + $0, total)
+          }
+          done += blocks.bytesRead
         }
         try state.releaseSessions(before: state.sessions.count, files: state.files)
-        done += blocks.bytesRead
         progress?(done, total)
       }
-      return try state.finishStreamed()
+      var outline = try state.finishStreamed()
+      outline?.report.notes += apps.flatMap(\.notes)
+      outline?.report.warnings += apps.flatMap(\.warnings)
+      return outline
     } catch {
       return nil
     }

@@ -55,7 +55,7 @@ public struct InputBytes: Sendable {
   /// The path as given (`<stdin>` for `-`).
   public var name: String
   public var bytes: [UInt8]
-  /// The phone-app recording these bytes were converted from, if any.
+  /// The phone-app recording these are, if any (its samples are loaded, not `bytes`).
   public var appExport: AppExportRecording?
 
   public init(name: String, bytes: [UInt8], appExport: AppExportRecording? = nil) {
@@ -83,6 +83,7 @@ public enum DatasetLoader {
   ) throws -> LoadResult {
     let inputs = try inputs(paths, options: options)
     let total = inputs.map(\.sizeHint).reduce(0, +)
+    var apps: [AppExportRecording] = []
     var result = try load(
       inputs.map(\.name), options: options, totalBytes: total, progress: progress
     ) { index in
@@ -95,10 +96,13 @@ public enum DatasetLoader {
           throw CSVError.unreadable(file: error.file, reason: error.reason)
         }
         return .bytes(try readAll(path))
-      case .app(let recording): return .bytes(recording.longLayout)
+      case .app(let path, let label):
+        let recording = try readApp(path: path, label: label, options: options)
+        apps.append(recording.outline)
+        return .app(recording)
       }
     }
-    attach(inputs.compactMap { if case .app(let r) = $0 { return r } else { return nil } }, to: &result)
+    attach(apps, to: &result)
     return result
   }
 
@@ -106,6 +110,7 @@ public enum DatasetLoader {
   enum Source {
     case bytes([UInt8])
     case blocks(InputBlocks)
+    case app(AppExportRecording)
   }
 
   /// Loads inputs already read (see `read(_:)`): the same data can be parsed twice, as
@@ -117,8 +122,10 @@ public enum DatasetLoader {
     var result = try load(
       inputs.map(\.name), options: options, totalBytes: inputs.reduce(0) { $0 + $1.bytes.count },
       progress: progress
-    ) { index in .bytes(inputs[index].bytes) }
-    attach(inputs.compactMap(\.appExport), to: &result)
+    ) { index in
+      inputs[index].appExport.map { .app($0) } ?? .bytes(inputs[index].bytes)
+    }
+    attach(inputs.compactMap { $0.appExport?.outline }, to: &result)
     return result
   }
 
@@ -132,8 +139,9 @@ public enum DatasetLoader {
       switch input {
       case .file(let path):
         return InputBytes(name: InputFile.displayName(path), bytes: try readAll(path))
-      case .app(let recording):
-        return InputBytes(name: recording.path, bytes: recording.longLayout, appExport: recording)
+      case .app(let path, let label):
+        return InputBytes(
+          name: path, bytes: [], appExport: try readApp(path: path, label: label, options: options))
       }
     }
   }
@@ -153,6 +161,9 @@ public enum DatasetLoader {
       case .blocks(let blocks):
         try state.parse(file: file, fileIndex: index, blocks: blocks, progress: report)
         done += blocks.bytesRead
+      case .app(var recording):
+        try state.parse(app: &recording, file: file, fileIndex: index)
+        done += AppExportRecording.sizeHint(path: recording.path)
       }
       progress?(done, totalBytes)
     }

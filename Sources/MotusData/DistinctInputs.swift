@@ -64,6 +64,8 @@ struct FoundInput {
   var filesRead: [String] {
     guard isApp, InputFile.kind(path) == .folder else { return [path] }
     return [path]
-      + AppExport.csvFiles(in: path).map { (path as NSString).appendingPathComponent($0) }
+      + ((try? AppExport.csvFiles(in: path)) ?? []).map {
+        (path as NSString).appendingPathComponent($0)
+      }
   }
 }

@@ -41,6 +41,9 @@ public struct LoadReport: Sendable, Equatable {
   public var missingValues: [String: Int] = [:]
   /// Other facts worth printing (for example channels added so a magnitude can be computed).
   public var notes: [String] = []
+  /// The notes that say data was repaired or left out on the way (a phone-app clock that
+  /// stepped back, a sensor cut short, a pedometer not used): every command prints these.
+  public var warnings: [String] = []
 
   public init() {}
 

@@ -502,5 +502,6 @@ extension LoadReport {
       missingValues["\(source):\(name)", default: 0] += count
     }
     notes += other.notes.map { "\(source): \($0)" }
+    warnings += other.warnings.map { "\(source): \($0)" }
   }
 }

@@ -18,7 +18,8 @@ public struct StepComparison: Sendable, Equatable {
   }
 
   /// One comparison per recording of `dataset` with a pedometer, when the dataset has a
-  /// magnitude channel to count on (`|acceleration|`, else `|userAcceleration|`).
+  /// magnitude channel to count on (`|acceleration|`, else `|userAcceleration|`). A phone count
+  /// that is not finite or beyond `PedometerReference.maximumSteps` gives none.
   public static func all(in dataset: Dataset) -> [StepComparison] {
     guard
       let channel = dataset.channels.firstIndex(of: "|acceleration|")
@@ -26,7 +27,8 @@ public struct StepComparison: Sendable, Equatable {
     else { return [] }
     return dataset.recordings.compactMap { r in
       guard let pedometer = r.pedometer, r.sampleCount > 1, r.sampleRateHz > 2,
-        let phone = pedometer.steps(from: r.timestamps[0], to: r.timestamps[r.sampleCount - 1])
+        let phone = pedometer.steps(from: r.timestamps[0], to: r.timestamps[r.sampleCount - 1]),
+        phone.isFinite, abs(phone) <= PedometerReference.maximumSteps
       else { return nil }
       var counter = StepCounter(sampleRateHz: r.sampleRateHz)
       for t in 0..<r.sampleCount {
@@ -39,6 +41,7 @@ public struct StepComparison: Sendable, Equatable {
   /// `steps (phone pedometer): <session>: phone N, motus M (+e %)`.
   public var line: String {
     let error = relativeError.map { String(format: " (%+.1f %%)", 100 * $0) } ?? ""
-    return "steps (phone pedometer): \(session): phone \(Int(phone.rounded())), motus \(motus)\(error)"
+    let phone = String(format: "%.0f", self.phone)
+    return "steps (phone pedometer): \(session): phone \(phone), motus \(motus)\(error)"
   }
 }

@@ -33,7 +33,7 @@ final class SpecialFileTests: XCTestCase {
             file: path, what: "a file of the kernel's /proc interface"))
       }
       // The header probe used to read with FileHandle, which traps on EIO (/proc/self/mem).
-      XCTAssertNil(AppExport.recognise(path: path))
+      XCTAssertThrowsError(try AppExport.recognise(path: path))
       let error = expectCSVError { _ = try DatasetLoader.load([path], options: options()) }
       XCTAssertEqual(
         error,

@@ -32,4 +32,12 @@ final class StepComparisonTests: XCTestCase {
     XCTAssertTrue(StepComparison.all(in: dataset(channel: "|acceleration|", phoneSteps: nil)).isEmpty)
     XCTAssertTrue(StepComparison.all(in: dataset(channel: "acceleration.x", phoneSteps: 125)).isEmpty)
   }
+
+  /// A reference made in code may hold any count: one no phone reaches gives no comparison
+  /// (it trapped when printed as an Int).
+  func testCountsNoPhoneReaches_GiveNoComparisonAndNoTrap() {
+    for steps in [9.3e18, 1e300, .infinity] {
+      XCTAssertTrue(StepComparison.all(in: dataset(channel: "|acceleration|", phoneSteps: steps)).isEmpty)
+    }
+  }
 }

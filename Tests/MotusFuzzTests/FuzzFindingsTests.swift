@@ -6,6 +6,7 @@ import MotusData
 import MotusFuzzTargets
 import MotusModels
 import MotusStreaming
+import MotusTestSupport
 import XCTest
 
 final class FuzzFindingsTests: XCTestCase {
@@ -67,5 +68,35 @@ final class FuzzFindingsTests: XCTestCase {
   func testTrainedCutoffAboveOne_Loads() throws {
     let model = try ModelFile.decode(Data(try bytes("Corpus/model/logistic.motus")), file: "m")
     XCTAssertGreaterThan(model.confidenceCutoffs.high, 1)
+  }
+
+  /// The app seeds are worth mutating only if they load: each layout, file and folder, reaches
+  /// the join and the loader.
+  func testAppSeeds_Load() throws {
+    for (kind, load) in [
+      ("app-file", FuzzTargets.loadAppFile), ("app-folder", FuzzTargets.loadAppFolder),
+    ] {
+      let folder = FuzzCorpusTests.fuzzFolder.appendingPathComponent("Corpus/\(kind)")
+      for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() {
+        let loaded = load(try bytes("Corpus/\(kind)/\(name)"))
+        XCTAssertNotNil(loaded, "\(kind)/\(name)")
+      }
+    }
+  }
+
+  /// Found by review, confirmed on the app-file target: times 1e-300 s apart, then steps of
+  /// 0.2 s that the gap rule bridges, made a typical step of 1e-300 s, and counting the common
+  /// clock over the bridged 0.2 s trapped converting 2e299 to Int. The rate is now checked
+  /// first.
+  func testStepsOf1e300BridgedByTheGapFloor_AreARateErrorNotATrap() throws {
+    let input = try bytes("Regressions/app-file/tiny-steps-bridged.csv")
+    XCTAssertNil(FuzzTargets.loadAppFile(input))
+    let folder = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = folder.appendingPathComponent("tiny.csv").path
+    XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(input.dropFirst())))
+    XCTAssertThrowsError(try AppExport.read(path: path, label: "walking")) { error in
+      XCTAssertTrue("\(error)".contains("is outside 0.1...10000 Hz"), "\(error)")
+    }
   }
 }

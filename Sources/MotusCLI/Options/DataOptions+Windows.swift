@@ -1,11 +1,14 @@
-// The warning every data command gives when recordings are too short for one window.
+// The warnings every data command gives: data repaired or left out on the way (a phone-app
+// clock that stepped back, a sensor cut short), and recordings too short for one window.
 
 import Foundation
 import Motus
 
 extension LoadOutline {
-  /// Notes recordings shorter than the window of `spec` in the report and warns on stderr.
-  mutating func warnRecordingsWithoutWindow(spec: FeatureSpec) {
+  /// Warns on stderr of the report's warnings, and of recordings shorter than the window of
+  /// `spec` (noted in the report too).
+  mutating func warnAboutData(spec: FeatureSpec) {
+    for warning in report.warnings { Warnings.write("warning: \(Excerpt.printable(warning))\n") }
     let seconds = Double(spec.windowLength) / spec.sampleRateHz
     if let message = noteRecordingsWithoutWindow(windowSeconds: seconds) {
       Warnings.write("warning: \(message).\n")
@@ -14,6 +17,6 @@ extension LoadOutline {
 }
 
 extension WindowedLoad {
-  /// `LoadOutline.warnRecordingsWithoutWindow(spec:)` with this load's spec.
-  mutating func warnRecordingsWithoutWindow() { outline.warnRecordingsWithoutWindow(spec: spec) }
+  /// `LoadOutline.warnAboutData(spec:)` with this load's spec.
+  mutating func warnAboutData() { outline.warnAboutData(spec: spec) }
 }

@@ -31,7 +31,9 @@ public enum AppExportLayout: String, Sendable, CaseIterable {
   /// How to recognise it, in a few words.
   public var summary: String {
     switch self {
-    case .sensorLogger: return "a Sensor Logger folder (Accelerometer.csv, Gravity.csv... with time,seconds_elapsed,z,y,x)"
+    case .sensorLogger:
+      return
+        "a Sensor Logger folder (Accelerometer.csv, Gravity.csv... with time,seconds_elapsed,z,y,x)"
     case .sensorLog: return "a SensorLog CSV (loggingTime(txt),...)"
     case .phyphox: return "a phyphox folder or CSV (\"Time (s)\",...)"
     case .physicsToolbox: return "a Physics Toolbox CSV (time,gFx,gFy,gFz or time,ax (m/s^2),...)"
@@ -56,6 +58,12 @@ struct AppStream {
   var columns: [[Double]]
   /// What was converted, for the load report.
   var conversion: String
+  /// What was skipped or dropped, for the load report.
+  var notes: [String] = []
+  /// What was repaired (the clock rule), for the load report and every command's warnings.
+  var warnings: [String] = []
+  /// `typicalTimeStep(times)`, when already known (it sorts every step).
+  var typicalStep: Double? = nil
 }
 
 /// A phone-app recording read into streams, before they are joined on one clock.
@@ -68,6 +76,8 @@ struct AppRecordingParts {
   /// Files or sensors read but not used, and why.
   var ignored: [String] = []
   var notes: [String] = []
+  /// Notes about data changed or left out (a pedometer), which every command prints.
+  var warnings: [String] = []
 }
 
 /// Errors specific to phone-app exports. Cell-level problems are `CSVError`s with a location.
@@ -86,30 +96,57 @@ public struct AppExportError: Error, Equatable, CustomStringConvertible {
 }
 
 extension AppStream {
-  /// A stream from three columns of `table`, keeping rows whose time advances and whose
-  /// values are all present.
+  /// A stream from `times` and converted `values` (`values[c][row]`): rows without a time or
+  /// with a missing value are skipped, the times repaired by the clock rule (`AppClock`); nil
+  /// with fewer than two samples.
   ///
   /// - Parameters:
-  ///   - scale: Multiplies every value (unit and sign conversion), e.g. `-1 / 9.80665`.
+  ///   - source: The file and columns, for the load report.
+  ///   - line: The file line of a row, for notes and errors.
+  /// - Throws: `AppExportError` when the times are not those of one clock.
   static func make(
-    table: AppTable, times: [Double], columns: [Int], group: String, scale: Double,
-    conversion: String, source: String? = nil, axes: [String] = ["x", "y", "z"]
+    times: [Double], values: [[Double]], group: String, conversion: String, source: String,
+    axes: [String] = ["x", "y", "z"], line: (Int) -> Int
   ) throws -> AppStream? {
-    let values = try columns.map { try table.numbers($0) }
-    var keptTimes: [Double] = []
-    var kept = [[Double]](repeating: [], count: columns.count)
-    var last = -Double.infinity
-    for r in times.indices where times[r].isFinite && times[r] > last {
-      guard values.allSatisfy({ $0[r].isFinite }) else { continue }
-      keptTimes.append(times[r])
-      for c in columns.indices { kept[c].append(values[c][r] * scale) }
-      last = times[r]
+    var times = times
+    var values = values
+    var rows: [Int]? = nil
+    var skipped = 0
+    if let firstBad = times.indices.first(where: { r in
+      !times[r].isFinite || values.contains { !$0[r].isFinite }
+    }) {
+      let kept =
+        Array(0..<firstBad)
+        + (firstBad..<times.count).filter { r in
+          times[r].isFinite && values.allSatisfy { $0[r].isFinite }
+        }
+      skipped = times.count - kept.count
+      times = kept.map { times[$0] }
+      values = values.map { column in kept.map { column[$0] } }
+      rows = kept
     }
-    guard keptTimes.count >= 2 else { return nil }
-    let names = columns.map { table.header[$0] }
+    guard times.count >= 2 else { return nil }
+    let clock = try AppClock(times, source: source) { line(rows?[$0] ?? $0) }
+    // Repeats dropped may leave one time (every sample logged at the same instant).
+    guard clock.times.count >= 2 else { return nil }
+    if let kept = clock.kept {
+      values = values.map { column in kept.map { column[$0] } }
+    }
+    var notes = clock.notes
+    if skipped > 0 {
+      notes.insert(
+        "\(source): \(skipped) row(s) without a time or with an empty value skipped", at: 0)
+    }
     return AppStream(
-      source: source ?? "\(PathName.last(table.file)) (\(names.joined(separator: ",")))",
-      channels: axes.map { "\(group).\($0)" }, times: keptTimes, columns: kept,
-      conversion: conversion)
+      source: source, channels: axes.map { "\(group).\($0)" }, times: clock.times, columns: values,
+      conversion: conversion, notes: notes, warnings: clock.warnings,
+      typicalStep: clock.warnings.isEmpty ? clock.step : nil)
+  }
+}
+
+extension AppTable {
+  /// `"File.csv (x,y,z)"`: a stream's source in the load report.
+  func source(_ columns: [Int]) -> String {
+    "\(PathName.last(file)) (\(columns.map { header[$0] }.joined(separator: ",")))"
   }
 }

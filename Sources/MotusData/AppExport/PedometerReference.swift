@@ -33,6 +33,42 @@ public struct PedometerReference: Sendable, Equatable {
     self.source = source
   }
 
+  /// Most steps a count may reach: ten million is years of walking; beyond it a value is
+  /// corrupt, not counted.
+  public static let maximumSteps = 10_000_000.0
+  /// Fastest cadence a phone may report (steps/s); sprinting reaches about 5.
+  public static let maximumCadence = 10.0
+
+  /// Why `counts` (with `cadences`, at `times`) cannot be a pedometer's series: the index of
+  /// the first implausible point and what is wrong with it; nil when it can. The one check
+  /// every reader applies before keeping a pedometer.
+  static func problem(times: [Double], counts: [Double], cadences: [Double]?) -> (
+    index: Int, reason: String
+  )? {
+    for i in counts.indices {
+      let c = counts[i]
+      guard c.isFinite, c >= 0, c <= maximumSteps else {
+        return (i, "\(CSVError.format(c)) steps is outside 0...\(CSVError.format(maximumSteps))")
+      }
+      guard times[i].isFinite, abs(times[i]) <= Limits.timeMagnitude else {
+        return (i, "its time \(times[i]) s is not one of the recording")
+      }
+      if i > 0 && c < counts[i - 1] {
+        return (
+          i, "the count falls from \(CSVError.format(counts[i - 1])) to \(CSVError.format(c))"
+        )
+      }
+      if let cadence = cadences?[i], !cadence.isNaN, !(0...maximumCadence).contains(cadence) {
+        return (
+          i,
+          "a cadence of \(CSVError.format(cadence)) steps/s is outside "
+            + "0...\(CSVError.format(maximumCadence))"
+        )
+      }
+    }
+    return nil
+  }
+
   /// The count at `time`, interpolated between updates and held after the last one; nil
   /// before the first update (the count is not known there) or when the series is empty.
   public func cumulativeSteps(at time: Double) -> Double? {

@@ -37,17 +37,22 @@ enum PhyphoxReader {
   }
 
   /// Reads the phyphox CSVs `paths` (a folder's files, or one file) as one recording.
-  static func read(_ paths: [String]) throws -> AppRecordingParts {
+  static func read(_ paths: [String], limit: Double) throws -> AppRecordingParts {
     var parts = AppRecordingParts(layout: .phyphox)
     for path in paths {
       let name = PathName.last(path)
-      let table = try AppTable.read(path)
+      guard InputFile.sizeHint(path) > 0 else {
+        parts.ignored.append("\(name) (empty)")
+        continue
+      }
+      var table = try AppTable.read(path)
       guard recognises(header: table.header), let time = table.column("Time (s)") else {
         parts.ignored.append("\(name) (not a phyphox \"Time (s)\" file)")
         continue
       }
       guard let (group, names, scale, conversion) = sensor(file: path, header: table.header) else {
-        let reason = name.lowercased().hasPrefix("location") ? "GPS, never read" : "not a motion sensor"
+        let reason =
+          name.lowercased().hasPrefix("location") ? "GPS, never read" : "not a motion sensor"
         parts.ignored.append("\(name) (\(reason))")
         continue
       }
@@ -56,9 +61,14 @@ enum PhyphoxReader {
         continue
       }
       let columns = names.compactMap { table.column($0) }
+      var parsed = try table.columns(
+        [AppTable.Request(column: time, isTime: true)]
+          + columns.map { AppTable.Request(column: $0, scale: scale, limit: limit) })
+      table.releaseText()
+      let times = parsed.removeFirst()
       if let stream = try AppStream.make(
-        table: table, times: try table.numbers(time), columns: columns, group: group,
-        scale: scale, conversion: conversion)
+        times: times, values: parsed, group: group, conversion: conversion,
+        source: table.source(columns), line: { table.line(ofRow: $0) })
       {
         parts.streams.append(stream)
       }
@@ -73,12 +83,13 @@ enum PhyphoxReader {
       let v = table.column("value")
     else { return nil }
     var values: [String: String] = [:]
-    for row in table.rows where max(p, v) < row.count {
-      values[String(row[p]).trimmingCharacters(in: CharacterSet(charactersIn: "\""))] =
-        String(row[v]).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+    for (property, value) in zip(table.strings(p), table.strings(v)) {
+      values[property] = value
     }
-    let parts = [values["deviceModel"], values["deviceRelease"].map { "OS \($0)" },
-      values["version"].map { "phyphox \($0)" }].compactMap { $0 }
+    let parts = [
+      values["deviceModel"], values["deviceRelease"].map { "OS \($0)" },
+      values["version"].map { "phyphox \($0)" },
+    ].compactMap { $0 }
     return parts.isEmpty ? nil : parts.joined(separator: ", ")
   }
 }

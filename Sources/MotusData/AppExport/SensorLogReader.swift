@@ -11,47 +11,97 @@ enum SensorLogReader {
     header.contains("loggingTime(txt)")
   }
 
-  static func read(_ table: AppTable) throws -> AppRecordingParts {
+  static func read(path: String, limit: Double) throws -> AppRecordingParts {
+    var table = try AppTable.read(path)
     var parts = AppRecordingParts(layout: .sensorLog)
-    let (clock, origin) = try loggingClock(table)
+    guard let timeColumn = table.column("loggingTime(txt)") else {
+      throw AppExportError(
+        path: table.file, message: "no loggingTime(txt) column.",
+        hint: "export with SensorLog's CSV format.")
+    }
     parts.platform = table.column("loggingSample(N)") == nil ? "watchOS" : "iOS"
     let motionAxes: [(String, String, String)] = [
       ("userAcceleration", "motionUserAcceleration%@(G)", "G as is"),
       ("gravity", "motionGravity%@(G)", "G as is"),
       ("rotationRate", "motionRotationRate%@(rad/s)", "rad/s as is"),
     ]
-    if let times = try sensorTimes(table, "motionTimestamp_sinceReboot(s)", clock: clock) {
-      for (group, pattern, conversion) in motionAxes {
-        let columns = ["X", "Y", "Z"].map { table.column(pattern.replacingOccurrences(of: "%@", with: $0)) }
-        guard columns.allSatisfy({ $0 != nil }) else { continue }
-        if let s = try AppStream.make(
-          table: table, times: times, columns: columns.compactMap { $0 }, group: group, scale: 1,
-          conversion: conversion + ", device-motion clock")
-        {
-          parts.streams.append(s)
-        }
+    let motionGroups: [(String, [Int], String)] = motionAxes.compactMap {
+      group, pattern, conversion in
+      let columns = ["X", "Y", "Z"].compactMap {
+        table.column(pattern.replacingOccurrences(of: "%@", with: $0))
       }
-      let angles = ["motionRoll(rad)", "motionPitch(rad)", "motionYaw(rad)"].map { table.column($0) }
-      if angles.allSatisfy({ $0 != nil }),
-        let s = try AppStream.make(
-          table: table, times: times, columns: angles.compactMap { $0 }, group: "attitude",
-          scale: 1, conversion: "rad as is", axes: ["roll", "pitch", "yaw"])
+      return columns.count == 3 ? (group, columns, conversion + ", device-motion clock") : nil
+    }
+    let angles = ["motionRoll(rad)", "motionPitch(rad)", "motionYaw(rad)"].compactMap {
+      table.column($0)
+    }
+    let raw = ["X", "Y", "Z"].compactMap { table.column("accelerometerAcceleration\($0)(G)") }
+    let motionTime = table.column("motionTimestamp_sinceReboot(s)")
+    let rawTime = table.column("accelerometerTimestamp_sinceReboot(s)")
+    let steps = table.column("pedometerNumberofSteps(N)")
+    let cadence = table.column("pedometerCurrentCadence(steps/s)")
+    let ends = table.column("pedometerEndDate(txt)")
+    // Every column in one pass over the rows.
+    var requests = [
+      AppTable.Request(
+        column: timeColumn, cell: .text(expected: isoExample, parse: ISO8601Time.seconds),
+        isTime: true)
+    ]
+    for c in motionGroups.flatMap(\.1) + (angles.count == 3 ? angles : [])
+      + (raw.count == 3 ? raw : [])
+    {
+      requests.append(AppTable.Request(column: c, limit: limit))
+    }
+    for c in [motionTime, rawTime].compactMap({ $0 }) {
+      requests.append(AppTable.Request(column: c, isTime: true))
+    }
+    for c in [steps, cadence].compactMap({ $0 }) {
+      requests.append(AppTable.Request(column: c, strict: false))
+    }
+    if let ends {
+      requests.append(
+        AppTable.Request(
+          column: ends, cell: .text(expected: isoExample) { ISO8601Time.seconds($0) ?? .nan }))
+    }
+    let parsed = try table.columns(requests)
+    table.releaseText()
+    let byColumn = Dictionary(zip(requests.map(\.column), parsed), uniquingKeysWith: { a, _ in a })
+    let (clock, origin) = try loggingClock(
+      byColumn[timeColumn] ?? [], table: table, column: timeColumn)
+    func stream(
+      _ columns: [Int], _ times: [Double], _ group: String, _ conversion: String,
+      axes: [String] = ["x", "y", "z"]
+    ) throws -> AppStream? {
+      try AppStream.make(
+        times: times, values: columns.map { byColumn[$0] ?? [] }, group: group,
+        conversion: conversion, source: table.source(columns), axes: axes,
+        line: { table.line(ofRow: $0) })
+    }
+    if let times = motionTime.flatMap({ sensorTimes(byColumn[$0] ?? [], clock: clock) }) {
+      for (group, columns, conversion) in motionGroups {
+        if let s = try stream(columns, times, group, conversion) { parts.streams.append(s) }
+      }
+      if angles.count == 3,
+        let s = try stream(angles, times, "attitude", "rad as is", axes: ["roll", "pitch", "yaw"])
       {
         parts.streams.append(s)
       }
     } else {
       parts.notes.append("no device-motion columns: no userAcceleration, gravity or rotationRate")
     }
-    let raw = ["X", "Y", "Z"].map { table.column("accelerometerAcceleration\($0)(G)") }
-    let rawTimes = try sensorTimes(table, "accelerometerTimestamp_sinceReboot(s)", clock: clock) ?? clock
-    if raw.allSatisfy({ $0 != nil }),
-      let s = try AppStream.make(
-        table: table, times: rawTimes, columns: raw.compactMap { $0 }, group: "acceleration",
-        scale: 1, conversion: "G as is, accelerometer clock")
+    let rawTimes = rawTime.flatMap { sensorTimes(byColumn[$0] ?? [], clock: clock) } ?? clock
+    if raw.count == 3,
+      let s = try stream(raw, rawTimes, "acceleration", "G as is, accelerometer clock")
     {
       parts.streams.append(s)
     }
-    parts.pedometer = try pedometer(table, clock: clock, origin: origin)
+    if let steps {
+      parts.pedometer = pedometer(
+        steps: byColumn[steps] ?? [], cadence: cadence.map { byColumn[$0] ?? [] },
+        ends: ends.map { byColumn[$0] ?? [] }, clock: clock, origin: origin,
+        source: PathName.last(table.file), line: { table.line(ofRow: $0) },
+        warnings: &parts.warnings)
+    }
     parts.ignored.append("gyroRotation*, magnetometer*, altimeter*, battery* columns (not used)")
     if table.column("locationLatitude(WGS84)") != nil {
       parts.ignored.append("location* columns (GPS, never read)")
@@ -59,32 +109,22 @@ enum SensorLogReader {
     return parts
   }
 
-  /// `loggingTime(txt)` in seconds since its first row, and that first time (s since 1970).
-  static func loggingClock(_ table: AppTable) throws -> (clock: [Double], origin: Double) {
-    guard let timeColumn = table.column("loggingTime(txt)") else {
-      throw AppExportError(
-        path: table.file, message: "no loggingTime(txt) column.",
-        hint: "export with SensorLog's CSV format.")
-    }
-    var logging = [Double](repeating: .nan, count: table.rows.count)
-    for (r, text) in table.strings(timeColumn).enumerated() {
-      guard let t = ISO8601Time.seconds(text) else {
-        throw AppExportError(
-          path: "\(table.location(row: r, column: timeColumn))",
-          message: "'\(Excerpt.text(String(text)))' is not an ISO 8601 time.",
-          hint: "SensorLog writes times such as 2025-03-11T14:44:11.899-04:00.")
-      }
-      logging[r] = t
+  static let isoExample = "2025-03-11T14:44:11.899-04:00 (ISO 8601, as SensorLog writes them)"
+
+  /// `loggingTime(txt)` (s since 1970) as seconds since its first row, and that first time.
+  static func loggingClock(_ logging: [Double], table: AppTable, column: Int) throws
+    -> (clock: [Double], origin: Double)
+  {
+    if let r = logging.firstIndex(where: { $0.isNaN }) {
+      throw CSVError.emptyCell(at: table.location(row: r, column: column))
     }
     guard let origin = logging.first else { throw CSVError.noDataRows(file: table.file) }
     return (logging.map { $0 - origin }, origin)
   }
 
   /// A sensor's own timestamps moved onto the logging clock (the median offset between the
-  /// two), or nil when the column is absent or never set (SensorLog writes 0 or -1 then).
-  static func sensorTimes(_ table: AppTable, _ name: String, clock: [Double]) throws -> [Double]? {
-    guard let c = table.column(name) else { return nil }
-    let own = try table.numbers(c)
+  /// two), or nil when the column is never set (SensorLog writes 0 or -1 then).
+  static func sensorTimes(_ own: [Double], clock: [Double]) -> [Double]? {
     var offsets = own.indices.filter { own[$0].isFinite && own[$0] > 0 }.map { clock[$0] - own[$0] }
     guard offsets.count >= 2 else { return nil }
     offsets.sort()
@@ -93,25 +133,34 @@ enum SensorLogReader {
   }
 
   /// `pedometerNumberofSteps(N)` at `pedometerEndDate(txt)` (the time the count refers to;
-  /// the logging time when it is absent), one point per change of the count.
-  static func pedometer(_ table: AppTable, clock: [Double], origin: Double) throws -> PedometerReference? {
-    guard let c = table.column("pedometerNumberofSteps(N)") else { return nil }
-    let steps = try table.numbers(c)
-    let cadence = try table.column("pedometerCurrentCadence(steps/s)").map { try table.numbers($0) }
-    let ends = table.column("pedometerEndDate(txt)").map { table.strings($0) }
+  /// the logging time when it is absent), one point per change of the count. Negative counts
+  /// are unset; an implausible series (`PedometerReference.problem`) is left out with a note.
+  static func pedometer(
+    steps: [Double], cadence: [Double]?, ends: [Double]?, clock: [Double], origin: Double,
+    source: String, line: (Int) -> Int, warnings: inout [String]
+  ) -> PedometerReference? {
     var times: [Double] = []
     var counts: [Double] = []
     var cadences: [Double] = []
-    for r in steps.indices where steps[r].isFinite && steps[r] >= 0 {
-      let t = ends.flatMap { ISO8601Time.seconds($0[r]) }.map { $0 - origin } ?? clock[r]
+    var rows: [Int] = []
+    for r in steps.indices where !steps[r].isNaN && steps[r] >= 0 {
+      let t = ends.map { $0[r] }.flatMap { $0.isFinite ? $0 - origin : nil } ?? clock[r]
       if let last = counts.last, steps[r] == last { continue }
       if let lastTime = times.last, t <= lastTime { continue }
       times.append(t)
       counts.append(steps[r])
       cadences.append(cadence?[r] ?? .nan)
+      rows.append(r)
     }
     // A count that never moves from 0 means the pedometer was not logged.
     guard let last = counts.last, last > 0 || counts.count > 1 else { return nil }
+    if let (i, reason) = PedometerReference.problem(
+      times: times, counts: counts, cadences: cadences)
+    {
+      warnings.append(
+        "\(source) line \(line(rows[i])): \(reason); the pedometer reference is not used")
+      return nil
+    }
     // Hold the last count to the end of the recording, where it is still the phone's count.
     if let end = clock.last, let lastTime = times.last, end > lastTime {
       times.append(end)
@@ -121,7 +170,7 @@ enum SensorLogReader {
     return PedometerReference(
       times: times, cumulativeSteps: counts,
       cadenceStepsPerSecond: cadence == nil ? nil : cadences,
-      source: "\(PathName.last(table.file)) (pedometerNumberofSteps(N) at pedometerEndDate(txt))")
+      source: "\(source) (pedometerNumberofSteps(N) at pedometerEndDate(txt))")
   }
 }
 
@@ -129,7 +178,10 @@ enum SensorLogReader {
 /// since 1970 (UTC).
 enum ISO8601Time {
   static func seconds(_ text: Substring) -> Double? {
-    let s = Array(text.utf8)
+    Array(text.utf8).withUnsafeBufferPointer { seconds($0) }
+  }
+
+  static func seconds(_ s: UnsafeBufferPointer<UInt8>) -> Double? {
     func int(_ a: Int, _ n: Int) -> Int? {
       guard a + n <= s.count else { return nil }
       var v = 0
