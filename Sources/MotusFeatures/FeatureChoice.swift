@@ -68,9 +68,12 @@ public struct FeatureChoice: Codable, Sendable, Equatable {
   /// How far back the recent-windows summaries reach (`FeatureContext`): the windows whose
   /// starts lie within this span of the current one's; nil or zero for none.
   public var context: WindowSpan? = FeatureChoice.defaultContext
+  /// Whether the context also summarises each channel's log band powers, not only its std.
+  public var contextBands: Bool = FeatureChoice.defaultContextBands
 
   public static let defaultWindow = WindowSpan.seconds(5.12)
   public static let defaultContext: WindowSpan? = nil
+  public static let defaultContextBands = true
   public static let defaultChannelRule = FeatureChannelRule.orientationFree
   /// Every spectral feature, log band powers included (a sensor's gain only shifts them).
   public static let defaultSpectral: [SpectralFeature] = SpectralFeature.allCases
@@ -147,7 +150,7 @@ public struct FeatureChoice: Codable, Sendable, Equatable {
     if let context, context.isPositive {
       spec.context = try FeatureChoice.context(
         spanning: context.samples(atRate: rate), hopLength: hopLength,
-        windowFeatures: spec.windowFeatureNames)
+        windowFeatures: spec.windowFeatureNames, bands: contextBands)
     }
     try spec.validate()
     return spec
@@ -158,13 +161,13 @@ public struct FeatureChoice: Codable, Sendable, Equatable {
   ///
   /// - Throws: `FeatureChoiceError.contextWithoutFeatures` when the window has no std or log
   ///   band power.
-  static func context(spanning span: Int, hopLength: Int, windowFeatures: [String]) throws
-    -> FeatureContext
-  {
+  static func context(
+    spanning span: Int, hopLength: Int, windowFeatures: [String], bands: Bool
+  ) throws -> FeatureContext {
     let windows = 1 + Int((Double(span) / Double(max(hopLength, 1))).rounded())
     guard
       let context = FeatureContext.recentIntensity(
-        windowCount: windows, windowFeatures: windowFeatures)
+        windowCount: windows, windowFeatures: windowFeatures, bands: bands)
     else { throw FeatureChoiceError.contextWithoutFeatures }
     return context
   }

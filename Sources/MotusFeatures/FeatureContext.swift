@@ -21,14 +21,14 @@ public struct FeatureContext: Codable, Sendable, Equatable {
     self.statistics = statistics
   }
 
-  /// The context `motus train` uses: the last `windowCount` windows' intensity features, each
-  /// channel's `std` and log band powers (the motion's size, overall and per band), by minimum,
-  /// mean and maximum. nil when `windowFeatures` has none of them.
-  public static func recentIntensity(windowCount: Int, windowFeatures: [String])
-    -> FeatureContext?
-  {
+  /// The context `motus train` uses: the last `windowCount` windows' intensity features by
+  /// minimum, mean and maximum: each channel's `std` (the motion's size) and, with `bands`, its
+  /// log band powers (its size per band). nil when `windowFeatures` has none of them.
+  public static func recentIntensity(
+    windowCount: Int, windowFeatures: [String], bands: Bool = true
+  ) -> FeatureContext? {
     let sources = windowFeatures.filter { name in
-      name.hasSuffix(":\(Statistic.std.rawValue)") || name.contains(":log_band_")
+      name.hasSuffix(":\(Statistic.std.rawValue)") || (bands && name.contains(":log_band_"))
     }
     guard !sources.isEmpty else { return nil }
     return FeatureContext(

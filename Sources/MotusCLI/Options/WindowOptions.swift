@@ -110,6 +110,13 @@ struct WindowOptions: ParsableArguments {
       valueName: "span"))
   var context: WindowSpan?
 
+  @Flag(
+    inversion: .prefixedNo,
+    help: ArgumentHelp(
+      "With --context, summarise each channel's log band powers too, not only its std "
+        + "(default: \(FeatureChoice.defaultContextBands ? "on" : "off"))."))
+  var contextBands = FeatureChoice.defaultContextBands
+
   func validate() throws {
     if let problem = window.problem(flag: "--window") { throw ValidationError(problem) }
     if let problem = hop?.problem(flag: "--hop") { throw ValidationError(problem) }
@@ -213,6 +220,7 @@ struct WindowOptions: ParsableArguments {
     choice.spectral = try chosenSpectral()
     choice.logPowerFloor = logPowerFloor
     if let context { choice.context = context.isPositive ? context : nil }
+    choice.contextBands = contextBands
     return choice
   }
 }
