@@ -213,7 +213,8 @@ public enum Evaluation {
     if smoothing != .none {
       smoothAlongRecordings(
         &probabilities, recordings: rows.map { table.recordingIndices[$0] },
-        starts: rows.map { table.starts[$0] }, hop: spec.hopLength, smoothing: smoothing)
+        starts: rows.map { table.starts[$0] }, hop: spec.hopLength, smoothing: smoothing,
+        evidenceWeight: spec.evidenceWeight)
     }
     // The stream's answer per row: its (smoothed) top class, or unknown and why.
     let novelty = windowScores.novelty
@@ -276,14 +277,16 @@ public enum Evaluation {
 
   /// Smooths the rows of `probabilities` in order with one `PredictionSmoother`, restarting it
   /// where a row is not the next window (`starts` one `hop` on) of the same recording: a new
-  /// recording, or a gap, restarts the stream's smoother too.
+  /// recording, or a gap, restarts the stream's smoother too. `evidenceWeight` as the stream
+  /// weighs each window (`FeatureSpec.evidenceWeight`).
   static func smoothAlongRecordings(
     _ probabilities: inout Matrix, recordings: [Int], starts: [Int], hop: Int,
-    smoothing: Smoothing
+    smoothing: Smoothing, evidenceWeight: Float = 1
   ) {
     let k = probabilities.columnCount
     precondition(recordings.count == probabilities.rowCount && starts.count == recordings.count)
-    var smoother = PredictionSmoother(smoothing: smoothing, classCount: k)
+    var smoother = PredictionSmoother(
+      smoothing: smoothing, classCount: k, evidenceWeight: evidenceWeight)
     probabilities.values.withUnsafeMutableBufferPointer { values in
       for i in 0..<recordings.count {
         if i > 0, recordings[i] != recordings[i - 1] || starts[i] != starts[i - 1] + hop {

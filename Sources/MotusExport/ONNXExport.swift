@@ -79,6 +79,8 @@ public enum ONNXExport {
 public enum ONNXExportError: Error, Equatable, CustomStringConvertible {
   /// A feature the graph cannot compute, by its name, and why.
   case unsupportedFeature(String, reason: String)
+  /// A feature summarising the previous windows (motus train --context), by its name.
+  case unsupportedContext(String, windowCount: Int)
   /// Parity data without one of the model's raw columns.
   case missingColumn(String, available: [String])
   /// Parity data at another rate than the model's.
@@ -89,6 +91,10 @@ public enum ONNXExportError: Error, Equatable, CustomStringConvertible {
     case .unsupportedFeature(let name, let reason):
       return "the ONNX export cannot express feature '\(name)': \(reason). "
         + "HINT: train the model without it (see motus train --statistics and --spectral)."
+    case .unsupportedContext(let name, let windowCount):
+      return "the ONNX export cannot express feature '\(name)': it summarises the last "
+        + "\(windowCount) windows and the graph sees one window at a time. "
+        + "HINT: train the model with --context 0 to export it, or run it with motus stream."
     case .missingColumn(let name, let available):
       return "the parity data has no column '\(Excerpt.text(name))' (it has "
         + "\(Excerpt.list(available))). HINT: give data with the model's raw columns "

@@ -21,6 +21,11 @@ struct PipelineGraph {
       throw ONNXExportError.unsupportedFeature(
         spec.featureNames.first ?? "window", reason: "a window of \(n) sample has no spectrum")
     }
+    // The graph sees one window; a context's summaries need the windows before it.
+    if let context = spec.context {
+      throw ONNXExportError.unsupportedContext(
+        context.featureNames.first ?? "context", windowCount: context.windowCount)
+    }
   }
 
   func build() -> ONNXGraph {

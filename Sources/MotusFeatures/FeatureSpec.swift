@@ -159,6 +159,14 @@ extension FeatureSpec {
       bandEdgesHz: defaultBandEdges(sampleRateHz: sampleRateHz))
   }
 
+  /// The share of a window that is new at each hop, `hopLength / windowLength` in (0, 1]: how
+  /// much one window's answer should count as evidence in a filter over overlapping windows
+  /// (`PredictionSmoother`), since every sample is seen by `windowLength / hopLength` windows.
+  public var evidenceWeight: Float {
+    guard windowLength > 0 else { return 1 }
+    return Float(min(max(Double(hopLength) / Double(windowLength), 1e-3), 1))
+  }
+
   /// `userAcceleration` for `[userAcceleration.x, .y, .z]`.
   public static func vectorName(_ axes: [String]) -> String {
     guard let first = axes.first else { return "" }

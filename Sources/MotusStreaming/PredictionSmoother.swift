@@ -5,7 +5,14 @@
 //   transition matrix keeps the class with probability 1 − s and moves to each other class
 //   with s / (K − 1); the classifier's calibrated probabilities act as the emission
 //   likelihoods (up to a constant). Each step is O(K) because the transition is uniform
-//   off the diagonal:  b_t(k) ∝ p_t(k) · ((1 − s)·b_{t−1}(k) + s/(K−1)·(1 − b_{t−1}(k))).
+//   off the diagonal:  b_t(k) ∝ p_t(k)^w · ((1 − s)·b_{t−1}(k) + s/(K−1)·(1 − b_{t−1}(k))).
+//   The evidence weight w is the model's hop / window (`FeatureSpec.evidenceWeight`): windows
+//   a third of a window apart see every sample three times, and taking each as independent
+//   evidence made the filter certain three times too fast. On `motus bench transfer`, w = 1/3
+//   lifted the held-out groups' mean streamed accuracy from 0.615 to 0.633 and cut their mean
+//   expected calibration error from 0.32 to 0.27 (w = 1: the filter before).
+
+import Foundation
 
 /// How predictions are smoothed over time.
 public enum Smoothing: Codable, Sendable, Equatable {
@@ -30,10 +37,16 @@ extension Smoothing: CustomStringConvertible {
 /// Applies a `Smoothing` to a stream of probability vectors, in place, without allocating.
 public struct PredictionSmoother: Sendable {
   public let smoothing: Smoothing
+  /// The exponent of each window's probabilities in the hidden Markov filter, in (0, 1].
+  public let evidenceWeight: Float
   private var state: [Float]
   private var hasState = false
 
-  public init(smoothing: Smoothing, classCount: Int) {
+  /// - Parameter evidenceWeight: See the file's header; 1 counts every window in full.
+  public init(smoothing: Smoothing, classCount: Int, evidenceWeight: Float = 1) {
+    precondition(
+      evidenceWeight > 0 && evidenceWeight <= 1, "evidenceWeight must be in (0, 1], got \(evidenceWeight)")
+    self.evidenceWeight = evidenceWeight
     switch smoothing {
     case .none: break
     case .exponential(let alpha):
@@ -51,6 +64,16 @@ public struct PredictionSmoother: Sendable {
   public mutating func smooth(_ probabilities: UnsafeMutableBufferPointer<Float>) {
     let k = state.count
     precondition(probabilities.count == k, "expected \(k) probabilities")
+    if case .hiddenMarkov = smoothing, evidenceWeight != 1 {
+      // Tempered evidence, renormalised: the first window's answer is tempered as well.
+      var total: Float = 0
+      for i in 0..<k {
+        let p = probabilities[i]
+        probabilities[i] = p > 0 ? Float(pow(Double(p), Double(evidenceWeight))) : 0
+        total += probabilities[i]
+      }
+      if total > 0 && total.isFinite { for i in 0..<k { probabilities[i] /= total } }
+    }
     guard hasState else {
       for i in 0..<k { state[i] = probabilities[i] }
       hasState = true

@@ -209,7 +209,9 @@ public final class StreamingClassifier {
     features = [Float](repeating: 0, count: extractor.featureCount)
     predictor = model.makePredictor()
     probabilities = [Float](repeating: 0, count: model.classes.count)
-    smoother = PredictionSmoother(smoothing: configuration.smoothing, classCount: model.classes.count)
+    smoother = PredictionSmoother(
+      smoothing: configuration.smoothing, classCount: model.classes.count,
+      evidenceWeight: spec.evidenceWeight)
     samplesUntilPrediction = spec.windowLength
     sampleTimes = [Double](repeating: 0, count: spec.windowLength)
 

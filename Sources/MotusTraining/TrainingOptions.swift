@@ -33,7 +33,7 @@ public struct TrainingOptions: Codable, Equatable, Sendable {
   public var tolerance: Float? = nil
   /// Epochs without validation improvement before stopping.
   public var patience: Int = MLPClassifier.Hyperparameters().patience
-  public var classWeighting: ClassWeighting = MLPClassifier.Hyperparameters().classWeighting
+  public var classWeighting: ClassWeighting = LogisticRegression.Hyperparameters().classWeighting
   /// How a manifest's sources weigh against each other (on top of their `weight`); data
   /// without sources (a CSV file, app recordings) has one source and is not affected.
   public var sourceBalance: SourceBalance = TrainingOptions.defaultSourceBalance

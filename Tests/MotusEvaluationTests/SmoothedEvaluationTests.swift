@@ -15,7 +15,9 @@ final class SmoothedEvaluationTests: XCTestCase {
   private func smoothed(_ raw: Matrix, runs: [Range<Int>]) -> [[Float]] {
     var out: [[Float]] = []
     for run in runs {
-      var smoother = PredictionSmoother(smoothing: smoothing, classCount: raw.columnCount)
+      var smoother = PredictionSmoother(
+        smoothing: smoothing, classCount: raw.columnCount,
+        evidenceWeight: HandMade.model.featureSpec.evidenceWeight)
       for i in run {
         var row = raw.row(i)
         row.withUnsafeMutableBufferPointer { smoother.smooth($0) }

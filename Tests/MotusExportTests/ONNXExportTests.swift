@@ -115,6 +115,21 @@ final class ONNXExportTests: XCTestCase {
     }
   }
 
+  func testAContextModel_IsRefusedByItsFirstContextFeature() throws {
+    var spec = FeatureSpec(
+      recipes: [.copy("a")], channels: ["a"], sampleRateHz: 10, windowLength: 8, hopLength: 4,
+      statistics: [.mean, .std], spectral: [], bandEdgesHz: [])
+    spec.context = FeatureContext(windowCount: 3, features: ["a:std"])
+    XCTAssertThrowsError(try ONNXExport.encode(try Self.model(spec), producerVersion: "t")) {
+      guard case .unsupportedContext(let name, let windowCount) = $0 as? ONNXExportError else {
+        return XCTFail("\($0)")
+      }
+      XCTAssertEqual(name, spec.context?.featureNames.first)
+      XCTAssertEqual(windowCount, 3)
+      XCTAssertTrue("\($0)".contains("--context 0"))
+    }
+  }
+
   // MARK: - Parity sample
 
   func testParitySample_SpreadsWindowsAndKeepsRawColumns() throws {

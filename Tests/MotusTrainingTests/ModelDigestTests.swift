@@ -40,19 +40,19 @@ final class ModelDigestTests: XCTestCase {
 
   func testSyntheticLogisticLBFGS_ModelFileDigestIsPinned() throws {
     let digest = try writtenFileDigest(options(.logistic, .lbfgs))
-    XCTAssertEqual(digest.size, 1396)
-    XCTAssertEqual(String(digest.crc, radix: 16), "4e5a349a")
+    XCTAssertEqual(digest.size, 1398)
+    XCTAssertEqual(String(digest.crc, radix: 16), "8bcc5f11")
   }
 
   func testSyntheticLogisticAdam_ModelFileDigestIsPinned() throws {
     let digest = try writtenFileDigest(options(.logistic, .adam))
-    XCTAssertEqual(digest.size, 1461)
-    XCTAssertEqual(String(digest.crc, radix: 16), "c454213c")
+    XCTAssertEqual(digest.size, 1465)
+    XCTAssertEqual(String(digest.crc, radix: 16), "306a6111")
   }
 
   func testSyntheticMLP_ModelFileDigestIsPinned() throws {
     let digest = try writtenFileDigest(options(.mlp, .adam))
-    XCTAssertEqual(digest.size, 1716)
-    XCTAssertEqual(String(digest.crc, radix: 16), "6647c4a3")
+    XCTAssertEqual(digest.size, 1720)
+    XCTAssertEqual(String(digest.crc, radix: 16), "77f381e5")
   }
 }
