@@ -73,7 +73,7 @@ struct TrainingFlags: ParsableArguments {
     parsing: .unconditional,
     help: ArgumentHelp(
       "Stopping tolerance: L-BFGS max |gradient|; Adam minimum validation-loss improvement.",
-      discussion: "Default: 1e-6 for L-BFGS, 1e-4 for Adam.", valueName: "tol"))
+      discussion: "Default: 1e-4 for both (--tolerance 1e-6 reaches scikit-learn's L-BFGS optimum).", valueName: "tol"))
   var tolerance: Float?
 
   @Option(
