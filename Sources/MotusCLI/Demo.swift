@@ -98,9 +98,10 @@ struct Demo: ParsableCommand {
     let spec = FeatureSpec.standard(
       recipes: trainSet.recipes, channels: trainSet.recipes.map(\.name), sampleRateHz: 50,
       windowLength: 128, hopLength: 64)
+    var mlp = MLPClassifier.Hyperparameters()
+    mlp.hiddenLayerSizes = [32]
     var options = TrainingOptions()
-    options.model = .mlp
-    options.hiddenLayerSizes = [32]
+    options.model = .mlp(mlp)
     options.seed = seed
     let trained = try Trainer.train(dataset: trainSet.dataset, spec: spec, options: options)
     try StandardOutput.print(

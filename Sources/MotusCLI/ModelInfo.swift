@@ -231,7 +231,7 @@ struct ModelInfo: ParsableCommand {
       out += "  hyperparameters:\n"
       out += Inspect.table(
         ["name", "value"],
-        training.settings.text.sorted { $0.key < $1.key }.map { [$0.key, $0.value] },
+        training.settingsText.sorted { $0.key < $1.key }.map { [$0.key, $0.value] },
         rightAligned: []
       ).split(separator: "\n").map { "  " + $0 + "\n" }.joined()
       guard !training.validationMetrics.isEmpty else {

@@ -5,7 +5,8 @@ import Foundation
 import MotusData
 import XCTest
 
-@testable import MotusModels
+import MotusModels
+import MotusTraining
 
 final class TrainingSettingsTests: XCTestCase {
   private static let models = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -19,7 +20,7 @@ final class TrainingSettingsTests: XCTestCase {
     XCTAssertEqual(sixClass.model, .logistic)
     XCTAssertEqual(sixClass.solver, .lbfgs)
     XCTAssertEqual(sixClass.l2Penalty, 1)
-    XCTAssertEqual(sixClass.classWeighting, ClassWeighting.none)
+    XCTAssertEqual(sixClass.classWeighting, .balanced)
     XCTAssertEqual(sixClass.augmentation?.copies, 2)
     XCTAssertEqual(sixClass.augmentation?.perturbation.maxRotationDegrees, 180)
     XCTAssertEqual(sixClass.refit, true)
