@@ -125,7 +125,7 @@ struct Demo: ParsableCommand {
           format: "accuracy %.3f, macro-F1 %.3f, log loss %.3f (%d windows)", result.accuracy,
           result.macroF1, result.logLoss, result.windowCount))
     try StandardOutput.print(
-      TextTable.confusion(result.confusion, labels: model.classes).indented(3))
+      TextTable.confusion(result.confusion, labels: model.classes, indent: 3))
   }
 
   /// Step 4: one mixed synthetic recording streamed sample by sample, as segments.
@@ -157,7 +157,7 @@ struct Demo: ParsableCommand {
         String(format: "%.2f", s.meanConfidence), s.label == "push-up" ? "\(reps)" : "",
       ])
     }
-    try StandardOutput.print(TextTable.render(rows, rightAligned: [0, 1, 3, 4]).indented(3))
+    try StandardOutput.print(TextTable.render(rows, rightAligned: [0, 1, 3, 4], indent: 3))
     try StandardOutput.print(
       "   push-ups counted \(engine.repetitionCount), simulated \(mixed.pushUpCount) "
         + "(counter: autocorrelation period, no amplitude thresholds)")

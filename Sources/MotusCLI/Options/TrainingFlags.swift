@@ -133,16 +133,8 @@ struct TrainingFlags: ParsableArguments {
         + "figures."))
   var calibration = defaults.calibrate
 
-  // `--unknown-below`, as `stream` and `evaluate` spell it; `--unknown-threshold` still works.
-  @Option(
-    name: [.customLong("unknown-below"), .customLong("unknown-threshold")],
-    parsing: .unconditional,
-    help: ArgumentHelp(
-      "Report 'unknown' when the calibrated top probability is below this, in [0, 1).",
-      discussion: "Stored in the model (default: \(defaults.unknownThreshold); 0 always names a "
-        + "class on confidence alone). `stream` and `evaluate --unknown-below` override it.",
-      valueName: "p"))
-  var unknownThreshold: Float?
+  @OptionGroup var unknown: UnknownBelowOption<TrainingFlags>
+  var unknownThreshold: Float? { unknown.unknownBelow }
 
   @Option(
     help: ArgumentHelp(
@@ -243,9 +235,6 @@ struct TrainingFlags: ParsableArguments {
     if let patience, !(1...Self.maximumEpochs).contains(patience) {
       throw ValidationError(
         "'--patience' must be in 1...\(Self.maximumEpochs) epochs, got \(patience).")
-    }
-    if let unknownThreshold, !(unknownThreshold >= 0 && unknownThreshold < 1) {
-      throw ValidationError("'--unknown-below' must be in [0, 1), got \(unknownThreshold).")
     }
     if let validationFraction, !(validationFraction > 0 && validationFraction < 1) {
       throw ValidationError("'--validation-fraction' must be in (0, 1), got \(validationFraction).")
@@ -369,5 +358,20 @@ struct TrainingFlags: ParsableArguments {
     if let patience { choice.shared.patience = patience }
     if let tolerance { choice.shared.tolerance = tolerance }
     return choice
+  }
+}
+
+extension TrainingFlags: UnknownBelowUse {
+  // As `stream` and `evaluate` spell it; `--unknown-threshold` still works.
+  static var names: NameSpecification {
+    [.customLong("unknown-below"), .customLong("unknown-threshold")]
+  }
+
+  static var help: ArgumentHelp {
+    ArgumentHelp(
+      "Report 'unknown' when the calibrated top probability is below this, in [0, 1).",
+      discussion: "Stored in the model (default: \(defaults.unknownThreshold); 0 always names a "
+        + "class on confidence alone). `stream` and `evaluate --unknown-below` override it.",
+      valueName: "p")
   }
 }
