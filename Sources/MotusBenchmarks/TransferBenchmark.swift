@@ -177,7 +177,10 @@ public enum TransferBenchmark {
         TransferBenchmark.heldOutSets(
           data: data,
           folds: group.folds.map { fold in
-            (fold.training, fold.test.filter { data.knownRepetitions[dataset.recordings[$0].session] != nil })
+            (
+              fold.training,
+              fold.test.filter { data.knownRepetitions[dataset.recordings[$0].session] != nil }
+            )
           }, seed: configuration.rotationSeed)
       }
       negative = dataset.labels.indices.map { dataset.isNegative(labelIndex: $0) }
@@ -409,11 +412,15 @@ public enum TransferBenchmark {
     }
     return TransferReport.GroupResult(
       name: group.name, kind: group.kind, classes: present.map { dataset.labels[$0] },
-      testSubjects: testSubjects.sorted(by: naturalOrder), testSamples: thresholds.counters[0].samples,
+      testSubjects: testSubjects.sorted(by: naturalOrder),
+      testSamples: thresholds.counters[0].samples,
       folds: group.folds.count,
       methods: [
-        result("learned, single windows", learned.map { $0.counters[0] }, learned.map { $0.calibration[0] }),
-        result("learned, streamed", learned.map { $0.counters[1] }, learned.map { $0.calibration[1] }),
+        result(
+          "learned, single windows", learned.map { $0.counters[0] },
+          learned.map { $0.calibration[0] }),
+        result(
+          "learned, streamed", learned.map { $0.counters[1] }, learned.map { $0.calibration[1] }),
         result("thresholds, tuned", [thresholds.counters[0]], nil),
         result(voted, [thresholds.counters[1]], nil),
       ], pushUps: pushUps)
@@ -446,19 +453,25 @@ public enum TransferBenchmark {
   }
 
   static func describe(_ options: TrainingOptions) -> String {
-    var parts = [options.model.rawValue]
-    if options.model == .mlp {
-      parts.append("hidden \(options.hiddenLayerSizes.map(String.init).joined(separator: ","))")
+    let model = options.model
+    var parts = [model.family.rawValue]
+    if model.family == .mlp {
+      parts.append("hidden \(model.hiddenLayerSizes.map(String.init).joined(separator: ","))")
     }
-    if let l2 = options.l2Penalty { parts.append("l2 \(l2)") }
+    // The penalty is named when it is not the estimator's own default.
+    let l2 = model.shared.l2Penalty
+    if l2 != ModelChoice(model.family).shared.l2Penalty { parts.append("l2 \(l2)") }
     if let augmentation = options.augmentation, augmentation.copies > 0 {
       parts.append("augment \(augmentation.copies) x \(augmentation.perturbation)")
     }
     parts.append(
       "negatives \(options.negatives.rawValue)"
         + (options.negatives == .learnAsClass ? " (rate \(options.negativeRate))" : ""))
-    parts.append(options.classWeighting == .none ? "no class weights" : "class weights \(options.classWeighting)")
-    if options.sourceBalance != .none { parts.append("sources balanced \(options.sourceBalance.rawValue)") }
+    let weighting = model.shared.classWeighting
+    parts.append(weighting == .none ? "no class weights" : "class weights \(weighting)")
+    if options.sourceBalance != .none {
+      parts.append("sources balanced \(options.sourceBalance.rawValue)")
+    }
     if options.noveltyComponents > 0 {
       parts.append("novelty \(options.noveltyComponents) components, rate \(options.noveltyRate)")
     }

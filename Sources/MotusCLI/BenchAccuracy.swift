@@ -25,11 +25,7 @@ struct BenchAccuracy: ParsableCommand {
 
   enum Format: String, ExpressibleByArgument, CaseIterable { case table, json }
 
-  @Option(help: ArgumentHelp("Dataset manifest.", valueName: "file"))
-  var manifest = "datasets/six-class.json"
-
-  @Option(help: ArgumentHelp("Folder the manifest's paths are relative to.", valueName: "folder"))
-  var dataRoot: String?
+  @OptionGroup var source: BenchManifestOptions
 
   @Option(
     help: ArgumentHelp(
@@ -56,7 +52,7 @@ struct BenchAccuracy: ParsableCommand {
     let report: AccuracyReport
     do {
       defer { progress.clear() }
-      let data = try progress.loadManifest(manifest, dataRoot: dataRoot)
+      let data = try progress.loadManifest(source.manifest, dataRoot: source.dataRoot)
       training.warnIfNoNegatives(data.result.dataset.negativeLabels)
       let loadedModel = try model.map { try ModelFile.read(path: $0) }
       var configuration = AccuracyBenchmark.Configuration()
@@ -68,9 +64,8 @@ struct BenchAccuracy: ParsableCommand {
     }
     switch format {
     case .json:
-      let encoder = JSONEncoder()
-      encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-      try StandardOutput.print(String(decoding: try encoder.encode(report), as: UTF8.self))
+      let json = try JSONEncoder.sortedKeys(prettyPrinted: true).encode(report)
+      try StandardOutput.print(String(decoding: json, as: UTF8.self))
     case .table:
       try StandardOutput.print(Self.table(report))
     }
@@ -78,9 +73,6 @@ struct BenchAccuracy: ParsableCommand {
 
   static func table(_ r: AccuracyReport) -> String {
     func f(_ x: Double?, _ d: Int = 3) -> String { x.map { String(format: "%.\(d)f", $0) } ?? "-" }
-    func pad(_ s: String, _ n: Int) -> String {
-      s.count >= n ? s : s + String(repeating: " ", count: n - s.count)
-    }
     // Names come from the data: every line is escaped for the terminal as table cells are.
     func names(_ list: [String]) -> String { list.map(Excerpt.printable).joined(separator: ", ") }
     var lines = [
@@ -92,27 +84,26 @@ struct BenchAccuracy: ParsableCommand {
         + "\(f(r.stableSeconds, 1)) s",
       "",
     ]
+    // Columns of fixed widths, each holding its separation (a longer cell widens its column).
     let shown = r.classes.indices.filter { !r.negativeLabels.contains(r.classes[$0]) }
-    var header = pad("method", 30)
-    for c in shown { header += pad(Excerpt.printable(String(r.classes[c].prefix(6))), 8) }
-    header +=
-      pad("macroF1", 9) + pad("acc", 7) + pad("cover", 7) + pad("lat s", 7)
-      + pad("missed", 8) + pad("flick/m", 9) + pad("reps", 9) + pad("MAE", 6) + pad("err%", 7)
-      + "us/sample"
-    lines.append(header)
+    let widths = [30] + shown.map { _ in 8 } + [9, 7, 7, 7, 8, 9, 9, 6, 7]
+    var rows = [
+      ["method"] + shown.map { String(r.classes[$0].prefix(6)) }
+        + ["macroF1", "acc", "cover", "lat s", "missed", "flick/m", "reps", "MAE", "err%"]
+        + ["us/sample"]
+    ]
     for m in r.methods {
-      var line = pad(m.method, 30)
-      for c in shown { line += pad(f(m.f1?[c], 2), 8) }
-      line += pad(f(m.macroF1), 9) + pad(f(m.accuracy), 7) + pad(f(m.coverage, 2), 7)
-      line += pad(f(m.medianLatencySeconds, 1), 7)
-      line += pad(m.changes.map { "\(m.missedChanges ?? 0)/\($0)" } ?? "-", 8)
-      line += pad(f(m.flickerPerMinute, 2), 9)
-      line += pad(
-        m.repetitionsKnown.map { "\(m.repetitionsCounted ?? 0)/\($0)" } ?? "-", 9)
-      line += pad(f(m.repetitionMeanAbsoluteError, 1), 6) + pad(f(m.repetitionPercentError, 1), 7)
-      line += String(format: "%.2f", m.cpuSecondsPerSample * 1e6)
-      lines.append(line)
+      rows.append(
+        [m.method] + shown.map { f(m.f1?[$0], 2) }
+          + [
+            f(m.macroF1), f(m.accuracy), f(m.coverage, 2), f(m.medianLatencySeconds, 1),
+            m.changes.map { "\(m.missedChanges ?? 0)/\($0)" } ?? "-", f(m.flickerPerMinute, 2),
+            m.repetitionsKnown.map { "\(m.repetitionsCounted ?? 0)/\($0)" } ?? "-",
+            f(m.repetitionMeanAbsoluteError, 1), f(m.repetitionPercentError, 1),
+            String(format: "%.2f", m.cpuSecondsPerSample * 1e6),
+          ])
     }
+    lines.append(TextTable.render(rows, minimumWidths: widths, separator: ""))
     lines.append("")
     if !r.negativeLabels.isEmpty {
       lines.append(

@@ -26,11 +26,7 @@ struct BenchTransfer: ParsableCommand {
 
   enum Format: String, ExpressibleByArgument, CaseIterable { case table, json }
 
-  @Option(help: ArgumentHelp("Dataset manifest.", valueName: "file"))
-  var manifest = "datasets/six-class.json"
-
-  @Option(help: ArgumentHelp("Folder the manifest's paths are relative to.", valueName: "folder"))
-  var dataRoot: String?
+  @OptionGroup var source: BenchManifestOptions
 
   @Option(
     parsing: .unconditional,
@@ -120,7 +116,7 @@ struct BenchTransfer: ParsableCommand {
 
   func run() throws {
     // Before minutes of work: a bad path fails at once, and no input is ever overwritten.
-    let inputs = try DataOptions.inputFiles(manifest: manifest, dataRoot: dataRoot)
+    let inputs = try DataOptions.inputFiles(manifest: source.manifest, dataRoot: source.dataRoot)
     let outputFile = try output.map {
       try OutputFile(
         path: $0, flag: "--output", inputs: inputs, otherOutputs: windowsCSV.map { [$0] } ?? [])
@@ -133,7 +129,7 @@ struct BenchTransfer: ParsableCommand {
     let data: ManifestLoadResult
     do {
       defer { progress.clear() }
-      data = try progress.loadManifest(manifest, dataRoot: dataRoot)
+      data = try progress.loadManifest(source.manifest, dataRoot: source.dataRoot)
     }
     training.warnIfNoNegatives(data.result.dataset.negativeLabels)
     var configuration = TransferBenchmark.Configuration()
@@ -161,9 +157,7 @@ struct BenchTransfer: ParsableCommand {
     }
     var summary = report
     summary.windows = nil
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-    let json = try encoder.encode(summary)
+    let json = try JSONEncoder.sortedKeys(prettyPrinted: true).encode(summary)
     try outputFile?.write([UInt8](json) + Array("\n".utf8))
     try outputFile?.commit()
     switch format {
@@ -181,18 +175,24 @@ struct BenchTransfer: ParsableCommand {
     var classes: [String] = []
     for row in rows { for c in row.classes where !classes.contains(c) { classes.append(c) } }
     func quoted(_ s: String) -> String {
-      s.contains(",") || s.contains("\"") ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
+      s.contains(",") || s.contains("\"")
+        ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
     }
     var lines = [
       (["group", "fold", "seed", "session", "start", "label"] + classes.map { "p:\($0)" }
         + ["novelty", "novelty_threshold"]).map(quoted).joined(separator: ",")
     ]
     for row in rows {
-      let p = classes.map { c in row.classes.firstIndex(of: c).map { "\(row.probabilities[$0])" } ?? "0" }
-      let cells = [
-        quoted(row.group), "\(row.fold)", "\(row.seed)", quoted(row.session), "\(row.start)",
-        quoted(row.label),
-      ] + p + [row.noveltyScore.map { "\($0)" } ?? "", row.noveltyThreshold.map { "\($0)" } ?? ""]
+      let p = classes.map { c in
+        row.classes.firstIndex(of: c).map { "\(row.probabilities[$0])" } ?? "0"
+      }
+      let cells =
+        [
+          quoted(row.group), "\(row.fold)", "\(row.seed)", quoted(row.session), "\(row.start)",
+          quoted(row.label),
+        ] + p + [
+          row.noveltyScore.map { "\($0)" } ?? "", row.noveltyThreshold.map { "\($0)" } ?? "",
+        ]
       lines.append(cells.joined(separator: ","))
     }
     return lines.joined(separator: "\n") + "\n"

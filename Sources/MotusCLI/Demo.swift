@@ -98,9 +98,10 @@ struct Demo: ParsableCommand {
     let spec = FeatureSpec.standard(
       recipes: trainSet.recipes, channels: trainSet.recipes.map(\.name), sampleRateHz: 50,
       windowLength: 128, hopLength: 64)
+    var mlp = MLPClassifier.Hyperparameters()
+    mlp.hiddenLayerSizes = [32]
     var options = TrainingOptions()
-    options.model = .mlp
-    options.hiddenLayerSizes = [32]
+    options.model = .mlp(mlp)
     options.seed = seed
     let trained = try Trainer.train(dataset: trainSet.dataset, spec: spec, options: options)
     try StandardOutput.print(
@@ -124,7 +125,7 @@ struct Demo: ParsableCommand {
           format: "accuracy %.3f, macro-F1 %.3f, log loss %.3f (%d windows)", result.accuracy,
           result.macroF1, result.logLoss, result.windowCount))
     try StandardOutput.print(
-      TextTable.confusion(result.confusion, labels: model.classes).indented(3))
+      TextTable.confusion(result.confusion, labels: model.classes, indent: 3))
   }
 
   /// Step 4: one mixed synthetic recording streamed sample by sample, as segments.
@@ -156,7 +157,7 @@ struct Demo: ParsableCommand {
         String(format: "%.2f", s.meanConfidence), s.label == "push-up" ? "\(reps)" : "",
       ])
     }
-    try StandardOutput.print(TextTable.render(rows, rightAligned: [0, 1, 3, 4]).indented(3))
+    try StandardOutput.print(TextTable.render(rows, rightAligned: [0, 1, 3, 4], indent: 3))
     try StandardOutput.print(
       "   push-ups counted \(engine.repetitionCount), simulated \(mixed.pushUpCount) "
         + "(counter: autocorrelation period, no amplitude thresholds)")

@@ -71,20 +71,10 @@ struct Evaluate: ParsableCommand {
     transform: TrainingFlags.seed(_:))
   var perturbSeed: UInt64?
 
-  @Option(
-    parsing: .unconditional,
-    help: ArgumentHelp(
-      "Score coverage as if the model answered 'unknown' below this top probability, in [0, 1).",
-      discussion: "Default: the model's own threshold. The report adds how many windows get "
-        + "a class and how accurate those are; the other metrics score every window.",
-      valueName: "p"))
-  var unknownBelow: Float?
+  @OptionGroup var unknown: UnknownBelowOption<Evaluate>
 
   func validate() throws {
     try data.requireData()
-    if let unknownBelow, !(0..<1).contains(unknownBelow) {
-      throw ValidationError("'--unknown-below' must be in [0, 1), got \(unknownBelow).")
-    }
     if let perturb {
       do {
         _ = try DevicePerturbation(parsing: perturb)
@@ -119,7 +109,7 @@ struct Evaluate: ParsableCommand {
     var trained: TrainedModel = try ModelFile.read(path: model)
     var loaded = try load(for: trained)
     if let dataset = loaded.dataset { loaded.dataset = try perturbed(dataset) }
-    if let unknownBelow { trained.unknownThreshold = unknownBelow }
+    if let unknownBelow = unknown.unknownBelow { trained.unknownThreshold = unknownBelow }
     var result: EvaluationResult = try Evaluation.run(
       model: trained, loaded: loaded, minimumPurity: minimumPurity, smoothing: smoothing.value)
     result.skippedRecordings += EvaluationResult.SkippedRecording.loaderSkips(loaded.outline.report)
@@ -193,5 +183,15 @@ struct Evaluate: ParsableCommand {
       try StandardOutput.write([UInt8](text))
     }
     try reportFile?.commit()
+  }
+}
+
+extension Evaluate: UnknownBelowUse {
+  static var help: ArgumentHelp {
+    ArgumentHelp(
+      "Score coverage as if the model answered 'unknown' below this top probability, in [0, 1).",
+      discussion: "Default: the model's own threshold. The report adds how many windows get "
+        + "a class and how accurate those are; the other metrics score every window.",
+      valueName: "p")
   }
 }

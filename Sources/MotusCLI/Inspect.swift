@@ -63,9 +63,8 @@ struct Inspect: ParsableCommand {
 
   /// The summary as pretty-printed JSON with sorted keys.
   static func json(_ summary: DatasetSummary) throws -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    return String(decoding: try encoder.encode(summary), as: UTF8.self)
+    let json = try JSONEncoder.sortedKeys(prettyPrinted: true).encode(summary)
+    return String(decoding: json, as: UTF8.self)
   }
 
   /// The whole report as text (tables separated by blank lines).
@@ -83,12 +82,12 @@ struct Inspect: ParsableCommand {
     }
 
     out += "\nchannels (\(summary.channels.count)):\n"
-    out += table(
+    out += TextTable.indented(
       ["channel", "computed as"],
       result.recipes.map { [$0.name, describe($0)] }, rightAligned: [])
 
     out += "\nsessions (\(summary.sessions.count)):\n"
-    out += table(
+    out += TextTable.indented(
       ["session", "subject", "rows", "rate Hz", "recordings"],
       summary.sessions.map {
         [$0.name, $0.subject, "\($0.rows)", format($0.rateHz, 2), "\($0.recordings)"]
@@ -103,13 +102,13 @@ struct Inspect: ParsableCommand {
   /// Subjects and labels with their durations.
   private static func groupTables(_ summary: DatasetSummary) -> String {
     var out = "\nsubjects (\(summary.subjects.count)):\n"
-    out += table(
+    out += TextTable.indented(
       ["subject", "recordings", "duration"],
       summary.subjects.map { [$0.name, "\($0.recordings)", duration($0.durationSeconds)] },
       rightAligned: [1, 2])
 
     out += "\nlabels (\(summary.labels.count)):\n"
-    out += table(
+    out += TextTable.indented(
       ["label", "samples", "duration", "share"],
       summary.labels.map {
         [
@@ -123,7 +122,7 @@ struct Inspect: ParsableCommand {
   /// Recording rates, missing values and what was skipped.
   private static func dataTables(_ summary: DatasetSummary) -> String {
     var out = "\nrecording rates:\n"
-    out += table(
+    out += TextTable.indented(
       ["rate Hz", "recordings"],
       summary.recordingRates.map { [format($0.rateHz, 2), "\($0.recordings)"] },
       rightAligned: [0, 1])
@@ -132,7 +131,7 @@ struct Inspect: ParsableCommand {
     if summary.missingValues.isEmpty {
       out += "  none\n"
     } else {
-      out += table(
+      out += TextTable.indented(
         ["channel", "empty cells"],
         summary.missingValues.keys.sorted().map { [$0, "\(summary.missingValues[$0] ?? 0)"] },
         rightAligned: [1])
@@ -140,7 +139,7 @@ struct Inspect: ParsableCommand {
 
     if !summary.skipped.isEmpty {
       out += "\nskipped:\n"
-      out += table(
+      out += TextTable.indented(
         ["reason", "count"], summary.skippedByReason.map { [$0.reason, "\($0.count)"] },
         rightAligned: [1])
     }
@@ -179,11 +178,5 @@ struct Inspect: ParsableCommand {
   static func duration(_ seconds: Double) -> String {
     let s = Int(seconds.rounded())
     return String(format: "%d:%02d:%02d", s / 3600, (s / 60) % 60, s % 60)
-  }
-
-  /// Columns padded to their widest cell, two spaces apart, indented by two; names escaped
-  /// for the terminal (`TextTable`).
-  static func table(_ header: [String], _ rows: [[String]], rightAligned: Set<Int>) -> String {
-    TextTable.indented(header, rows, rightAligned: rightAligned)
   }
 }

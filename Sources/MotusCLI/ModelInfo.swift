@@ -32,11 +32,8 @@ struct ModelInfo: ParsableCommand {
 
   enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
 
-  @Argument(
-    help: ArgumentHelp(
-      "The model file written by `motus train`, e.g. models/six-class.motus.",
-      valueName: "model"))
-  var modelPath: String
+  @OptionGroup var modelFile: ModelFileArgument
+  var modelPath: String { modelFile.path }
 
   @Option(
     help: ArgumentHelp(
@@ -53,17 +50,13 @@ struct ModelInfo: ParsableCommand {
       throw ModelFileError.unreadable(file: error.file, reason: error.reason)
     }
     model = try ModelFile.decode(bytes, file: InputFile.displayName(modelPath))
-    // decode checked the 16-byte preamble; bytes 8..<12 hold the format version.
-    let version = bytes.dropFirst(8).prefix(4).reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+    let version = try ModelFile.formatVersion(of: bytes, file: InputFile.displayName(modelPath))
     let summary = Summary(model: model, file: modelPath, fileBytes: bytes.count, version: version)
     switch format {
     case .text: try StandardOutput.print(summary.text, terminator: "")
     case .json:
-      let encoder = JSONEncoder()
-      encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-      encoder.nonConformingFloatEncodingStrategy = .convertToString(
-        positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-      try StandardOutput.print(String(decoding: try encoder.encode(summary), as: UTF8.self))
+      let json = try JSONEncoder.sortedKeys(prettyPrinted: true).encode(summary)
+      try StandardOutput.print(String(decoding: json, as: UTF8.self))
     }
   }
 
@@ -139,9 +132,8 @@ struct ModelInfo: ParsableCommand {
       }
       recipes = spec.recipes
       sampleRateHz = spec.sampleRateHz
-      window = Span(
-        samples: spec.windowLength, seconds: Double(spec.windowLength) / spec.sampleRateHz)
-      hop = Span(samples: spec.hopLength, seconds: Double(spec.hopLength) / spec.sampleRateHz)
+      window = Span(samples: spec.windowLength, seconds: spec.windowSeconds)
+      hop = Span(samples: spec.hopLength, seconds: spec.hopSeconds)
       features = Features(
         count: model.featureCount, channels: spec.channels,
         statistics: spec.statistics.map(\.rawValue), spectral: spec.spectral.map(\.rawValue),
@@ -176,12 +168,12 @@ struct ModelInfo: ParsableCommand {
         "file: \(Excerpt.printable(file)) (\(fileBytes) bytes, format version \(formatVersion))\n"
       out += "classes (\(classes.count)): \(list(classes))\n"
       out += "\nCSV columns needed (\(inputs.count)):\n"
-      out += Inspect.table(
+      out += TextTable.indented(
         ["column", "or instead"],
         inputs.map { [$0.name, $0.or.isEmpty ? "-" : $0.or.joined(separator: " + ")] },
         rightAligned: [])
       out += "\nchannels (\(recipes.count)):\n"
-      out += Inspect.table(
+      out += TextTable.indented(
         ["channel", "computed as"], recipes.map { [$0.name, Inspect.describe($0)] },
         rightAligned: [])
       out += "\nsample rate: \(num(sampleRateHz)) Hz\n"
@@ -229,16 +221,16 @@ struct ModelInfo: ParsableCommand {
       out += "  data digest: \(Excerpt.printable(training.dataDigest))\n"
       out += "  motus version: \(Excerpt.printable(training.motusVersion))\n"
       out += "  hyperparameters:\n"
-      out += Inspect.table(
+      out += TextTable.indented(
         ["name", "value"],
-        training.settings.text.sorted { $0.key < $1.key }.map { [$0.key, $0.value] },
+        training.settingsText.sorted { $0.key < $1.key }.map { [$0.key, $0.value] },
         rightAligned: []
       ).split(separator: "\n").map { "  " + $0 + "\n" }.joined()
       guard !training.validationMetrics.isEmpty else {
         return out + "  validation metrics: none (nothing could be held out)\n"
       }
       out += "  validation metrics:\n"
-      out += Inspect.table(
+      out += TextTable.indented(
         ["metric", "value"],
         training.validationMetrics.keys.sorted().map {
           [$0, String(format: "%.4f", training.validationMetrics[$0] ?? 0)]

@@ -29,11 +29,8 @@ struct Stream: ParsableCommand {
 
   enum Format: String, ExpressibleByArgument, CaseIterable { case json, csv }
 
-  @Argument(
-    help: ArgumentHelp(
-      "The model file written by `motus train`, e.g. models/six-class.motus.",
-      valueName: "model"))
-  var modelPath: String
+  @OptionGroup var modelFile: ModelFileArgument
+  var modelPath: String { modelFile.path }
 
   @Argument(
     help: ArgumentHelp(
@@ -56,11 +53,7 @@ struct Stream: ParsableCommand {
 
   @OptionGroup var smoothing: SmoothingOptions
 
-  @Option(
-    help: ArgumentHelp(
-      "Name of the time column (seconds).", discussion: "Example: `--time-column t`.",
-      valueName: "name"))
-  var timeColumn = "timestamp"
+  @OptionGroup var columns: InputColumnOptions
 
   @Option(
     parsing: .unconditional,
@@ -71,12 +64,7 @@ struct Stream: ParsableCommand {
 
   @OptionGroup var gaps: GapOptions
 
-  @Option(
-    parsing: .unconditional,
-    help: ArgumentHelp(
-      "Report 'unknown' below this top probability, in [0, 1) (default: the model's).",
-      discussion: "Example: `--unknown-below 0.5`.", valueName: "p"))
-  var unknownBelow: Float?
+  @OptionGroup var unknown: UnknownBelowOption<Stream>
 
   @Flag(
     help: ArgumentHelp(
@@ -91,15 +79,6 @@ struct Stream: ParsableCommand {
       "Resample to the model's rate even when the input rate matches it (jittered clocks).",
       discussion: "Example: `--resample`."))
   var resample = false
-
-  @Flag(
-    help: ArgumentHelp(
-      "Negate raw acceleration.* columns (Android sign to Core Motion sign), as in training.",
-      discussion: "Example: `motus stream models/six-class.motus qrowd.csv "
-        + "--negate-acceleration`. Acceleration derived as gravity + userAcceleration (a file "
-        + "without acceleration columns) is already in Core Motion sign and is never negated; "
-        + "magnitudes such as |acceleration| are computed from the adapted axes."))
-  var negateAcceleration = false
 
   @Flag(
     help: ArgumentHelp(
@@ -138,9 +117,6 @@ struct Stream: ParsableCommand {
         "'--input-rate' must be within \(Limits.sampleRateHz.lowerBound)..."
           + "\(Limits.sampleRateHz.upperBound) Hz, the rates inertial sensors record at, got "
           + "\(inputRate).")
-    }
-    if let unknownBelow, !(unknownBelow >= 0 && unknownBelow < 1) {
-      throw ValidationError("'--unknown-below' must be in [0, 1), got \(unknownBelow).")
     }
   }
 
@@ -197,15 +173,15 @@ struct Stream: ParsableCommand {
     }
     // Derived and negated inputs are resolved once here, as ingestion does for training.
     return try StreamRowReader(
-      header: headerLine, file: reader.name, model: model, timeColumn: timeColumn,
-      negateAcceleration: negateAcceleration)
+      header: headerLine, file: reader.name, model: model, timeColumn: columns.timeColumn,
+      negateAcceleration: columns.negateAcceleration)
   }
 
   private func configuration() -> StreamConfiguration {
     var configuration = StreamConfiguration()
     configuration.gapRule = gaps.gapRule
     configuration.alwaysResample = resample
-    configuration.unknownThreshold = unknownBelow
+    configuration.unknownThreshold = unknown.unknownBelow
     configuration.smoothing = smoothing.value
     configuration.inputRateHz = inputRate  // nil: estimated per session from its first rows
     configuration.countsSteps = steps
@@ -280,8 +256,7 @@ struct StreamMeter {
     func quantile(_ q: Double) -> Double { times.quantile(q) / 1000 }
     let perSample = times.mean / 1000
     let spec = model.featureSpec
-    let windowSeconds = Double(spec.windowLength) / spec.sampleRateHz
-    let hopSeconds = Double(spec.hopLength) / spec.sampleRateHz
+    let (windowSeconds, hopSeconds) = (spec.windowSeconds, spec.hopSeconds)
     let skipped = statistics.predictionsSkippedNonFinite
     let nonFinite = skipped > 0 ? ", \(skipped) windows without a finite prediction" : ""
     return """
@@ -318,5 +293,13 @@ final class RealtimeClock {
     }
     let due = origin.wall + (dataTime - origin.data)
     if due > now { usleep(useconds_t(min(due - now, 60) * 1_000_000)) }
+  }
+}
+
+extension Stream: UnknownBelowUse {
+  static var help: ArgumentHelp {
+    ArgumentHelp(
+      "Report 'unknown' below this top probability, in [0, 1) (default: the model's).",
+      discussion: "Example: `--unknown-below 0.5`.", valueName: "p")
   }
 }

@@ -1,6 +1,7 @@
 // Text and JSON renderings of a cross-validation: one row per fold, then mean ± sd per metric.
 
 import Foundation
+import MotusData
 
 extension CrossValidation {
   /// The JSON document `motus cross-validate --format json` prints.
@@ -54,9 +55,8 @@ extension CrossValidation {
 
   /// UTF-8 JSON of the report, keys sorted, ending in a newline.
   public static func jsonData(_ results: [FoldResult], group: String) throws -> Data {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    var data = try encoder.encode(Report(results: results, group: group))
+    var data = try JSONEncoder.sortedKeys(prettyPrinted: true).encode(
+      Report(results: results, group: group))
     data.append(UInt8(ascii: "\n"))
     return data
   }
@@ -65,7 +65,8 @@ extension CrossValidation {
   public static func text(_ results: [FoldResult], group: String) -> String {
     func f(_ x: Double) -> String { EvaluationResult.decimal(x) }
     let rows = results.enumerated().map { k, r -> [String] in
-      let shown = r.fold.groups.prefix(8).joined(separator: ",")
+      let shown =
+        r.fold.groups.prefix(8).joined(separator: ",")
         + (r.fold.groups.count > 8 ? ",+\(r.fold.groups.count - 8)" : "")
       return [
         String(k + 1), shown, String(r.fold.trainingRows.count), String(r.fold.testRows.count),

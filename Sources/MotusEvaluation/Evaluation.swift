@@ -150,7 +150,7 @@ public enum Evaluation {
       throw EvaluationError.noWindows(
         skippedRecordings: table.skippedRecordingCount,
         droppedImpure: table.droppedImpureCount + table.windowCount,
-        windowSeconds: Double(spec.windowLength) / spec.sampleRateHz)
+        windowSeconds: spec.windowSeconds)
     }
     let rows = Array(0..<table.windowCount)
     var result = try evaluate(

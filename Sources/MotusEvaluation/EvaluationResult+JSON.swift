@@ -2,6 +2,7 @@
 // `accuracy`, `macro_f1`, `log_loss`, ... and files diff cleanly.
 
 import Foundation
+import MotusData
 import MotusStreaming
 
 extension EvaluationResult {
@@ -127,8 +128,11 @@ extension EvaluationResult {
       confusionMatrix: Report.Confusion(labels: classes, counts: confusion.counts),
       perClass: Dictionary(
         perClass.map {
-          ($0.label, Report.PerClass(
-            precision: $0.precision, recall: $0.recall, f1: $0.f1, support: $0.support))
+          (
+            $0.label,
+            Report.PerClass(
+              precision: $0.precision, recall: $0.recall, f1: $0.f1, support: $0.support)
+          )
         }, uniquingKeysWith: { a, _ in a }),
       perSource: Dictionary(perSource.map(group), uniquingKeysWith: { a, _ in a }),
       perSubject: Dictionary(perSubject.map(group), uniquingKeysWith: { a, _ in a }),
@@ -158,9 +162,7 @@ extension EvaluationResult {
 
   /// UTF-8 JSON of `report`, keys sorted, pretty-printed, ending in a newline.
   public func jsonData() throws -> Data {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    var data = try encoder.encode(report)
+    var data = try JSONEncoder.sortedKeys(prettyPrinted: true).encode(report)
     data.append(UInt8(ascii: "\n"))
     return data
   }

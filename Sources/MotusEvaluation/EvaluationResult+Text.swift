@@ -15,10 +15,9 @@ extension EvaluationResult {
   ///   instead of as counts.
   public func text(normalize: Bool = false) -> String {
     func f(_ x: Double) -> String { Self.decimal(x) }
-    let seconds = Double(windowLength) / sampleRateHz
     var out: [String] = []
     out.append(
-      "\(windowCount) windows of \(windowLength) samples (\(Self.decimal(seconds, 2)) s at "
+      "\(windowCount) windows of \(windowLength) samples (\(Self.decimal(windowSeconds, 2)) s at "
         + "\(Self.decimal(sampleRateHz, 3)) Hz), hop \(hopLength)")
     if smoothing != .none {
       out.append(

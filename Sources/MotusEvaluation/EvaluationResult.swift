@@ -2,6 +2,7 @@
 // N = windows, K = model classes. Probabilities are calibrated, `[N, K]`, rows sum to 1.
 
 import MotusData
+import MotusFeatures
 import MotusLinearAlgebra
 import MotusModels
 import MotusStreaming
@@ -165,6 +166,8 @@ public struct EvaluationResult: Sendable {
     }
   }
 }
+
+extension EvaluationResult: WindowTiming {}
 
 extension EvaluationResult {
   /// Builds every summary from per-window truth, predictions and probabilities.

@@ -83,9 +83,8 @@ public enum HTMLReport {
   /// What was scored, and the headline metrics as cards.
   private static func summary(_ result: EvaluationResult) -> String {
     var page = ""
-    let seconds = Double(result.windowLength) / result.sampleRateHz
     page += "<p class=\"note\">\(result.windowCount) windows of \(result.windowLength) samples "
-      + "(\(format(seconds, 2)) s at \(format(result.sampleRateHz, 3)) Hz), hop "
+      + "(\(format(result.windowSeconds, 2)) s at \(format(result.sampleRateHz, 3)) Hz), hop "
       + "\(result.hopLength); \(counted(result.perSubject.count, "subject")), "
       + "\(counted(result.perSession.count, "session")); "
       + "\(counted(result.skippedRecordings.count, "recording")) "
@@ -254,9 +253,8 @@ public enum HTMLReport {
   static func timelineSVG(_ result: EvaluationResult, session: String) -> String {
     let rows = result.sessions.indices.filter { result.sessions[$0] == session }
       .sorted { result.startTimes[$0] < result.startTimes[$1] }
-    let hopSeconds = Double(result.hopLength) / result.sampleRateHz
+    let (hopSeconds, windowSeconds) = (result.hopSeconds, result.windowSeconds)
     let start = rows.first.map { result.startTimes[$0] } ?? 0
-    let windowSeconds = Double(result.windowLength) / result.sampleRateHz
     let end = rows.last.map { result.startTimes[$0] + windowSeconds } ?? 1
     let span = max(end - start, 1e-9)
     let left = 80.0, width = 900.0, band = 26.0, top = 10.0
@@ -277,7 +275,7 @@ public enum HTMLReport {
       let t1 =
         n + 1 < rows.count
         ? min(result.startTimes[rows[n + 1]], t0 + hopSeconds * 1.5)
-        : t0 + Double(result.windowLength) / result.sampleRateHz
+        : t0 + windowSeconds
       let x0 = x(t0), w = max(0.5, x(t1) - x0)
       let truth = result.truth[row], predicted = result.predicted[row]
       svg += "<rect x=\"\(format(x0))\" y=\"\(format(top))\" width=\"\(format(w))\" "

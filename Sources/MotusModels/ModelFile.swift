@@ -61,7 +61,7 @@ public enum ModelFile {
       negativeClasses: model.negativeClasses.isEmpty ? nil : model.negativeClasses,
       negativeThreshold: model.negativeClasses.isEmpty ? nil : model.negativeThreshold,
       novelty: model.novelty, metadata: model.metadata, tensors: tensors)
-    let json = try makeEncoder().encode(header)
+    let json = try JSONEncoder.sortedKeys(prettyPrinted: false).encode(header)
     var data = Data(magic)
     appendUInt32(&data, currentVersion)
     appendUInt32(&data, UInt32(json.count))
@@ -156,6 +156,13 @@ public enum ModelFile {
   }
 
   /// Magic, a supported version and a header length the file is long enough for.
+  /// The format version of a model file's bytes, from its preamble.
+  ///
+  /// - Throws: `ModelFileError` when the bytes are not a model file of a supported version.
+  public static func formatVersion(of data: Data, file: String) throws -> UInt32 {
+    try readPreamble([UInt8](data), file: file).version
+  }
+
   private static func readPreamble(_ bytes: [UInt8], file: String) throws
     -> (version: UInt32, headerLength: Int)
   {
@@ -284,14 +291,6 @@ public enum ModelFile {
       entries.append(TensorEntry(name: "layers.\(l).bias", shape: [widths[l + 1]]))
     }
     return entries
-  }
-
-  private static func makeEncoder() -> JSONEncoder {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    encoder.nonConformingFloatEncodingStrategy = .convertToString(
-      positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-    return encoder
   }
 
   private static func makeDecoder() -> JSONDecoder {

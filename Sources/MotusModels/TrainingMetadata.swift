@@ -7,8 +7,10 @@ public struct TrainingMetadata: Codable, Sendable, Equatable {
   /// class names (see `Trainer`).
   public var dataDigest: String
   public var seed: UInt64
-  /// How the model was fitted, every default resolved; the file's `hyperparameters`.
-  public var settings: TrainingSettings
+  /// How the model was fitted, every default resolved, by flag-like name (`"l2Penalty":
+  /// "1.0"`): the file's `hyperparameters`. Inference needs none of it; MotusTraining, which
+  /// writes it, reads it typed (`settings`).
+  public var settingsText: [String: String]
   /// Validation metrics by name (`"accuracy"`, `"macroF1"`, `"eceAfter"`, ...).
   public var validationMetrics: [String: Double]
   public var trainingRowCount: Int
@@ -21,17 +23,17 @@ public struct TrainingMetadata: Codable, Sendable, Equatable {
   enum CodingKeys: String, CodingKey {
     case dataDigest, seed, validationMetrics, trainingRowCount, validationRowCount
     case validationGroups, motusVersion
-    case settings = "hyperparameters"
+    case settingsText = "hyperparameters"
   }
 
   public init(
-    dataDigest: String, seed: UInt64, settings: TrainingSettings = .init(),
+    dataDigest: String, seed: UInt64, settingsText: [String: String] = [:],
     validationMetrics: [String: Double] = [:], trainingRowCount: Int = 0,
     validationRowCount: Int = 0, validationGroups: [String] = [], motusVersion: String
   ) {
     self.dataDigest = dataDigest
     self.seed = seed
-    self.settings = settings
+    self.settingsText = settingsText
     self.validationMetrics = validationMetrics
     self.trainingRowCount = trainingRowCount
     self.validationRowCount = validationRowCount

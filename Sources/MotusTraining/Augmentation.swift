@@ -5,6 +5,18 @@ import MotusData
 import MotusFeatures
 import MotusModels
 
+/// How many perturbed copies of each training recording to add, and how they differ.
+public struct Augmentation: Codable, Sendable, Equatable {
+  /// Perturbed copies per recording, added beside the original. 0 = no augmentation.
+  public var copies: Int
+  public var perturbation: DevicePerturbation
+
+  public init(copies: Int, perturbation: DevicePerturbation) {
+    self.copies = copies
+    self.perturbation = perturbation
+  }
+}
+
 extension Augmentation {
   /// The perturbation `--augment` uses unless told otherwise: any orientation, gain ±10 %,
   /// noise up to 0.01 g, motion scaled by up to ±50 % (another placement or build) and a slow

@@ -2,6 +2,16 @@
 
 import MotusModels
 
+/// How rows of each class are weighted in the loss.
+public enum ClassWeighting: Codable, Equatable, Sendable {
+  /// Every row has weight 1.
+  case none
+  /// scikit-learn's `"balanced"`: `n / (k · count_c)`, with `n` rows and `k` classes present.
+  case balanced
+  /// One weight per class (>= 0), in class order.
+  case given([Float])
+}
+
 extension ClassWeighting {
   /// The weight of each class (`classCount` values; absent classes get 0 under `.balanced`).
   public func classWeights(labels: [Int], classCount: Int) throws -> [Float] {

@@ -8,7 +8,7 @@ import MotusModels
 
 extension LogisticRegression {
   /// Settings for `fit`; no logic here, `fit` validates them. These defaults are the
-  /// toolkit's: `motus train` and `TrainingOptions` start from them.
+  /// toolkit's: `ModelChoice.logistic` and `motus train` start from them.
   public struct Hyperparameters: Codable, Equatable, Sendable {
     /// L2 strength (scikit-learn's `alpha`; `C = 1 / l2Penalty`). Must be `>= 0`. Default 1,
     /// scikit-learn's `C = 1`.

@@ -8,8 +8,9 @@ import MotusModels
 
 extension MLPClassifier {
   /// Settings for `fit`; no logic here, `fit` validates them. These defaults are the
-  /// toolkit's (`motus train` and `TrainingOptions` start from them); they follow
-  /// scikit-learn's except the width (64 instead of 100), `l2Penalty` and `patience`.
+  /// toolkit's (`ModelChoice.mlp` and `motus train --model mlp` start from them); they follow
+  /// scikit-learn's except the width (64 instead of 100), `l2Penalty`, `patience` and the
+  /// class weighting.
   public struct Hyperparameters: Codable, Equatable, Sendable {
     /// One or two hidden widths, each `>= 1`.
     public var hiddenLayerSizes: [Int] = [64]
@@ -17,15 +18,17 @@ extension MLPClassifier {
     /// scikit-learn's 1e-4 because models must carry over to people not seen in training
     /// (chosen on MotionSense validation subjects: macro-F1 0.86 at 1e-4, 0.91 at 30).
     public var l2Penalty: Float = 30
-    public var maxEpochs: Int = 200
+    /// Adam's, as for `LogisticRegression`'s Adam solver.
+    public var maxEpochs: Int = LogisticRegression.Solver.adam.defaultMaxEpochs
     public var learningRate: Float = 1e-3
     public var batchSize: Int = 200
-    /// Minimum validation-loss improvement that resets patience.
-    public var tolerance: Float = 1e-4
+    /// Minimum validation-loss improvement that resets patience; Adam's, as for
+    /// `LogisticRegression`'s Adam solver.
+    public var tolerance: Float = LogisticRegression.Solver.adam.defaultTolerance
     /// Epochs without improvement before stopping; 20 as for `LogisticRegression`.
     public var patience: Int = 20
-    /// As for `LogisticRegression`.
-    public var classWeighting: ClassWeighting = .none
+    /// Balanced, as for `LogisticRegression` and for the same reason.
+    public var classWeighting: ClassWeighting = .balanced
     /// Seeds the Glorot initialisation and the shuffles.
     public var seed: UInt64 = 0
 

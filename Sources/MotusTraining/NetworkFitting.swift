@@ -6,45 +6,6 @@ import MotusData
 import MotusLinearAlgebra
 import MotusModels
 
-/// What the Hyperparameters of both estimators share, so the fitting loops and the training
-/// plan treat them alike.
-protocol SharedHyperparameters {
-  var l2Penalty: Float { get set }
-  var maxEpochs: Int { get set }
-  var learningRate: Float { get set }
-  var batchSize: Int { get set }
-  var tolerance: Float { get set }
-  var patience: Int { get set }
-  var classWeighting: ClassWeighting { get set }
-  var seed: UInt64 { get set }
-}
-
-extension SharedHyperparameters {
-  /// These settings for at most `maxEpochs`; without early stopping the patience exceeds
-  /// the epoch count, so it never triggers (the first epoch always improves).
-  func limited(to maxEpochs: Int, earlyStopping: Bool) -> Self {
-    var limited = self
-    limited.maxEpochs = maxEpochs
-    if !earlyStopping { limited.patience = maxEpochs + 1 }
-    return limited
-  }
-
-  /// These settings with what `options` sets; its nil fields keep these defaults.
-  mutating func adopt(_ options: TrainingOptions) {
-    l2Penalty = options.l2Penalty ?? l2Penalty
-    maxEpochs = options.maxEpochs ?? maxEpochs
-    tolerance = options.tolerance ?? tolerance
-    learningRate = options.learningRate
-    batchSize = options.batchSize
-    patience = options.patience
-    classWeighting = options.classWeighting
-    seed = options.seed
-  }
-}
-
-extension LogisticRegression.Hyperparameters: SharedHyperparameters {}
-extension MLPClassifier.Hyperparameters: SharedHyperparameters {}
-
 enum NetworkFitting {
   /// Mini-batch Adam. Rows are shuffled each epoch with `SplitMix64(seed)`. With a validation
   /// part, training stops after `patience` epochs without the validation loss improving by more

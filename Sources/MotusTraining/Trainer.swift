@@ -62,8 +62,11 @@ public enum Trainer {
     var split = try splitAndStandardize(
       raw, labels: labels, groups: groups, sampleWeights: sampleWeights, options: options,
       needsValidation: needsValidation)
-    let plan = TrainingPlan(options: options, classNames: classNames)
-    let heldOut = try fitHeldOut(split, plan: plan, progress: progress)
+    // One seed for the run: the split's, augmentation's and the estimator's.
+    var estimator = options.model
+    estimator.shared.seed = options.seed
+    let heldOut = try fitHeldOut(
+      split, model: estimator, classes: classNames, progress: progress)
     let negatives = Set(negativeClasses.compactMap { classNames.firstIndex(of: $0) })
     let calibration = try calibrate(
       heldOut.classifier, on: split, classCount: classNames.count, negatives: negatives,
@@ -75,13 +78,15 @@ public enum Trainer {
     let refit =
       try options.refit && !split.partition.validation.isEmpty
       ? refitOnEveryRow(
-        raw, labels: labels, sampleWeights: sampleWeights, plan: plan,
-        heldOut: heldOut, split: split, calibration: calibration, negatives: negatives,
+        raw, labels: labels, classes: classNames, sampleWeights: sampleWeights, model: estimator,
+        noveltyComponents: options.noveltyComponents, heldOut: heldOut, split: split,
+        calibration: calibration, negatives: negatives,
         progress: progress)
       : nil
     let report = makeReport(
       split: split, heldOut: heldOut, calibration: calibration, refit: refit, dataDigest: digest)
-    var settings = recordedSettings(plan, hasNegatives: !negativeClasses.isEmpty)
+    var settings = recordedSettings(
+      estimator, options: options, hasNegatives: !negativeClasses.isEmpty)
     settings.refit = refit != nil
     settings.refitEpochs = refit?.epochs
     let model = makeModel(
@@ -153,9 +158,7 @@ public enum Trainer {
   private static func checkFitMemory(
     features: Matrix, classCount: Int, options: TrainingOptions
   ) throws {
-    let widths =
-      [features.columnCount] + (options.model == .mlp ? options.hiddenLayerSizes : [])
-      + [classCount]
+    let widths = [features.columnCount] + options.model.hiddenLayerSizes + [classCount]
     let parameters = zip(widths, widths.dropFirst()).reduce(0.0) {
       $0 + Double($1.0 + 1) * Double($1.1)
     }
@@ -231,10 +234,11 @@ public enum Trainer {
     var cpuSeconds: Double
   }
 
-  /// Fits `plan` on the training part, stopping early on the validation part (Adam), and
+  /// Fits `model` on the training part, stopping early on the validation part (Adam), and
   /// forwards each epoch's report to `progress`.
   private static func fitHeldOut(
-    _ split: HeldOutSplit, plan: TrainingPlan, progress: ((EpochReport) -> Void)?
+    _ split: HeldOutSplit, model: ModelChoice, classes: [String],
+    progress: ((EpochReport) -> Void)?
   ) throws -> HeldOutFit {
     var epochs: [EpochReport] = []
     let clock = ContinuousClock()
@@ -242,11 +246,11 @@ public enum Trainer {
     let cpuStart = ThreadCPUTime.seconds()
     // L-BFGS does not stop early: a validation pass per iteration (a third of its cost) would
     // only feed progress reports.
-    let classifier = try plan.run(
-      split.training.x, labels: split.training.labels,
+    let classifier = try model.fit(
+      split.training.x, labels: split.training.labels, classes: classes,
       sampleWeights: split.training.sampleWeights,
-      validation: plan.usesLBFGS ? nil : split.validation,
-      maxEpochs: plan.shared.maxEpochs,
+      validation: model.usesLBFGS ? nil : split.validation,
+      maxEpochs: model.shared.maxEpochs,
       earlyStopping: true,
       progress: { report in
         epochs.append(report)
@@ -357,12 +361,13 @@ public enum Trainer {
     var cpuSeconds: Double
   }
 
-  /// Re-standardises every row and fits `plan` on them: Adam for the held-out fit's best
+  /// Re-standardises every row and fits `model` on them: Adam for the held-out fit's best
   /// epoch count, L-BFGS to tolerance from the held-out optimum. Refits the novelty subspace
   /// too, keeping the calibrated threshold.
   private static func refitOnEveryRow(
-    _ raw: RawFeatureStore, labels: [Int], sampleWeights: [Float]?, plan: TrainingPlan,
-    heldOut: HeldOutFit, split: HeldOutSplit, calibration: Calibration, negatives: Set<Int>,
+    _ raw: RawFeatureStore, labels: [Int], classes: [String], sampleWeights: [Float]?,
+    model: ModelChoice, noveltyComponents: Int, heldOut: HeldOutFit, split: HeldOutSplit,
+    calibration: Calibration, negatives: Set<Int>,
     progress: ((EpochReport) -> Void)?
   ) throws -> Refit {
     let clock = ContinuousClock()
@@ -373,16 +378,16 @@ public enum Trainer {
     standardizer.transform(inPlace: &xAll)
     // L-BFGS: start from the held-out optimum, carried over to the new standardisation.
     var initial: LogisticRegression? = nil
-    if plan.usesLBFGS, case .logistic(let heldOutModel) = heldOut.classifier {
+    if model.usesLBFGS, case .logistic(let heldOutModel) = heldOut.classifier {
       initial = restandardized(heldOutModel, from: split.standardizer, to: standardizer)
     }
     // Adam: the best validation epoch (what early stopping returned); L-BFGS: to tolerance.
-    let epochCount =
-      plan.usesLBFGS ? plan.shared.maxEpochs : bestEpoch(heldOut.epochs) ?? plan.shared.maxEpochs
+    let maxEpochs = model.shared.maxEpochs
+    let epochCount = model.usesLBFGS ? maxEpochs : bestEpoch(heldOut.epochs) ?? maxEpochs
     var done = 0
-    let classifier = try plan.run(
-      xAll, labels: labels, sampleWeights: sampleWeights, validation: nil,
-      maxEpochs: epochCount, earlyStopping: plan.usesLBFGS,
+    let classifier = try model.fit(
+      xAll, labels: labels, classes: classes, sampleWeights: sampleWeights, validation: nil,
+      maxEpochs: epochCount, earlyStopping: model.usesLBFGS,
       initial: initial,
       progress: { report in
         done = report.epoch
@@ -393,7 +398,7 @@ public enum Trainer {
     if let threshold = calibration.novelty?.threshold {
       novelty = try NoveltyDetector.fit(
         realRows(xAll, labels: labels, negatives: negatives),
-        componentCount: plan.options.noveltyComponents, threshold: threshold)
+        componentCount: noveltyComponents, threshold: threshold)
     }
     let time = clock.now - start
     let cpuSeconds = ThreadCPUTime.seconds() - cpuStart
@@ -453,7 +458,7 @@ public enum Trainer {
   ) -> TrainedModel {
     // No validation part, no figures (never NaN).
     let metadata = TrainingMetadata(
-      dataDigest: report.dataDigest, seed: options.seed, settings: settings,
+      dataDigest: report.dataDigest, seed: options.seed, settingsText: settings.text,
       validationMetrics: report.validationRowCount == 0
         ? [:]
         : [
@@ -477,22 +482,22 @@ public enum Trainer {
       novelty: novelty, metadata: metadata)
   }
 
-  /// The settings a model file records: every default `plan` resolved, and the options of
-  /// the parts that ran only (negatives, novelty, augmentation, Adam, MLP).
-  private static func recordedSettings(_ plan: TrainingPlan, hasNegatives: Bool)
-    -> TrainingSettings
-  {
-    let options = plan.options
+  /// The settings a model file records: every hyperparameter of `model` (defaults included),
+  /// and the options of the parts that ran only (negatives, novelty, augmentation, Adam, MLP).
+  private static func recordedSettings(
+    _ model: ModelChoice, options: TrainingOptions, hasNegatives: Bool
+  ) -> TrainingSettings {
+    let h = model.shared
     var settings = TrainingSettings()
-    settings.model = options.model
-    settings.l2Penalty = plan.shared.l2Penalty
-    settings.maxEpochs = plan.shared.maxEpochs
-    settings.tolerance = plan.shared.tolerance
-    settings.classWeighting = options.classWeighting
+    settings.model = model.family
+    settings.l2Penalty = h.l2Penalty
+    settings.maxEpochs = h.maxEpochs
+    settings.tolerance = h.tolerance
+    settings.classWeighting = h.classWeighting
     settings.validationFraction = options.validationFraction
     settings.refit = options.refit
     settings.calibrate = options.calibrate
-    if options.model == .logistic { settings.solver = options.solver }
+    settings.solver = model.solver
     if hasNegatives {
       settings.negatives = options.negatives
       settings.negativeRate = options.negativeRate
@@ -504,12 +509,12 @@ public enum Trainer {
     if let augmentation = options.augmentation, augmentation.copies > 0 {
       settings.augmentation = augmentation
     }
-    if options.model == .mlp || options.solver == .adam {
-      settings.learningRate = options.learningRate
-      settings.batchSize = options.batchSize
-      settings.patience = options.patience
+    if model.usesAdam {
+      settings.learningRate = h.learningRate
+      settings.batchSize = h.batchSize
+      settings.patience = h.patience
     }
-    if options.model == .mlp { settings.hiddenLayerSizes = options.hiddenLayerSizes }
+    if case .mlp(let mlp) = model { settings.hiddenLayerSizes = mlp.hiddenLayerSizes }
     return settings
   }
 

@@ -1,39 +1,16 @@
-// Everything `Trainer.train` needs besides the data: model family, hyperparameters, split and
-// calibration targets. A plain struct with defaults; `Trainer.train` validates it.
+// Everything `Trainer.train` needs besides the data: the estimator with its hyperparameters,
+// split and calibration targets. A plain struct with defaults; `Trainer.train` validates it.
 
 import MotusModels
 
 /// Options for the training pipeline.
 public struct TrainingOptions: Codable, Equatable, Sendable {
-  // Fit settings: nil or absent values take the estimators' defaults
-  // (`LogisticRegression.Hyperparameters`, `MLPClassifier.Hyperparameters`), where each
-  // default and its reason is written once.
-  public var model: ModelFamily = .logistic
-  /// MLP hidden widths (1 or 2 values); ignored for logistic.
-  public var hiddenLayerSizes: [Int] = MLPClassifier.Hyperparameters().hiddenLayerSizes
-  /// Logistic solver (the MLP always uses Adam).
-  public var solver: LogisticRegression.Solver = LogisticRegression.Hyperparameters().solver
-  /// Seeds the split, initialisation and shuffles.
+  /// The estimator and its hyperparameters; each family's defaults are its own
+  /// (`LogisticRegression.Hyperparameters`, `MLPClassifier.Hyperparameters`), where each
+  /// default and its reason is written once.
+  public var model: ModelChoice = .logistic(.init())
+  /// Seeds the split, augmentation and the estimator (its `seed` is set from this one).
   public var seed: UInt64 = 0
-  /// Adam epochs or L-BFGS iterations. `nil`: the solver's (`Solver.defaultMaxEpochs`).
-  public var maxEpochs: Int? = nil
-  public var learningRate: Float = MLPClassifier.Hyperparameters().learningRate
-  /// scikit-learn's `alpha` (see `FeedForwardNetwork` for the exact objective). `nil`: the
-  /// family's default (1 for logistic, 30 for the MLP; their `Hyperparameters` say why).
-  public var l2Penalty: Float? = nil
-
-  /// The L2 penalty used when `l2Penalty` is nil.
-  public static func defaultL2Penalty(_ model: ModelFamily) -> Float {
-    model == .logistic
-      ? LogisticRegression.Hyperparameters().l2Penalty : MLPClassifier.Hyperparameters().l2Penalty
-  }
-  public var batchSize: Int = MLPClassifier.Hyperparameters().batchSize
-  /// L-BFGS: stop when max |gradient| is below it; Adam: the validation-loss improvement that
-  /// resets patience. `nil`: the solver's (`Solver.defaultTolerance`).
-  public var tolerance: Float? = nil
-  /// Epochs without validation improvement before stopping.
-  public var patience: Int = MLPClassifier.Hyperparameters().patience
-  public var classWeighting: ClassWeighting = LogisticRegression.Hyperparameters().classWeighting
   /// How a manifest's sources weigh against each other (on top of their `weight`); data
   /// without sources (a CSV file, app recordings) has one source and is not affected.
   public var sourceBalance: SourceBalance = TrainingOptions.defaultSourceBalance

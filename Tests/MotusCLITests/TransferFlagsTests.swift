@@ -79,9 +79,16 @@ final class TransferFlagsTests: TemporaryFolderTestCase {
       (["features", data, "-o", model, "--decompose", "rotationRate.q"], "--decompose"),
       (["features", data, "-o", model, "--feature-channels", "nothing*"], "--feature-channels"),
       (["train", data, "-o", model, "--augment", "-1"], "--augment"),
-      (["train", data, "-o", model, "--augment", "1", "--perturbation", "spin=3"], "--perturbation"),
+      (
+        ["train", data, "-o", model, "--augment", "1", "--perturbation", "spin=3"], "--perturbation"
+      ),
       (["evaluate", model, data, "--perturb", "gain=2"], "--perturb"),
       (["evaluate", model, data, "--unknown-below", "1.5"], "--unknown-below"),
+      // One declaration each, so every command that takes a flag checks it alike.
+      (["train", data, "-o", model, "--unknown-below", "1"], "--unknown-below"),
+      (["stream", model, data, "--unknown-below", "-0.5"], "--unknown-below"),
+      (["stream", model, data, "--time-column", ""], "--time-column"),
+      (["train", data, "-o", model, "--time-column", ""], "--time-column"),
     ]
     for (arguments, flag) in cases {
       let run = try MotusRunner.run(arguments)
@@ -108,6 +115,7 @@ final class TransferFlagsTests: TemporaryFolderTestCase {
     XCTAssertEqual(bytes[0], bytes[1])
     let bad = try MotusRunner.run(["train", data, "-o", "x.motus", "--unknown-below", "1.5"])
     XCTAssertNotEqual(bad.exitCode, 0)
-    XCTAssertTrue(bad.standardError.contains("'--unknown-below' must be in [0, 1)"), bad.standardError)
+    XCTAssertTrue(
+      bad.standardError.contains("'--unknown-below' must be in [0, 1)"), bad.standardError)
   }
 }

@@ -33,6 +33,38 @@ final class TerminalTextTests: XCTestCase {
       """)
   }
 
+  /// The layouts the commands share go through `render`: indented lines (inspect, model-info,
+  /// demo) and fixed-width columns with no separator (bench accuracy), where a longer cell
+  /// widens its column instead of shifting its row.
+  func testTextTable_IndentsAndHoldsMinimumWidths() {
+    XCTAssertEqual(
+      TextTable.render([["a", "bb"], ["ccc", ""]], rightAligned: [1], indent: 2),
+      "  a    bb\n  ccc")
+    XCTAssertEqual(
+      TextTable.render(
+        [["method", "f1", "us"], ["thresholds", "0.91", "1.25"]], minimumWidths: [12, 6],
+        separator: ""),
+      "method      f1    us\nthresholds  0.91  1.25")
+    XCTAssertEqual(
+      TextTable.render([["a-long-name", "1"], ["b", "2"]], minimumWidths: [4], separator: ""),
+      "a-long-name1\nb          2")
+  }
+
+  func testJSONEncoder_SortedKeysSlashesAsTheyAreAndNonFiniteAsText() throws {
+    struct Value: Encodable {
+      var path = "data/walk.csv"
+      var nan = Double.nan
+      var a = 1
+    }
+    let packed = try JSONEncoder.sortedKeys(prettyPrinted: false).encode(Value())
+    XCTAssertEqual(
+      String(decoding: packed, as: UTF8.self), #"{"a":1,"nan":"nan","path":"data/walk.csv"}"#)
+    let pretty = try JSONEncoder.sortedKeys(prettyPrinted: true).encode(Value())
+    XCTAssertEqual(
+      String(decoding: pretty, as: UTF8.self),
+      "{\n  \"a\" : 1,\n  \"nan\" : \"nan\",\n  \"path\" : \"data/walk.csv\"\n}")
+  }
+
   func testCSVField_QuotesCRLFAndQuotesHiddenInOneCharacter() {
     XCTAssertEqual(CSVText.field("walk\r\nx"), "\"walk\r\nx\"")
     XCTAssertEqual(CSVText.field("a\"\u{301}b"), "\"a\"\"\u{301}b\"")

@@ -18,12 +18,15 @@ import XCTest
 final class StreamEvaluationAgreementTests: XCTestCase {
   /// The recipe of `StreamAgreement.model()`: logistic, 50 Hz, 128-sample windows, hop 64.
   static func trainModel(loaded: LoadResult) throws -> TrainedModel {
+    var logistic = LogisticRegression.Hyperparameters()
+    logistic.maxEpochs = 60
+    // The model these tests were written against: balanced classes.
+    logistic.classWeighting = .balanced
     var options = TrainingOptions()
-    options.maxEpochs = 60
+    options.model = .logistic(logistic)
     options.seed = 1
-    // The model these tests were written against: no perturbed copies, balanced classes.
+    // No perturbed copies.
     options.augmentation = nil
-    options.classWeighting = .balanced
     return try Trainer.train(
       dataset: loaded.dataset, spec: StreamAgreement.spec(recipes: loaded.recipes),
       options: options
@@ -55,7 +58,8 @@ final class StreamEvaluationAgreementTests: XCTestCase {
     let smoothing = Smoothing.hiddenMarkov(switchProbability: 0.05)
     let loaded = try StreamAgreement.load([recording])
     let evaluated = try Evaluation.run(model: model, dataset: loaded.dataset, smoothing: smoothing)
-    let batch = try StreamAgreement.batchProbabilities(model: model, recording: recording).probabilities
+    let batch = try StreamAgreement.batchProbabilities(model: model, recording: recording)
+      .probabilities
     var changed: Float = 0
     for i in 0..<batch.rowCount {
       changed = max(changed, maxAbsoluteDifference(batch.row(i), evaluated.probabilities.row(i)))
@@ -78,7 +82,8 @@ final class StreamEvaluationAgreementTests: XCTestCase {
     let model = try Self.trainModel(loaded: loaded)
     var simulator = ActivitySimulator(seed: 5, sampleRateHz: 100)
     let recording = simulator.recording(segments: [(.running, 10), (.cycling, 10)], subject: 8)
-    let (batch, inputRate) = try StreamAgreement.batchProbabilities(model: model, recording: recording, sampleRateHz: 50)
+    let (batch, inputRate) = try StreamAgreement.batchProbabilities(
+      model: model, recording: recording, sampleRateHz: 50)
 
     var configuration = StreamConfiguration()
     configuration.inputRateHz = inputRate
@@ -86,6 +91,7 @@ final class StreamEvaluationAgreementTests: XCTestCase {
       model: model, inputChannels: ActivitySimulator.channels, configuration: configuration)
     XCTAssertTrue(engine.isResampling)
     StreamAgreement.assertMatch(
-      StreamAgreement.streamedProbabilities(recording, engine: engine), batch, "resampled streaming vs batch")
+      StreamAgreement.streamedProbabilities(recording, engine: engine), batch,
+      "resampled streaming vs batch")
   }
 }

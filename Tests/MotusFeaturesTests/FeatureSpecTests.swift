@@ -4,6 +4,13 @@ import MotusFeatures
 import XCTest
 
 final class FeatureSpecTests: XCTestCase {
+  func testWindowTiming_SecondsFromSamplesAndRate() {
+    let spec = FeatureSpec.standard(
+      recipes: [.copy("a")], channels: ["a"], sampleRateHz: 50, windowLength: 128, hopLength: 64)
+    XCTAssertEqual(spec.windowSeconds, 2.56)
+    XCTAssertEqual(spec.hopSeconds, 1.28)
+  }
+
   private let motionSenseChannels =
     ["userAcceleration", "gravity", "rotationRate"].flatMap { v in
       ["x", "y", "z"].map { "\(v).\($0)" }

@@ -39,6 +39,16 @@ final class ModelFileTests: XCTestCase {
     XCTAssertEqual(header?["classes"] as? [String], ["sit", "walk"])
   }
 
+  func testFormatVersion_ReadFromThePreambleAndCheckedAsDecodeChecksIt() throws {
+    var bytes = [UInt8](try ModelFile.encode(Examples.logisticModel))
+    XCTAssertEqual(try ModelFile.formatVersion(of: Data(bytes), file: "m.motus"), 2)
+    bytes[8] = 3
+    XCTAssertThrowsError(try ModelFile.formatVersion(of: Data(bytes), file: "m.motus")) {
+      XCTAssertEqual(
+        $0 as? ModelFileError, .unsupportedVersion(file: "m.motus", version: 3, supported: 1...2))
+    }
+  }
+
   func testRead_BadMagicFails() throws {
     let url = directory.appendingPathComponent("notes.txt")
     try Data("timestamp,session,subject,label\n0,a,b,c\n".utf8).write(to: url)

@@ -12,7 +12,7 @@ enum Examples {
 
   static let metadata = TrainingMetadata(
     dataDigest: "0123456789abcdef", seed: 7,
-    settings: TrainingSettings(text: ["l2Penalty": "0.0001"]),
+    settingsText: ["l2Penalty": "0.0001"],
     validationMetrics: ["accuracy": 0.75], trainingRowCount: 10, validationRowCount: 4,
     validationGroups: ["s2"], motusVersion: "0.1.0")
 

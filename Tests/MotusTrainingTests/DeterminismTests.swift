@@ -10,9 +10,7 @@ final class DeterminismTests: XCTestCase {
   func testTrain_SameSeedGivesIdenticalBytes() throws {
     for kind in ModelFamily.allCases {
       var options = TrainingOptions()
-      options.model = kind
-      options.hiddenLayerSizes = [8, 4]
-      options.maxEpochs = 20
+      options.model = Synthetic.model(kind, hidden: [8, 4], maxEpochs: 20)
       options.seed = 42
       XCTAssertEqual(try modelBytes(options), try modelBytes(options), "\(kind)")
     }
@@ -20,8 +18,7 @@ final class DeterminismTests: XCTestCase {
 
   func testTrain_DifferentSeedGivesDifferentModel() throws {
     var options = TrainingOptions()
-    options.model = .mlp
-    options.maxEpochs = 20
+    options.model = Synthetic.model(.mlp, maxEpochs: 20)
     options.seed = 1
     let first = try modelBytes(options)
     options.seed = 2

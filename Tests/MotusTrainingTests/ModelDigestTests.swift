@@ -30,10 +30,7 @@ final class ModelDigestTests: XCTestCase {
     -> TrainingOptions
   {
     var options = TrainingOptions()
-    options.model = kind
-    options.solver = solver
-    options.hiddenLayerSizes = [8]
-    options.maxEpochs = 30
+    options.model = Synthetic.model(kind, solver: solver, hidden: [8], maxEpochs: 30)
     options.seed = 7
     return options
   }

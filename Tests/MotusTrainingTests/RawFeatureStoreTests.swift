@@ -67,9 +67,7 @@ final class RawFeatureStoreTests: TemporaryFolderTestCase {
   func testTrain_SetAsideOrInMemoryGivesTheSameModelFile() throws {
     for kind in ModelFamily.allCases {
       var options = TrainingOptions()
-      options.model = kind
-      options.hiddenLayerSizes = [8]
-      options.maxEpochs = 15
+      options.model = Synthetic.model(kind, hidden: [8], maxEpochs: 15)
       options.seed = 5
       XCTAssertEqual(
         try modelBytes(options, directory: folder.path), try modelBytes(options, directory: nil),

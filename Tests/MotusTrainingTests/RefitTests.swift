@@ -18,9 +18,7 @@ final class RefitTests: XCTestCase {
 
   private func options(_ kind: ModelFamily, refit: Bool) -> TrainingOptions {
     var options = TrainingOptions()
-    options.model = kind
-    options.hiddenLayerSizes = [8]
-    options.maxEpochs = 30
+    options.model = Synthetic.model(kind, hidden: [8], maxEpochs: 30)
     options.seed = 5
     options.refit = refit
     return options

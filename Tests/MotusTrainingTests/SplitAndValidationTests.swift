@@ -159,9 +159,7 @@ final class SplitAndValidationTests: XCTestCase {
   func testTrain_ReportAndModelAreConsistent() throws {
     let data = Synthetic.blobs(separation: 4, seed: 10)
     var options = TrainingOptions()
-    options.model = .mlp
-    options.hiddenLayerSizes = [16]
-    options.maxEpochs = 50
+    options.model = Synthetic.model(.mlp, hidden: [16], maxEpochs: 50)
     let (model, report) = try Trainer.train(
       features: data.x, labels: data.labels, groups: data.groups, classNames: ["a", "b", "c"],
       spec: Synthetic.spec, options: options)

@@ -11,6 +11,24 @@ enum Synthetic {
     recipes: [.copy("synthetic")], channels: ["synthetic"], sampleRateHz: 50, windowLength: 64,
     hopLength: 32, statistics: [.mean, .std, .min, .max], spectral: [], bandEdgesHz: [])
 
+  /// `family`'s estimator with its defaults, `solver` (logistic), `hidden` widths (MLP; nil:
+  /// the default) and at most `maxEpochs`.
+  static func model(
+    _ family: ModelFamily, solver: LogisticRegression.Solver = .lbfgs, hidden: [Int]? = nil,
+    maxEpochs: Int
+  ) -> ModelChoice {
+    var choice: ModelChoice
+    switch family {
+    case .logistic: choice = .logistic(.init(solver: solver))
+    case .mlp:
+      var h = MLPClassifier.Hyperparameters()
+      if let hidden { h.hiddenLayerSizes = hidden }
+      choice = .mlp(h)
+    }
+    choice.shared.maxEpochs = maxEpochs
+    return choice
+  }
+
   /// The model file `Trainer.train` writes for three overlapping blobs (seed 8) under `options`.
   static func modelBytes(_ options: TrainingOptions) throws -> [UInt8] {
     let data = blobs(separation: 3, noise: 1.5, seed: 8)

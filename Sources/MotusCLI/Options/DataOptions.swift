@@ -38,8 +38,9 @@ struct DataOptions: ParsableArguments {
         + "make a command read arbitrary files."))
   var allowOutsideDataRoot = false
 
-  @Option(help: ArgumentHelp("Column holding the sample time in seconds.", valueName: "name"))
-  var timeColumn = "timestamp"
+  @OptionGroup var columns: InputColumnOptions
+  var timeColumn: String { columns.timeColumn }
+  var negateAcceleration: Bool { columns.negateAcceleration }
 
   @Option(
     help: ArgumentHelp(
@@ -64,13 +65,6 @@ struct DataOptions: ParsableArguments {
         + "acceleration; `|group|` is the magnitude of group.x/y/z (e.g. `|userAcceleration|`).",
       valueName: "patterns"))
   var channels: String?
-
-  @Flag(
-    help: ArgumentHelp(
-      "Negate raw acceleration.* columns (Android sign to Core Motion sign).",
-      discussion: "Only raw acceleration columns are negated; acceleration derived from "
-        + "gravity + userAcceleration is already in Core Motion sign."))
-  var negateAcceleration = false
 
   @Option(
     help: ArgumentHelp(
@@ -159,7 +153,6 @@ struct DataOptions: ParsableArguments {
         throw ValidationError("'--allow-outside-data-root' needs --manifest.")
       }
     }
-    if timeColumn.isEmpty { throw ValidationError("'--time-column' must not be empty.") }
     if let sampleRate, !Limits.sampleRateHz.contains(sampleRate) {
       throw ValidationError(
         "'--sample-rate' must be within \(Limits.sampleRateHz.lowerBound)..."

@@ -1,6 +1,7 @@
 // Training flags, shared by `motus train`, `motus cross-validate` and the benchmarks that train.
-// Every flag is optional: an absent flag keeps `TrainingOptions()`'s value, so the library
-// holds the one set of defaults and the help text prints them from there.
+// Every flag is optional: an absent flag keeps the library's value (the estimator's
+// `Hyperparameters` for its settings, `TrainingOptions()` for the rest), so the library holds the
+// one set of defaults and the help text prints them from there.
 
 import ArgumentParser
 import Foundation
@@ -25,22 +26,24 @@ struct TrainingFlags: ParsableArguments {
   // Computed, not stored: a stored static read from these property initialisers crashed in
   // swift_once when `motus train` parsed its flags (Swift 6.3, Linux).
   private static var defaults: TrainingOptions { TrainingOptions() }
+  private static var logistic: LogisticRegression.Hyperparameters { .init() }
+  private static var mlp: MLPClassifier.Hyperparameters { .init() }
 
-  @Option(help: "The model family to fit (default: \(defaults.model.rawValue)).")
+  @Option(help: "The model family to fit (default: \(defaults.model.family.rawValue)).")
   var model: ModelFamily?
 
   @Option(
     parsing: .unconditional,
     help: ArgumentHelp(
       "MLP hidden layer sizes: one or two comma-separated widths (default: "
-        + "\(defaults.hiddenLayerSizes.map(String.init).joined(separator: ","))).",
+        + "\(mlp.hiddenLayerSizes.map(String.init).joined(separator: ","))).",
       valueName: "n[,n]"))
   var hidden: String?
 
   @Option(
     help: ArgumentHelp(
       "Logistic regression solver (the MLP always uses Adam; default: "
-        + "\(defaults.solver.rawValue))."))
+        + "\(logistic.solver.rawValue))."))
   var solver: LogisticRegression.Solver?
 
   @Option(
@@ -53,19 +56,19 @@ struct TrainingFlags: ParsableArguments {
     parsing: .unconditional,
     help: ArgumentHelp(
       "Maximum epochs (Adam) or iterations (L-BFGS).",
-      discussion: "Default: 1000 for L-BFGS, 200 for Adam."))
+      discussion: "Default: \(LogisticRegression.Solver.lbfgs.defaultMaxEpochs) for L-BFGS, "
+        + "\(LogisticRegression.Solver.adam.defaultMaxEpochs) for Adam."))
   var epochs: Int?
 
   @Option(
-    parsing: .unconditional, help: "Adam step size (default: \(defaults.learningRate)).")
+    parsing: .unconditional, help: "Adam step size (default: \(mlp.learningRate)).")
   var learningRate: Float?
 
   @Option(
     parsing: .unconditional,
     help: ArgumentHelp(
       "L2 penalty (scikit-learn's alpha; logistic C = 1/alpha).",
-      discussion: "Default: \(TrainingOptions.defaultL2Penalty(.logistic)) for logistic, "
-        + "\(TrainingOptions.defaultL2Penalty(.mlp)) for mlp.",
+      discussion: "Default: \(logistic.l2Penalty) for logistic, \(mlp.l2Penalty) for mlp.",
       valueName: "alpha"))
   var l2: Float?
 
@@ -73,18 +76,19 @@ struct TrainingFlags: ParsableArguments {
     parsing: .unconditional,
     help: ArgumentHelp(
       "Stopping tolerance: L-BFGS max |gradient|; Adam minimum validation-loss improvement.",
-      discussion: "Default: 1e-4 for both (--tolerance 1e-6 reaches scikit-learn's L-BFGS optimum).", valueName: "tol"))
+      discussion: "Default: \(LogisticRegression.Solver.lbfgs.defaultTolerance) for both "
+        + "(--tolerance 1e-6 reaches scikit-learn's L-BFGS optimum).", valueName: "tol"))
   var tolerance: Float?
 
   @Option(
     parsing: .unconditional,
-    help: "Adam mini-batch size in windows (default: \(defaults.batchSize)).")
+    help: "Adam mini-batch size in windows (default: \(mlp.batchSize)).")
   var batchSize: Int?
 
   @Option(
     help: ArgumentHelp(
       "Class weights in the loss: balanced (n / (k * count)) or none (default: "
-        + "\(defaults.classWeighting == .balanced ? "balanced" : "none"))."))
+        + "\(logistic.classWeighting == .balanced ? "balanced" : "none"))."))
   var classWeights: ClassWeightChoice?
 
   @Option(
@@ -109,7 +113,7 @@ struct TrainingFlags: ParsableArguments {
     parsing: .unconditional,
     help: ArgumentHelp(
       "Epochs without validation improvement before stopping (Adam; default: "
-        + "\(defaults.patience))."))
+        + "\(mlp.patience))."))
   var patience: Int?
 
   @Flag(
@@ -129,16 +133,8 @@ struct TrainingFlags: ParsableArguments {
         + "figures."))
   var calibration = defaults.calibrate
 
-  // `--unknown-below`, as `stream` and `evaluate` spell it; `--unknown-threshold` still works.
-  @Option(
-    name: [.customLong("unknown-below"), .customLong("unknown-threshold")],
-    parsing: .unconditional,
-    help: ArgumentHelp(
-      "Report 'unknown' when the calibrated top probability is below this, in [0, 1).",
-      discussion: "Stored in the model (default: \(defaults.unknownThreshold); 0 always names a "
-        + "class on confidence alone). `stream` and `evaluate --unknown-below` override it.",
-      valueName: "p"))
-  var unknownThreshold: Float?
+  @OptionGroup var unknown: UnknownBelowOption<TrainingFlags>
+  var unknownThreshold: Float? { unknown.unknownBelow }
 
   @Option(
     help: ArgumentHelp(
@@ -240,9 +236,6 @@ struct TrainingFlags: ParsableArguments {
       throw ValidationError(
         "'--patience' must be in 1...\(Self.maximumEpochs) epochs, got \(patience).")
     }
-    if let unknownThreshold, !(unknownThreshold >= 0 && unknownThreshold < 1) {
-      throw ValidationError("'--unknown-below' must be in [0, 1), got \(unknownThreshold).")
-    }
     if let validationFraction, !(validationFraction > 0 && validationFraction < 1) {
       throw ValidationError("'--validation-fraction' must be in (0, 1), got \(validationFraction).")
     }
@@ -261,14 +254,14 @@ struct TrainingFlags: ParsableArguments {
 
   /// Flags of a part of training that does not run with the others given.
   private func refuseFlagsThatWouldBeIgnored() throws {
-    let family = model ?? Self.defaults.model
+    let family = model ?? Self.defaults.model.family
     if hidden != nil, family != .mlp {
       throw ValidationError.appliesOnly("--hidden", with: "--model mlp")
     }
     if solver != nil, family == .mlp {
       throw ValidationError.appliesOnly("--solver", with: "--model logistic (the MLP uses Adam)")
     }
-    let usesAdam = family == .mlp || (solver ?? Self.defaults.solver) == .adam
+    let usesAdam = family == .mlp || (solver ?? Self.logistic.solver) == .adam
     for (flag, given) in [
       ("--learning-rate", learningRate != nil), ("--batch-size", batchSize != nil),
       ("--patience", patience != nil),
@@ -303,7 +296,7 @@ struct TrainingFlags: ParsableArguments {
   }
 
   func hiddenLayerSizes() throws -> [Int] {
-    guard let hidden else { return Self.defaults.hiddenLayerSizes }
+    guard let hidden else { return Self.mlp.hiddenLayerSizes }
     return try DataOptions.list(hidden).map { item in
       guard let n = Int(item), n >= 1 else {
         throw ValidationError(
@@ -319,22 +312,14 @@ struct TrainingFlags: ParsableArguments {
     }
   }
 
-  /// The library options these flags describe: `TrainingOptions()` with each given flag set.
+  /// The library options these flags describe: `TrainingOptions()` with each given flag set,
+  /// on the chosen estimator's own defaults.
   func trainingOptions() throws -> TrainingOptions {
     var options = TrainingOptions()
-    if let model { options.model = model }
-    options.hiddenLayerSizes = try hiddenLayerSizes()
-    if let solver { options.solver = solver }
+    options.model = try modelChoice(family: model ?? options.model.family)
     options.seed = seed
-    if let epochs { options.maxEpochs = epochs }
-    if let learningRate { options.learningRate = learningRate }
-    if let l2 { options.l2Penalty = l2 }
-    if let batchSize { options.batchSize = batchSize }
-    if let classWeights { options.classWeighting = classWeights == .balanced ? .balanced : .none }
     if let sourceBalance { options.sourceBalance = sourceBalance }
     if let validationFraction { options.validationFraction = validationFraction }
-    if let patience { options.patience = patience }
-    if let tolerance { options.tolerance = tolerance }
     options.refit = refit
     options.calibrate = calibration
     if let unknownThreshold { options.unknownThreshold = unknownThreshold }
@@ -350,5 +335,43 @@ struct TrainingFlags: ParsableArguments {
       options.augmentation = copies > 0 ? Augmentation(copies: copies, perturbation: spec) : nil
     }
     return options
+  }
+
+  /// `family`'s estimator with its defaults and the given flags' values.
+  private func modelChoice(family: ModelFamily) throws -> ModelChoice {
+    var choice: ModelChoice
+    switch family {
+    case .logistic:
+      choice = .logistic(solver.map(LogisticRegression.Hyperparameters.init(solver:)) ?? .init())
+    case .mlp:
+      var h = MLPClassifier.Hyperparameters()
+      h.hiddenLayerSizes = try hiddenLayerSizes()
+      choice = .mlp(h)
+    }
+    if let epochs { choice.shared.maxEpochs = epochs }
+    if let learningRate { choice.shared.learningRate = learningRate }
+    if let l2 { choice.shared.l2Penalty = l2 }
+    if let batchSize { choice.shared.batchSize = batchSize }
+    if let classWeights {
+      choice.shared.classWeighting = classWeights == .balanced ? .balanced : .none
+    }
+    if let patience { choice.shared.patience = patience }
+    if let tolerance { choice.shared.tolerance = tolerance }
+    return choice
+  }
+}
+
+extension TrainingFlags: UnknownBelowUse {
+  // As `stream` and `evaluate` spell it; `--unknown-threshold` still works.
+  static var names: NameSpecification {
+    [.customLong("unknown-below"), .customLong("unknown-threshold")]
+  }
+
+  static var help: ArgumentHelp {
+    ArgumentHelp(
+      "Report 'unknown' when the calibrated top probability is below this, in [0, 1).",
+      discussion: "Stored in the model (default: \(defaults.unknownThreshold); 0 always names a "
+        + "class on confidence alone). `stream` and `evaluate --unknown-below` override it.",
+      valueName: "p")
   }
 }

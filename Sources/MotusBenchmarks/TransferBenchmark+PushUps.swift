@@ -268,7 +268,8 @@ extension TransferBenchmark {
           windowSeconds: configuration.thresholdWindowSeconds, stream: stream, axes: axes,
           labels: labels)
         rules[k].add(labels: run.labels, pushUp: pushUp, known: set.known, counted: 0)
-        var chest = ThresholdChestPushUpCounter(thresholds: .tuned, sampleRateHz: stream.sampleRateHz)
+        var chest = ThresholdChestPushUpCounter(
+          thresholds: .tuned, sampleRateHz: stream.sampleRateHz)
         for t in 0..<stream.sampleCount {
           _ = chest.push(
             x: stream.columns[axes[0]][t], y: stream.columns[axes[1]][t],

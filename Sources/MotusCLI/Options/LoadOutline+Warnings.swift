@@ -9,8 +9,7 @@ extension LoadOutline {
   /// `spec` (noted in the report too).
   mutating func warnAboutData(spec: FeatureSpec) {
     for warning in report.warnings { Warnings.write("warning: \(Excerpt.printable(warning))\n") }
-    let seconds = Double(spec.windowLength) / spec.sampleRateHz
-    if let message = noteRecordingsWithoutWindow(windowSeconds: seconds) {
+    if let message = noteRecordingsWithoutWindow(windowSeconds: spec.windowSeconds) {
       Warnings.write("warning: \(message).\n")
     }
   }

@@ -5,7 +5,8 @@ import Foundation
 import MotusData
 import XCTest
 
-@testable import MotusModels
+import MotusModels
+import MotusTraining
 
 final class TrainingSettingsTests: XCTestCase {
   private static let models = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

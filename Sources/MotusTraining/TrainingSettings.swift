@@ -1,9 +1,11 @@
 // A model file's record of how it was fitted, typed. On disk it is text by flag-like name
 // (`"l2Penalty": "1.0"`), the layout every model file has had: older files load, and the same
 // training writes the same bytes. Fields are optional because a file records only the parts
-// that ran (no solver for an MLP, no novelty settings without a detector).
+// that ran (no solver for an MLP, no novelty settings without a detector). The inference side
+// carries the text as it is (`TrainingMetadata.settingsText`); training writes and reads it here.
 
 import MotusData
+import MotusModels
 
 /// How a model was trained, every default resolved (`TrainingMetadata.settings`).
 public struct TrainingSettings: Codable, Sendable, Equatable {
