@@ -27,7 +27,9 @@ struct BenchAccuracy: ParsableCommand {
 
   @OptionGroup var source: BenchManifestOptions
 
+  // Not `--model`: that is the model family the training flags choose.
   @Option(
+    name: .customLong("model-file"),
     help: ArgumentHelp(
       "A trained model file to use instead of training.",
       discussion: "It must not have seen the test subjects, or the figures are not held out.",

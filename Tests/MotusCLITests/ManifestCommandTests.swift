@@ -116,4 +116,18 @@ final class ManifestCommandTests: XCTestCase {
     XCTAssertTrue(run.standardError.contains("phone:9"), run.standardError)
     XCTAssertTrue(run.standardError.contains("HINT"), run.standardError)
   }
+
+  /// The model family (training's `--model`) and a trained model file are two flags: with one
+  /// name for both, the family could not be chosen and debug builds refused the command.
+  func testBenchAccuracy_ModelFamilyAndModelFileAreDistinctFlags() throws {
+    let folder = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let run = try MotusRunner.run([
+      "bench", "accuracy", "--manifest", writeManifest(in: folder), "--model", "mlp",
+      "--model-file", folder.appendingPathComponent("absent.motus").path,
+    ])
+    XCTAssertNotEqual(run.exitCode, 0)
+    XCTAssertTrue(run.standardError.contains("absent.motus"), run.standardError)
+    XCTAssertFalse(run.standardError.contains("'mlp'"), run.standardError)
+  }
 }
