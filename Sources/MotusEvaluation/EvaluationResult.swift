@@ -2,6 +2,7 @@
 // N = windows, K = model classes. Probabilities are calibrated, `[N, K]`, rows sum to 1.
 
 import MotusData
+import MotusIngest
 import MotusLinearAlgebra
 import MotusModels
 import MotusStreaming
