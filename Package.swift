@@ -5,7 +5,7 @@ let package = Package(
   name: "Motus",
   products: [
     .library(name: "Motus", targets: ["Motus"]),
-    // The inference path alone, for apps: pure Swift, no OpenBLAS.
+    // The inference path alone, for apps: pure Swift, no OpenBLAS, no batch ingest.
     .library(name: "MotusInference", targets: ["MotusStreaming", "MotusModels", "MotusFeatures"]),
     .executable(name: "motus", targets: ["MotusCLI"]),
   ],
@@ -14,6 +14,8 @@ let package = Package(
   ],
   targets: [
     // MARK: - Public API (pure Swift: embeddable in an iOS app)
+    // What the engine reads and writes: recordings, channel recipes, the resampler, one row
+    // of CSV, input and output files, errors.
     .target(name: "MotusData", exclude: ["README.md"]),
     .target(name: "MotusLinearAlgebra", exclude: ["README.md"]),
     .target(
@@ -26,14 +28,25 @@ let package = Package(
       name: "MotusStreaming",
       dependencies: ["MotusModels", "MotusFeatures", "MotusData", "MotusLinearAlgebra"],
       exclude: ["README.md"]),
+    // Training-side ingest (pure Swift, but no part of MotusInference): the parallel CSV
+    // loader, manifests, phone-app exports, device perturbation and window tables.
+    .target(
+      name: "MotusIngest", dependencies: ["MotusData", "MotusFeatures", "MotusLinearAlgebra"],
+      exclude: ["README.md"]),
     .target(name: "MotusBaselines", dependencies: ["MotusData"], exclude: ["README.md"]),
     // A model as ONNX (raw window in, probabilities out), for runtimes without Motus.
     .target(
       name: "MotusExport",
       dependencies: ["MotusModels", "MotusFeatures", "MotusData", "MotusLinearAlgebra"],
       exclude: ["README.md"]),
-    // Synthetic recordings for the demo and tests (labelled synthetic wherever they appear).
-    .target(name: "MotusSimulation", dependencies: ["MotusData"], exclude: ["README.md"]),
+    // Synthetic recordings for the demo and tests (labelled synthetic wherever they appear),
+    // and models of a real one's shape with random weights, for timing inference.
+    .target(
+      name: "MotusSimulation",
+      dependencies: [
+        "MotusData", "MotusIngest", "MotusFeatures", "MotusModels", "MotusLinearAlgebra",
+      ],
+      exclude: ["README.md"]),
 
     // MARK: - Public API (training and batch evaluation: needs OpenBLAS)
     .target(
@@ -41,13 +54,14 @@ let package = Package(
     .target(
       name: "MotusTraining",
       dependencies: [
-        "MotusModels", "MotusFeatures", "MotusData", "MotusLinearAlgebra", "MotusBLAS",
+        "MotusModels", "MotusFeatures", "MotusIngest", "MotusData", "MotusLinearAlgebra",
+        "MotusBLAS",
       ], exclude: ["README.md"]),
     .target(
       name: "MotusEvaluation",
       dependencies: [
-        "MotusTraining", "MotusStreaming", "MotusModels", "MotusFeatures", "MotusData",
-        "MotusLinearAlgebra",
+        "MotusTraining", "MotusStreaming", "MotusModels", "MotusFeatures", "MotusIngest",
+        "MotusData", "MotusLinearAlgebra",
       ], exclude: ["README.md"]),
     // Every benchmark: the learned engine against threshold rules (it trains its models, so it
     // needs OpenBLAS too), and the cost of features and streaming.
@@ -55,13 +69,13 @@ let package = Package(
       name: "MotusBenchmarks",
       dependencies: [
         "MotusBaselines", "MotusStreaming", "MotusTraining", "MotusFeatures", "MotusModels",
-        "MotusData", "MotusLinearAlgebra",
+        "MotusIngest", "MotusData", "MotusLinearAlgebra",
       ], exclude: ["README.md"]),
     .target(
       name: "Motus",
       dependencies: [
-        "MotusData", "MotusLinearAlgebra", "MotusFeatures", "MotusModels", "MotusStreaming",
-        "MotusBaselines", "MotusTraining", "MotusSimulation", "MotusEvaluation",
+        "MotusData", "MotusIngest", "MotusLinearAlgebra", "MotusFeatures", "MotusModels",
+        "MotusStreaming", "MotusBaselines", "MotusTraining", "MotusSimulation", "MotusEvaluation",
         "MotusBenchmarks", "MotusExport",
       ], exclude: ["README.md"]),
 
@@ -78,7 +92,10 @@ let package = Package(
     // MARK: - Fuzzing (scripts/fuzz.sh builds MotusFuzz with -sanitize=fuzzer)
     .target(
       name: "MotusFuzzTargets",
-      dependencies: ["MotusData", "MotusFeatures", "MotusModels", "MotusStreaming", "MotusExport"],
+      dependencies: [
+        "MotusData", "MotusIngest", "MotusFeatures", "MotusModels", "MotusStreaming",
+        "MotusExport",
+      ],
       path: "Fuzz/Targets"),
     .executableTarget(name: "MotusFuzz", dependencies: ["MotusFuzzTargets"], path: "Fuzz/Driver"),
 
@@ -86,18 +103,20 @@ let package = Package(
     .target(
       name: "MotusTestSupport",
       dependencies: [
-        "MotusData", "MotusLinearAlgebra", "MotusFeatures", "MotusModels", "MotusStreaming",
-        "MotusSimulation",
+        "MotusData", "MotusIngest", "MotusLinearAlgebra", "MotusFeatures", "MotusModels",
+        "MotusStreaming", "MotusSimulation",
       ],
       path: "Tests/MotusTestSupport"),
     .testTarget(
-      name: "MotusDataTests", dependencies: ["MotusData", "MotusTestSupport", "CMallocCounter"],
+      name: "MotusDataTests",
+      dependencies: ["MotusData", "MotusIngest", "MotusTestSupport", "CMallocCounter"],
       exclude: ["Fixtures"]),
     .testTarget(
       name: "MotusLinearAlgebraTests",
       dependencies: ["MotusLinearAlgebra", "MotusBLAS", "MotusTestSupport"]),
     .testTarget(
-      name: "MotusFeaturesTests", dependencies: ["MotusFeatures", "MotusTestSupport"],
+      name: "MotusFeaturesTests",
+      dependencies: ["MotusFeatures", "MotusIngest", "MotusTestSupport"],
       exclude: ["Reference"],
       resources: [.copy("Fixtures")]),
     .testTarget(
@@ -107,19 +126,19 @@ let package = Package(
     .testTarget(name: "MotusModelsTests", dependencies: ["MotusModels", "MotusTestSupport"]),
     .testTarget(
       name: "MotusTrainingTests",
-      dependencies: ["MotusTraining", "MotusModels", "MotusTestSupport"]),
+      dependencies: ["MotusTraining", "MotusModels", "MotusIngest", "MotusTestSupport"]),
     .target(name: "CMallocCounter", path: "Tests/CMallocCounter"),
     .testTarget(
       name: "MotusStreamingTests",
       dependencies: [
-        "MotusStreaming", "MotusSimulation", "MotusLinearAlgebra", "MotusTestSupport",
-        "CMallocCounter",
+        "MotusStreaming", "MotusSimulation", "MotusLinearAlgebra", "MotusIngest",
+        "MotusTestSupport", "CMallocCounter",
       ]),
     .testTarget(
       name: "MotusEvaluationTests",
       dependencies: [
         "MotusEvaluation", "MotusStreaming", "MotusTraining", "MotusModels", "MotusSimulation",
-        "MotusTestSupport",
+        "MotusIngest", "MotusTestSupport",
       ]),
     .testTarget(
       name: "MotusBaselinesTests", dependencies: ["MotusBaselines", "MotusData", "MotusBenchmarks"]),
@@ -127,14 +146,15 @@ let package = Package(
       name: "MotusBenchmarksTests",
       dependencies: [
         "MotusBenchmarks", "MotusBaselines", "MotusStreaming", "MotusModels", "MotusFeatures",
-        "MotusData", "MotusLinearAlgebra", "MotusTestSupport",
+        "MotusIngest", "MotusData", "MotusLinearAlgebra", "MotusTestSupport",
       ]),
     .testTarget(
       name: "MotusCLITests", dependencies: ["MotusCLI", "MotusTestSupport", "MotusSimulation"]),
     .testTarget(
       name: "MotusFuzzTests",
       dependencies: [
-        "MotusFuzzTargets", "MotusData", "MotusModels", "MotusStreaming", "MotusTestSupport",
+        "MotusFuzzTargets", "MotusData", "MotusIngest", "MotusModels", "MotusStreaming",
+        "MotusTestSupport",
       ]),
   ]
 )

@@ -12,6 +12,7 @@
 import Foundation
 import MotusData
 import MotusFeatures
+import MotusIngest
 import MotusLinearAlgebra
 import MotusModels
 import MotusStreaming

@@ -6,6 +6,7 @@ import Foundation
 import MotusBaselines
 import MotusData
 import MotusFeatures
+import MotusIngest
 import MotusModels
 import MotusStreaming
 import MotusTraining

@@ -4,6 +4,7 @@
 import Foundation
 import MotusData
 import MotusFeatures
+import MotusIngest
 
 /// Times feature extraction over every window of a dataset, several times.
 public enum FeatureBenchmark {

@@ -6,6 +6,7 @@
 import Foundation
 import MotusData
 import MotusFeatures
+import MotusIngest
 import MotusLinearAlgebra
 import MotusModels
 import MotusStreaming

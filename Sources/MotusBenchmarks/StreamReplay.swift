@@ -5,6 +5,7 @@
 
 import MotusBaselines
 import MotusData
+import MotusIngest
 import MotusModels
 import MotusStreaming
 

@@ -11,6 +11,7 @@ import Foundation
 import MotusBaselines
 import MotusData
 import MotusFeatures
+import MotusIngest
 import MotusModels
 import MotusStreaming
 import MotusTraining

@@ -15,6 +15,7 @@ import Foundation
 import MotusBaselines
 import MotusData
 import MotusFeatures
+import MotusIngest
 import MotusModels
 import MotusStreaming
 import MotusTraining

@@ -275,7 +275,7 @@ public enum CSVError: Error, Equatable, CustomStringConvertible {
   }
 
   /// `1e7` for a power of ten from 1e4 up, else the shortest decimal.
-  static func format(_ x: Double) -> String {
+  package static func format(_ x: Double) -> String {
     var mantissa = x
     var exponent = 0
     while mantissa >= 10 && mantissa.truncatingRemainder(dividingBy: 10) == 0 {

@@ -3,29 +3,29 @@
 // fields are returned as byte ranges into the buffer so the hot loop never copies.
 
 /// How a field ended.
-enum CSVFieldEnd: UInt8 {
+package enum CSVFieldEnd: UInt8 {
   case comma, lineEnd, endOfInput, unterminatedQuote
 }
 
 /// One field: `start..<end` in the buffer, or (when `quoted`) in the scanner's `unquoted`.
-struct CSVField {
-  var start: Int
-  var end: Int
-  var quoted: Bool
-  var terminator: CSVFieldEnd
+package struct CSVField {
+  package var start: Int
+  package var end: Int
+  package var quoted: Bool
+  package var terminator: CSVFieldEnd
 }
 
-struct CSVScanner {
-  let base: UnsafePointer<UInt8>
-  let count: Int
+package struct CSVScanner {
+  package let base: UnsafePointer<UInt8>
+  package let count: Int
   /// Byte offset of the next field.
-  var position: Int
+  package var position: Int
   /// 1-based line of `position` (advances past newlines inside quoted fields too).
-  var line = 1
+  package var line = 1
   /// The unescaped text of the last quoted field.
-  var unquoted: [UInt8] = []
+  package var unquoted: [UInt8] = []
 
-  init(base: UnsafePointer<UInt8>, count: Int) {
+  package init(base: UnsafePointer<UInt8>, count: Int) {
     self.base = base
     self.count = count
     // Skip a UTF-8 byte order mark.
@@ -36,11 +36,11 @@ struct CSVScanner {
     }
   }
 
-  var atEnd: Bool { position >= count }
+  package var atEnd: Bool { position >= count }
 
   /// Scans one field and consumes its terminator. Increments `line` after a line end.
   @inline(__always)
-  mutating func next() -> CSVField {
+  package mutating func next() -> CSVField {
     let start = position
     if start < count && base[start] == UInt8(ascii: "\"") { return nextQuoted() }
     var i = start
@@ -64,7 +64,7 @@ struct CSVScanner {
   /// significant digits), with its value, read in one pass; nil, with the position unchanged,
   /// for any other field (which `next` then reads).
   @inline(__always)
-  mutating func nextNumber() -> (field: CSVField, value: Double)? {
+  package mutating func nextNumber() -> (field: CSVField, value: Double)? {
     let start = position
     guard let (value, end) = DecimalParser.parseField(base, start, count) else { return nil }
     guard end < count else {
@@ -132,7 +132,7 @@ struct CSVScanner {
   }
 
   /// The field's text as a String.
-  func text(_ field: CSVField) -> String {
+  package func text(_ field: CSVField) -> String {
     if field.quoted { return String(decoding: unquoted[field.start..<field.end], as: UTF8.self) }
     return String(
       decoding: UnsafeBufferPointer(start: base + field.start, count: field.end - field.start),
@@ -141,7 +141,7 @@ struct CSVScanner {
 
   /// Parses the field as a number.
   @inline(__always)
-  func number(_ field: CSVField) -> DecimalParser.Outcome {
+  package func number(_ field: CSVField) -> DecimalParser.Outcome {
     if field.quoted {
       return unquoted.withUnsafeBufferPointer { b in
         guard let p = b.baseAddress else { return DecimalParser.Outcome.empty }
@@ -155,11 +155,11 @@ struct CSVScanner {
 extension CSVScanner {
   /// Most header columns: a few hundred sensor channels at most; more is not a sensor log
   /// (and each name costs memory before any row is read).
-  static let maximumColumns = 10_000
+  package static let maximumColumns = 10_000
 
   /// Reads the header line into column names, rejecting duplicates.
   /// Returns `nil` when the input holds no header (empty file).
-  mutating func readHeader(file: String) throws -> [String]? {
+  package mutating func readHeader(file: String) throws -> [String]? {
     while !atEnd {
       let headerLine = line
       var names: [String] = []
@@ -192,7 +192,7 @@ extension CSVScanner {
 }
 
 extension String {
-  func trimmingASCIISpaces() -> String {
+  package func trimmingASCIISpaces() -> String {
     var s = Substring(self)
     while let f = s.first, f == " " || f == "\t" { s.removeFirst() }
     while let l = s.last, l == " " || l == "\t" { s.removeLast() }

@@ -11,9 +11,9 @@
   import Darwin
 #endif
 
-enum DecimalParser {
+package enum DecimalParser {
   /// Result of parsing one cell.
-  enum Outcome: Equatable {
+  package enum Outcome: Equatable {
     case empty
     case value(Double)
     case notANumber
@@ -55,7 +55,7 @@ enum DecimalParser {
   /// Parses `bytes[start..<end]`. Returns `.value` for finite and non-finite numbers alike
   /// (the caller rejects NaN and infinity with its own location).
   @inline(__always)
-  static func parse(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Outcome {
+  package static func parse(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Outcome {
     if start == end { return .empty }
     var i = start
     var negative = false
@@ -105,7 +105,7 @@ enum DecimalParser {
   /// Digit runs of up to seven are read a word at a time (`wordDigits`), as CSV exporters'
   /// numbers are (`-0.067855`); others go a byte at a time, with the same result.
   @inline(__always)
-  static func parseField(_ base: UnsafePointer<UInt8>, _ start: Int, _ limit: Int)
+  package static func parseField(_ base: UnsafePointer<UInt8>, _ start: Int, _ limit: Int)
     -> (value: Double, end: Int)?
   {
     guard start < limit else { return nil }
@@ -127,7 +127,7 @@ enum DecimalParser {
   }
 
   /// `parseField` a byte at a time (its fallback, and its reference in tests).
-  static func parseFieldBytewise(_ base: UnsafePointer<UInt8>, _ start: Int, _ limit: Int)
+  package static func parseFieldBytewise(_ base: UnsafePointer<UInt8>, _ start: Int, _ limit: Int)
     -> (value: Double, end: Int)?
   {
     var i = start
@@ -216,7 +216,7 @@ enum DecimalParser {
   }
 
   /// `strtod` over a NUL-terminated copy; the whole (space-trimmed) cell must be consumed.
-  static func slowParse(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Outcome {
+  package static func slowParse(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Outcome {
     var s = start
     var e = end
     while s < e && (base[s] == 32 || base[s] == 9) { s += 1 }
@@ -239,7 +239,7 @@ enum DecimalParser {
   }
 
   /// Convenience for tests and the row parser.
-  static func parse(_ text: String) -> Outcome {
+  package static func parse(_ text: String) -> Outcome {
     var bytes = Array(text.utf8)
     let count = bytes.count
     return bytes.withUnsafeMutableBufferPointer { buffer in

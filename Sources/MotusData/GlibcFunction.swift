@@ -4,9 +4,9 @@
 #if canImport(Glibc)
   import Glibc
 
-  enum GlibcFunction {
+  package enum GlibcFunction {
     /// The function `name` as `type`; nil when this C library lacks it.
-    static func lookUp<Function>(_ name: String, as type: Function.Type) -> Function? {
+    package static func lookUp<Function>(_ name: String, as type: Function.Type) -> Function? {
       guard let symbol = dlsym(dlopen(nil, RTLD_NOW), name) else { return nil }
       return unsafeBitCast(symbol, to: type)
     }

@@ -189,7 +189,7 @@ public enum InputFile {
     return String(cString: resolved)
   }
 
-  static func lastError() -> String { describe(errno) }
+  package static func lastError() -> String { describe(errno) }
 
   /// The system's text for an `errno` value.
   public static func describe(_ code: Int32) -> String {
@@ -200,7 +200,7 @@ public enum InputFile {
 
 // `read(2)` under a name that `InputFile.read` does not shadow.
 @inline(__always)
-func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+package func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
   read(fd, buffer, count)
 }
 

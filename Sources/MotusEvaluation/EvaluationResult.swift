@@ -3,6 +3,7 @@
 
 import MotusData
 import MotusFeatures
+import MotusIngest
 import MotusLinearAlgebra
 import MotusModels
 import MotusStreaming

@@ -174,7 +174,7 @@ extension FeatureSpec {
   }
 
   /// Whether `axes` gets a `gravity_angle` feature (never for gravity itself).
-  func hasGravityAngle(_ axes: [String]) -> Bool {
+  package func hasGravityAngle(_ axes: [String]) -> Bool {
     guard let gravity else { return false }
     return axes != gravity
   }

@@ -2,6 +2,7 @@
 // builds, so the demo and tests go through the real feature and training paths.
 
 import MotusData
+import MotusIngest
 
 extension SimulatedRecording {
   /// Loads `recordings` in memory as `DatasetLoader` would load them from CSV.

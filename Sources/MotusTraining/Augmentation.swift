@@ -3,6 +3,7 @@
 
 import MotusData
 import MotusFeatures
+import MotusIngest
 import MotusModels
 
 /// How many perturbed copies of each training recording to add, and how they differ.

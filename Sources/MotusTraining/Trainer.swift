@@ -5,6 +5,7 @@
 
 import MotusData
 import MotusFeatures
+import MotusIngest
 import MotusLinearAlgebra
 import MotusModels
 

@@ -3,6 +3,7 @@
 // fold's training. Recordings are synthetic stubs (one sample each).
 
 import MotusFeatures
+@testable import MotusIngest
 import XCTest
 
 @testable import MotusBenchmarks

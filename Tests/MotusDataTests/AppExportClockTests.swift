@@ -5,6 +5,7 @@
 
 import Foundation
 import MotusData
+import MotusIngest
 import MotusTestSupport
 import XCTest
 

@@ -5,6 +5,7 @@
 import CMallocCounter
 import Foundation
 import MotusData
+import MotusIngest
 import MotusTestSupport
 import XCTest
 

@@ -3,6 +3,7 @@
 // a clear error naming where, or a correct result.
 
 import Foundation
+@testable import MotusIngest
 import MotusTestSupport
 import XCTest
 

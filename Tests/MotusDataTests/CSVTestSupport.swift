@@ -2,6 +2,7 @@
 
 import Foundation
 import MotusData
+import MotusIngest
 import MotusTestSupport
 import XCTest
 

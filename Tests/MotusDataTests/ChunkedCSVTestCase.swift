@@ -2,6 +2,7 @@
 // `ChunkSplitter.chunkBytes` put back after each test, which lowers it.
 
 @testable import MotusData
+@testable import MotusIngest
 import MotusTestSupport
 import XCTest
 

@@ -2,6 +2,7 @@
 // errors at the same lines, as one pass over it.
 
 @testable import MotusData
+@testable import MotusIngest
 import MotusTestSupport
 import XCTest
 

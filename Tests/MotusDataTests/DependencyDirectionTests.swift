@@ -1,7 +1,7 @@
 // The dependency direction of the modules, checked on the source text: every `import` in
 // `Sources/<Module>/**/*.swift` must name a dependency that Package.swift declares for that
 // module (or a platform module), and the pure-Swift inference modules must never reach the
-// training side or OpenBLAS, so that an iOS app can embed them.
+// training side (batch ingest included) or OpenBLAS, so that an iOS app can embed them.
 
 import Foundation
 import XCTest
@@ -11,9 +11,16 @@ final class DependencyDirectionTests: XCTestCase {
   static let pureInferenceModules: Set<String> = [
     "MotusData", "MotusLinearAlgebra", "MotusFeatures", "MotusModels", "MotusStreaming",
   ]
-  /// What a pure inference module must never import, directly or through its dependencies.
+  /// What a pure inference module must never import, directly or through its dependencies:
+  /// OpenBLAS and the training side, batch ingest included (pure Swift, but no app needs it).
   static let forbiddenForInference: Set<String> = [
     "MotusBLAS", "MotusTraining", "MotusEvaluation", "MotusBenchmarks", "COpenBLAS",
+    "MotusIngest",
+  ]
+  /// The library product an app embeds, and the targets it names.
+  static let inferenceProduct = "MotusInference"
+  static let inferenceProductTargets: Set<String> = [
+    "MotusStreaming", "MotusModels", "MotusFeatures",
   ]
   /// Modules of the platform, importable from any module.
   static let platformModules: Set<String> = [
@@ -66,9 +73,24 @@ final class DependencyDirectionTests: XCTestCase {
     let declared = try Self.declaredDependencies(inManifest: manifest)
     XCTAssertEqual(declared["MotusData"], [])
     XCTAssertEqual(declared["MotusFeatures"], ["MotusData", "MotusLinearAlgebra"])
+    XCTAssertEqual(
+      declared["MotusIngest"], ["MotusData", "MotusFeatures", "MotusLinearAlgebra"])
     XCTAssertEqual(declared["MotusBLAS"], ["COpenBLAS", "MotusLinearAlgebra"])
     XCTAssertEqual(declared["MotusCLI"], ["Motus", "ArgumentParser"])
     XCTAssertEqual(declared["COpenBLAS"], [])
+  }
+
+  /// The app product reaches the pure inference modules and nothing else: batch ingest
+  /// (MotusIngest) stays out of MotusFeatures, MotusModels and MotusStreaming.
+  func testInferenceProductReachesNoIngest() throws {
+    let manifest = try String(
+      contentsOf: Self.repositoryRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
+    let declared = try Self.declaredDependencies(inManifest: manifest)
+    let targets = try Self.productTargets(named: Self.inferenceProduct, inManifest: manifest)
+    XCTAssertEqual(targets, Self.inferenceProductTargets)
+    let reached = Self.reachable(from: targets, declared: declared)
+    XCTAssertFalse(reached.contains("MotusIngest"), "\(Self.inferenceProduct) reaches \(reached)")
+    XCTAssertEqual(reached, Self.pureInferenceModules)
   }
 
   // MARK: - The checker can fail
@@ -117,6 +139,32 @@ final class DependencyDirectionTests: XCTestCase {
       in: "import Training\nimport ArgumentParser\nimport Darwin\n", file: "Sources/Tool/Main.swift"
     )
     XCTAssertEqual(Self.violations(module: "Tool", imports: tool, declared: declared), [])
+
+    // An inference module importing batch ingest is refused, declared or not.
+    var ingesting = try Self.declaredDependencies(inManifest: Self.syntheticManifest)
+    ingesting["MotusFeatures"] = ["MotusData", "MotusIngest"]
+    ingesting["MotusIngest"] = ["MotusData"]
+    let features = try Self.imports(
+      in: "import MotusData\nimport MotusIngest\n", file: "Sources/MotusFeatures/Window.swift")
+    XCTAssertEqual(
+      Self.violations(module: "MotusFeatures", imports: features, declared: ingesting),
+      [
+        "Sources/MotusFeatures/Window.swift:2: MotusFeatures is a pure inference module and "
+          + "must not import MotusIngest"
+      ])
+    XCTAssertEqual(
+      Self.manifestViolations(declared: ingesting, pure: ["MotusFeatures", "MotusModels"]),
+      ["Package.swift: pure inference module MotusFeatures depends on MotusIngest"])
+    let product = """
+      products: [
+        .library(name: "Other", targets: ["Training"]),
+        .library(name: "App", targets: ["Streaming", "Models"]),
+      ],
+      """
+    XCTAssertEqual(
+      try Self.productTargets(named: "App", inManifest: product), ["Streaming", "Models"])
+    XCTAssertEqual(
+      Self.reachable(from: ["Streaming"], declared: declared), ["Streaming", "Models"])
 
     // Package.swift itself may not route a pure module to a forbidden one, even indirectly.
     var leaky = declared
@@ -266,6 +314,35 @@ final class DependencyDirectionTests: XCTestCase {
       }
     }
     return problems
+  }
+
+  /// The targets a `.library(name: "<name>", targets: [...])` product lists.
+  static func productTargets(named name: String, inManifest manifest: String) throws -> Set<String>
+  {
+    let library = try NSRegularExpression(
+      pattern: #"\.library\(\s*name:\s*""# + NSRegularExpression.escapedPattern(for: name)
+        + #""\s*,\s*targets:\s*\[([^\]]*)\]"#)
+    let whole = NSRange(manifest.startIndex..., in: manifest)
+    guard let match = library.firstMatch(in: manifest, range: whole),
+      let list = Range(match.range(at: 1), in: manifest)
+    else { return [] }
+    let quoted = try NSRegularExpression(pattern: #""([^"]+)""#)
+    let text = String(manifest[list])
+    return Set(
+      quoted.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap {
+        Range($0.range(at: 1), in: text).map { String(text[$0]) }
+      })
+  }
+
+  /// `modules` and every target they depend on, directly or not.
+  static func reachable(from modules: Set<String>, declared: [String: Set<String>]) -> Set<String> {
+    var seen: Set<String> = []
+    var queue = Array(modules)
+    while let next = queue.popLast() {
+      guard seen.insert(next).inserted else { continue }
+      queue += declared[next] ?? []
+    }
+    return seen
   }
 
   static func swiftFiles(under folder: URL) throws -> [URL] {

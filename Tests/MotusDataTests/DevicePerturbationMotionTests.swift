@@ -4,6 +4,7 @@
 // before. Recordings are synthetic.
 
 import Foundation
+@testable import MotusIngest
 import XCTest
 
 @testable import MotusData

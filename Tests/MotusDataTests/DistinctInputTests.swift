@@ -3,6 +3,7 @@
 // /dev/stdin, two manifest sources. The loader identifies inputs by device and inode.
 
 import Foundation
+@testable import MotusIngest
 import MotusTestSupport
 import XCTest
 

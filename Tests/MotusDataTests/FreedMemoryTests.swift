@@ -1,5 +1,6 @@
 import CMallocCounter
 import MotusData
+import MotusIngest
 import XCTest
 
 #if canImport(Glibc)

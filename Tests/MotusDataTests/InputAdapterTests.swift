@@ -3,6 +3,7 @@
 
 import Foundation
 import MotusData
+import MotusIngest
 import MotusTestSupport
 import XCTest
 

@@ -1,6 +1,7 @@
 // LoadResult.keepingSubjects: the recordings and the report both describe what is left.
 
 @testable import MotusData
+@testable import MotusIngest
 import XCTest
 
 final class KeepingSubjectsTests: XCTestCase {

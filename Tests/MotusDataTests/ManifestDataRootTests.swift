@@ -3,6 +3,7 @@
 // under it), and the loader's messages about a manifest's sources give the place, not the text.
 
 import Foundation
+@testable import MotusIngest
 import MotusTestSupport
 import XCTest
 

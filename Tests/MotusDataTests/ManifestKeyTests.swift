@@ -3,6 +3,7 @@
 // path short. Each is an error with the key's path, line and column and a hint.
 
 import Foundation
+@testable import MotusIngest
 import MotusTestSupport
 import XCTest
 

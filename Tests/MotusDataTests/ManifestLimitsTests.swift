@@ -2,6 +2,7 @@
 // errors give the line and column of the key at fault.
 
 import Foundation
+@testable import MotusIngest
 import MotusTestSupport
 import XCTest
 

@@ -2,6 +2,7 @@
 // `placementSeparator`, on small labelled synthetic CSV files.
 
 import Foundation
+@testable import MotusIngest
 import MotusTestSupport
 import XCTest
 

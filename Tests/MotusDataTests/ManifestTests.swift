@@ -1,6 +1,7 @@
 // Manifest parsing, composition and errors on small labelled synthetic CSV files.
 
 import Foundation
+@testable import MotusIngest
 import MotusTestSupport
 import XCTest
 

@@ -1,6 +1,7 @@
 // Small parsers: subject lists, label maps, channel globs, numbers, and the row parser.
 
 @testable import MotusData
+@testable import MotusIngest
 import MotusTestSupport
 import XCTest
 

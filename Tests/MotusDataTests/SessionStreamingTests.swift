@@ -2,6 +2,7 @@
 // vocabulary of a whole load, and declines (nil) whenever it could not promise that.
 
 @testable import MotusData
+@testable import MotusIngest
 import MotusTestSupport
 import XCTest
 

@@ -4,6 +4,7 @@
 // never a trap.
 
 import Foundation
+@testable import MotusIngest
 import XCTest
 
 @testable import MotusData

@@ -1,4 +1,5 @@
 import MotusData
+import MotusIngest
 import XCTest
 
 final class SubjectFilterTests: XCTestCase {

@@ -2,6 +2,7 @@
 // cell by `TextTable`), and the one CSV quoting rule (`CSVText.field`) for names written as
 // CSV: each keeps ordinary names as they are.
 
+@testable import MotusIngest
 import XCTest
 
 @testable import MotusData

@@ -2,6 +2,7 @@
 // Foundation's %.Nf and Swift's description print, ties and edge values included.
 
 import Foundation
+@testable import MotusIngest
 import XCTest
 
 @testable import MotusData

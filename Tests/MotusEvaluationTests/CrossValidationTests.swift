@@ -1,5 +1,6 @@
 import MotusData
 import MotusFeatures
+import MotusIngest
 import MotusLinearAlgebra
 import MotusModels
 import MotusTraining

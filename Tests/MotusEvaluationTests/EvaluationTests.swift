@@ -1,6 +1,7 @@
 import Foundation
 import MotusData
 import MotusFeatures
+import MotusIngest
 import MotusLinearAlgebra
 import MotusModels
 import MotusTraining

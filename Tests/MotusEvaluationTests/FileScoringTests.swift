@@ -5,6 +5,7 @@
 import Foundation
 @testable import MotusData
 import MotusEvaluation
+@testable import MotusIngest
 import MotusStreaming
 import MotusTestSupport
 import XCTest

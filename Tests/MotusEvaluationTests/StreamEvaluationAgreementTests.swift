@@ -7,6 +7,7 @@ import Foundation
 import MotusData
 import MotusEvaluation
 import MotusFeatures
+import MotusIngest
 import MotusLinearAlgebra
 import MotusModels
 import MotusSimulation

@@ -5,6 +5,7 @@
 import Foundation
 import MotusData
 import MotusFeatures
+import MotusTestSupport
 import XCTest
 
 final class DecomposedVectorTests: XCTestCase {

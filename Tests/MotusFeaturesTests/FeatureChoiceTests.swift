@@ -5,6 +5,7 @@
 import Foundation
 import MotusData
 import MotusFeatures
+import MotusIngest
 import XCTest
 
 final class FeatureChoiceTests: XCTestCase {

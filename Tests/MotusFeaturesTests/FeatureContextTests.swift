@@ -4,6 +4,7 @@
 import Foundation
 import MotusData
 import MotusFeatures
+import MotusIngest
 import XCTest
 
 final class FeatureContextTests: XCTestCase {

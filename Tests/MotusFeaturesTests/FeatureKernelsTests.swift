@@ -1,4 +1,5 @@
 import Foundation
+import MotusTestSupport
 import XCTest
 
 @testable import MotusFeatures

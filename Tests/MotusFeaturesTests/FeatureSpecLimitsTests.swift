@@ -3,6 +3,7 @@
 
 import MotusData
 import MotusFeatures
+import MotusIngest
 import XCTest
 
 final class FeatureSpecLimitsTests: XCTestCase {

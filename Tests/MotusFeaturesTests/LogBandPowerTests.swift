@@ -4,6 +4,7 @@
 import Foundation
 import MotusData
 import MotusFeatures
+import MotusTestSupport
 import XCTest
 
 final class LogBandPowerTests: XCTestCase {

@@ -2,6 +2,7 @@
 
 import MotusData
 import MotusFeatures
+import MotusIngest
 import XCTest
 
 final class WindowTableConcurrentTests: XCTestCase {

@@ -1,5 +1,6 @@
 import MotusData
 import MotusFeatures
+import MotusIngest
 import XCTest
 
 final class WindowTableTests: XCTestCase {

@@ -3,6 +3,7 @@
 
 @testable import MotusData
 import MotusFeatures
+@testable import MotusIngest
 import MotusTestSupport
 import XCTest
 

@@ -4,6 +4,7 @@
 import Foundation
 import MotusData
 import MotusFuzzTargets
+import MotusIngest
 import MotusModels
 import MotusStreaming
 import MotusTestSupport

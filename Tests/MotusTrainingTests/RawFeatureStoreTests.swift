@@ -9,6 +9,7 @@ import MotusTestSupport
 import XCTest
 
 @testable import MotusFeatures
+@testable import MotusIngest
 @testable import MotusTraining
 
 final class RawFeatureStoreTests: TemporaryFolderTestCase {

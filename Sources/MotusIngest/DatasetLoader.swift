@@ -1,0 +1,241 @@
+// Loads labelled long-layout CSV files (`timestamp,session,subject,label,<channels>`) into a
+// `Dataset`. Order of operations: parse raw columns -> label map / filters -> fill missing
+// cells -> split sessions at time gaps -> `ChannelPlan` (recipes) -> optional resampling.
+// Times are seconds (Double); channel values are parsed as Double and stored as Float.
+
+import Foundation
+import MotusData
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A loaded dataset, the recipes that computed its channels, and what happened on the way.
+public struct LoadResult: Sendable {
+  public var dataset: Dataset
+  /// `dataset.channels == recipes.map(\.name)`; streaming runs the same recipes.
+  public var recipes: [ChannelRecipe]
+  public var report: LoadReport
+
+  public init(dataset: Dataset, recipes: [ChannelRecipe], report: LoadReport) {
+    self.dataset = dataset
+    self.recipes = recipes
+    self.report = report
+  }
+
+  /// The recordings of the subjects `keep` takes (all when nil) and `drop` does not, with the
+  /// report describing what is left: its sessions, and label totals recounted.
+  public func keepingSubjects(_ keep: SubjectFilter?, dropping drop: SubjectFilter?) -> LoadResult {
+    guard keep != nil || drop != nil else { return self }
+    func isDropped(_ subject: String) -> Bool {
+      !(keep?.contains(subject) ?? true) || (drop?.contains(subject) ?? false)
+    }
+    var filtered = self
+    filtered.dataset.recordings.removeAll { isDropped($0.subject) }
+    filtered.report.sessions.removeAll { isDropped($0.subject) }
+    filtered.report.recordingCount = filtered.dataset.recordings.count
+    filtered.report.labelSampleCounts = [:]
+    filtered.report.labelDurationsSeconds = [:]
+    for recording in filtered.dataset.recordings {
+      for index in recording.labelIndices {
+        let label = filtered.dataset.labels[Int(index)]
+        filtered.report.labelSampleCounts[label, default: 0] += 1
+        filtered.report.labelDurationsSeconds[label, default: 0] += 1 / recording.sampleRateHz
+      }
+    }
+    return filtered
+  }
+}
+
+/// One input read whole: its name in messages and its bytes.
+public struct InputBytes: Sendable {
+  /// The path as given (`<stdin>` for `-`).
+  public var name: String
+  public var bytes: [UInt8]
+  /// The phone-app recording these are, if any (its samples are loaded, not `bytes`).
+  public var appExport: AppExportRecording?
+
+  public init(name: String, bytes: [UInt8], appExport: AppExportRecording? = nil) {
+    self.name = name
+    self.bytes = bytes
+    self.appExport = appExport
+  }
+}
+
+/// Reads labelled CSV files. See `LoadOptions` for what can be chosen.
+public enum DatasetLoader {
+  /// Loads `paths`: files, folders (whose `.csv` files are read in natural order), pipes,
+  /// FIFOs and `-` (standard input).
+  ///
+  /// - Parameters:
+  ///   - progress: Called now and then with (bytes parsed, total bytes) of all files; the
+  ///     total counts regular files only.
+  /// - Throws: `CSVError` naming file, line and column, with a hint; `InputAdapterError` when
+  ///   `options.modelRecipes` needs a column the data lacks; `LimitError` for a resampling
+  ///   out of bounds.
+  /// - Complexity: O(bytes) parsing, plus O(n log n) per session for the median time step.
+  public static func load(
+    _ paths: [String], options: LoadOptions,
+    progress: ((_ bytesDone: Int, _ bytesTotal: Int) -> Void)? = nil
+  ) throws -> LoadResult {
+    let inputs = try inputs(paths, options: options)
+    let total = inputs.map(\.sizeHint).reduce(0, +)
+    var apps: [AppExportRecording] = []
+    var result = try load(
+      inputs.map(\.name), options: options, totalBytes: total, progress: progress
+    ) { index in
+      switch inputs[index] {
+      case .file(let path):
+        do {
+          // Regular files are read a block at a time; streams whole.
+          if let blocks = try InputBlocks(path: path) { return .blocks(blocks) }
+        } catch let error as InputFileError {
+          throw CSVError.unreadable(file: error.file, reason: error.reason)
+        }
+        return .bytes(try readAll(path))
+      case .app(let path, let label):
+        let recording = try readApp(path: path, label: label, options: options)
+        apps.append(recording.outline)
+        return .app(recording)
+      }
+    }
+    attach(apps, to: &result)
+    return result
+  }
+
+  /// Where one input's bytes come from.
+  enum Source {
+    case bytes([UInt8])
+    case blocks(InputBlocks)
+    case app(AppExportRecording)
+  }
+
+  /// Loads inputs already read (see `read(_:)`): the same data can be parsed twice, as
+  /// evaluation does when it resamples, even when it came from a pipe.
+  public static func load(
+    inputs: [InputBytes], options: LoadOptions,
+    progress: ((_ bytesDone: Int, _ bytesTotal: Int) -> Void)? = nil
+  ) throws -> LoadResult {
+    var result = try load(
+      inputs.map(\.name), options: options, totalBytes: inputs.reduce(0) { $0 + $1.bytes.count },
+      progress: progress
+    ) { index in
+      inputs[index].appExport.map { .app($0) } ?? .bytes(inputs[index].bytes)
+    }
+    attach(inputs.compactMap { $0.appExport?.outline }, to: &result)
+    return result
+  }
+
+  /// Every input `paths` names, read whole (see `load(_:options:progress:)` for what a path
+  /// may be); phone-app recordings are converted to the long layout with `options`' labels
+  /// and gap rule.
+  public static func read(_ paths: [String], options: LoadOptions = LoadOptions()) throws
+    -> [InputBytes]
+  {
+    try inputs(paths, options: options).map { input in
+      switch input {
+      case .file(let path):
+        return InputBytes(name: InputFile.displayName(path), bytes: try readAll(path))
+      case .app(let path, let label):
+        return InputBytes(
+          name: path, bytes: [], appExport: try readApp(path: path, label: label, options: options))
+      }
+    }
+  }
+
+  private static func load(
+    _ names: [String], options: LoadOptions, totalBytes: Int,
+    progress: ((_ bytesDone: Int, _ bytesTotal: Int) -> Void)?, sourceOf: (Int) throws -> Source
+  ) throws -> LoadResult {
+    var state = LoadState(options: options)
+    var done = 0
+    for (index, file) in names.enumerated() {
+      let report = { (fileDone: Int) -> Void in progress?(done + fileDone, totalBytes) }
+      switch try sourceOf(index) {
+      case .bytes(let bytes):
+        try state.parse(file: file, fileIndex: index, bytes: bytes, progress: report)
+        done += bytes.count
+      case .blocks(let blocks):
+        try state.parse(file: file, fileIndex: index, blocks: blocks, progress: report)
+        done += blocks.bytesRead
+      case .app(var recording):
+        try state.parse(app: &recording, file: file, fileIndex: index)
+        done += AppExportRecording.sizeHint(path: recording.path)
+      }
+      progress?(done, totalBytes)
+    }
+    return try state.finish(files: names)
+  }
+
+  /// Files named by `paths`: files, streams and `-` as given, folders expanded to their
+  /// `.csv` files.
+  ///
+  /// - Throws: `CSVError.noFiles`, `.noCSVFiles`, `.unreadable` (a missing path, or `-` twice).
+  public static func expand(_ paths: [String]) throws -> [String] {
+    guard !paths.isEmpty else { throw CSVError.noFiles }
+    var files: [String] = []
+    for path in paths {
+      if path == InputFile.standardInputPath && files.contains(path) {
+        throw CSVError.unreadable(
+          file: InputFile.displayName(path), reason: "standard input can be read only once")
+      }
+      switch InputFile.kind(path) {
+      case nil:
+        throw CSVError.unreadable(file: path, reason: "no such file or folder")
+      case .folder:
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        let csv = names.filter { $0.lowercased().hasSuffix(".csv") }.sorted(by: naturalOrder)
+        guard !csv.isEmpty else { throw CSVError.noCSVFiles(folder: path) }
+        files += csv.map { (path as NSString).appendingPathComponent($0) }
+      default:
+        files.append(path)
+      }
+    }
+    return files
+  }
+
+  /// The whole input (a file, stream or `-`) in one buffer.
+  static func readAll(_ path: String) throws -> [UInt8] {
+    do {
+      return try InputFile.read(path)
+    } catch let error as InputFileError {
+      throw CSVError.unreadable(file: error.file, reason: error.reason)
+    }
+  }
+}
+
+/// Maps byte strings to small integers, remembering the last one (rows repeat it).
+struct Interner {
+  private(set) var names: [String] = []
+  private var ids: [String: Int32] = [:]
+  private var lastBytes: [UInt8] = []
+  private var lastID: Int32 = -1
+
+  mutating func id(of name: String) -> Int32 {
+    if let id = ids[name] { return id }
+    let id = Int32(names.count)
+    names.append(name)
+    ids[name] = id
+    return id
+  }
+
+  @inline(__always)
+  mutating func id(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Int32 {
+    let length = end - start
+    if lastID >= 0 && length == lastBytes.count {
+      let same = lastBytes.withUnsafeBufferPointer { b -> Bool in
+        guard let p = b.baseAddress else { return length == 0 }
+        return memcmp(p, base + start, length) == 0
+      }
+      if same { return lastID }
+    }
+    let buffer = UnsafeBufferPointer(start: base + start, count: length)
+    lastBytes = Array(buffer)
+    lastID = id(of: String(decoding: buffer, as: UTF8.self))
+    return lastID
+  }
+}
