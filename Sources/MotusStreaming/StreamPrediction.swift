@@ -1,4 +1,5 @@
-// What the stream answers for one window, with the running step totals when steps are counted.
+// What the stream answers for one window: the classifier stage's answer, with the step stage's
+// running totals when steps are counted.
 
 import MotusModels
 

@@ -1,4 +1,4 @@
-// Counts of what a stream took in and what it left out.
+// The classifier stage's counts of what it took in and what it left out.
 
 /// Counts of what a stream saw.
 public struct StreamStatistics: Sendable, Equatable {
