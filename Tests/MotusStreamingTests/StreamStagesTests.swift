@@ -50,6 +50,14 @@ final class StreamStagesTests: XCTestCase {
     try assertNoAllocationPerSample(resampling: false, throughSession: true)
   }
 
+  /// Resampling too: the resampler's FIFO of pending times used to grow during the first
+  /// thousand samples of a stream, one allocation every few hundred.
+  func testEveryStage_Resampling_MakesNoHeapAllocationOnceWarm() throws {
+    try skipUnlessAllocationsCount()
+    try assertNoAllocationPerSample(resampling: true, throughSession: false)
+    try assertNoAllocationPerSample(resampling: true, throughSession: true)
+  }
+
   private func skipUnlessAllocationsCount() throws {
     guard motus_allocation_count() != UInt64.max else {
       throw XCTSkip("allocation counting needs glibc")
