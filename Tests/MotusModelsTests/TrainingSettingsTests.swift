@@ -19,7 +19,7 @@ final class TrainingSettingsTests: XCTestCase {
     XCTAssertEqual(sixClass.model, .logistic)
     XCTAssertEqual(sixClass.solver, .lbfgs)
     XCTAssertEqual(sixClass.l2Penalty, 1)
-    XCTAssertEqual(sixClass.classWeighting, ClassWeighting.none)
+    XCTAssertEqual(sixClass.classWeighting, .balanced)
     XCTAssertEqual(sixClass.augmentation?.copies, 2)
     XCTAssertEqual(sixClass.augmentation?.perturbation.maxRotationDegrees, 180)
     XCTAssertEqual(sixClass.refit, true)
