@@ -42,9 +42,12 @@ public struct StreamingResampler: Sendable {
   private var history: [Float]
   private var historyCount = 0  // samples written (including start padding)
   private var writeSlot = 0
-  // Times of real input samples whose filtered value is not computed yet (FIFO).
+  // Times of real input samples whose filtered value is not computed yet (FIFO). Consumed
+  // times are dropped once more than `consumedTimesKept` pile up at the front, so the array
+  // never holds more than that plus the latency: reserved in init, it never grows mid-stream.
   private var pendingTimes: [Double] = []
   private var pendingHead = 0
+  private static let consumedTimesKept = 1024
   private var lastInput: [Float]
   // The previous filtered sample, for interpolation.
   private var previousTime = 0.0
@@ -79,6 +82,7 @@ public struct StreamingResampler: Sendable {
     previous = lastInput
     current = lastInput
     output = lastInput
+    pendingTimes.reserveCapacity(Self.consumedTimesKept + 1 + latencySamples)
   }
 
   /// Windowed-sinc (Blackman) low-pass taps; `[1]` when `cutoffHz` is at or above the
@@ -181,7 +185,7 @@ public struct StreamingResampler: Sendable {
   ) {
     let time = pendingTimes[pendingHead]
     pendingHead += 1
-    if pendingHead > 1024 && pendingHead * 2 > pendingTimes.count {
+    if pendingHead > Self.consumedTimesKept && pendingHead * 2 > pendingTimes.count {
       pendingTimes.removeFirst(pendingHead)
       pendingHead = 0
     }

@@ -1,104 +1,24 @@
-// The streaming inference engine: raw samples in, one prediction per hop out.
+// The streaming engine an app embeds: raw samples in, events out, through a sequence of
+// stages.
 //
-// Per sample: skip NaN -> detect gaps -> channel recipes (the model's ChannelPlan) ->
-// resample to the model's rate when the input rate differs -> ring buffer of one window.
-// Every hop: copy the window out of the ring -> FeatureExtractor (the model's FeatureSpec)
-// -> Predictor (standardise, network, calibrated softmax) -> smoothing -> label,
-// confidence or unknown -> segments and push-up repetitions.
+//     raw sample -> WindowClassifier -> sample at the model's rate -> StepStage
+//                                                                 -> RepetitionStage
+//                                    -> prediction (every hop)    -> StepStage adds totals
+//                                                                 -> ActivitySegmenter
+//                                                                 -> RepetitionStage sets
+//                                    -> gap                       -> every stage restarts
 //
-// Windows start on the same samples as batch windowing (0, hop, 2·hop, ... after each
-// (re)start), and every stage is the same code training used, so streaming a recording gives
-// the per-window probabilities `motus evaluate` gives. All buffers are allocated in init:
-// no heap allocation per sample once warm.
+// The classifier stage classifies; each stage after it keeps its own state and only reads
+// what the classifier hands on, so a stage is added or left out without touching the others.
+// Events come out in the order above: a sample's steps, then its repetitions, then the
+// prediction it completed, the segment that closed, and the repetitions a newly confirmed
+// set already held. Every stage allocates in init: no heap allocation per sample once warm.
 
-import MotusData
 import MotusFeatures
 import MotusModels
 
-/// One classified window of a stream.
-public struct StreamPrediction: Sendable, Equatable {
-  /// Time of the window's first and last sample, in the input's clock (seconds).
-  public var windowStart: Double
-  public var windowEnd: Double
-  /// Index into the model's classes of the most probable class (after smoothing).
-  public var classIndex: Int
-  public var probability: Float
-  public var confidence: ConfidenceLevel
-  /// Why the stream answers unknown for this window; nil when it names the class.
-  public var unknownReason: UnknownReason?
-  /// The window's novelty score (see `NoveltyDetector`); nil when the model has none.
-  public var noveltyScore: Float?
-  /// With `countsSteps`: whole steps since the stream started, the cadence (steps/min, 0 when
-  /// not stepping) and the estimated distance in metres (when a `StrideModel` is set).
-  public var steps: Int? = nil
-  public var cadence: Double? = nil
-  public var distanceMeters: Double? = nil
-
-  /// Whether the stream answers unknown instead of the class.
-  public var isUnknown: Bool { unknownReason != nil }
-}
-
-/// Something the engine reports while it consumes samples.
-public enum StreamEvent: Sendable {
-  case prediction(StreamPrediction)
-  /// A segment of one label ended (label change, gap or end of stream).
-  case segment(ActivitySegment)
-  /// One more repetition inside a repetition-counted activity, with the running count.
-  case repetition(time: Double, count: Int)
-  /// Input stopped for longer than the gap limit; the window was restarted.
-  case gap(from: Double, to: Double)
-  /// One more step (`StreamConfiguration.countsSteps`), with the stream's running total.
-  case step(time: Double, total: Int)
-}
-
-/// Settings of a stream that do not come from the model.
-public struct StreamConfiguration: Sendable {
-  /// Rate of the incoming samples, Hz. `nil`: assume the model's rate.
-  public var inputRateHz: Double?
-  public var smoothing: Smoothing = .none
-  /// A pause that restarts the window: longer than `gapFactor` input sample periods and than
-  /// `minimumGapSeconds`, the rule loading splits sessions by, so a jittery clock is bridged
-  /// here as it is in `motus evaluate`.
-  public var gapRule = GapRule()
-  /// Resample even when the input rate matches the model's (within 1 %).
-  public var alwaysResample = false
-  /// Overrides the model's unknown threshold: a prediction whose top probability is below
-  /// it is reported as unknown (nil: the model's own).
-  public var unknownThreshold: Float?
-  /// The class whose repetitions are counted (nil: none).
-  public var repetitionClass: String? = "push-up"
-  /// Count steps and measure cadence on the model's magnitude channel (`StepCounter`), in
-  /// every activity, as a phone's pedometer does; segments then carry their steps.
-  public var countsSteps = false
-  public var stepSettings = StepCounter.Settings()
-  /// Step length for the distance estimate (nothing set: no distance).
-  public var stride = StrideModel()
-  /// Consecutive predictions of the repetition class that confirm a set. Counting then
-  /// starts from the set's first window, so nothing is lost; a single stray window of
-  /// the class counts nothing.
-  public var predictionsToConfirmSet = 3
-
-  public init() {}
-
-  /// The switch probability of `--smoothing hmm` unless set: an expected stay of 20 hops.
-  public static let defaultSwitchProbability: Float = 0.05
-}
-
-/// Counts of what a stream saw.
-public struct StreamStatistics: Sendable, Equatable {
-  public var samplesReceived = 0
-  public var samplesSkippedNaN = 0
-  public var samplesSkippedOutOfOrder = 0
-  public var gaps = 0
-  public var predictions = 0
-  /// Windows whose features or probabilities came out NaN or infinite (values too large for
-  /// the model): no prediction is made for them.
-  public var predictionsSkippedNonFinite = 0
-
-  public init() {}
-}
-
-/// Streaming activity classification for one sensor stream.
+/// Streaming activity classification for one sensor stream, with steps, push-up repetitions
+/// and activity segments.
 ///
 ///     let engine = try StreamingClassifier(model: model, inputChannels: header)
 ///     engine.append(timestamp: t, values: row) { event in print(event) }
@@ -109,50 +29,32 @@ public final class StreamingClassifier {
   public let model: TrainedModel
   public let configuration: StreamConfiguration
   /// Rate of the incoming samples.
-  public let inputRateHz: Double
+  public var inputRateHz: Double { classifier.inputRateHz }
   /// Whether input is resampled to the model's rate.
-  public let isResampling: Bool
-  public private(set) var statistics = StreamStatistics()
+  public var isResampling: Bool { classifier.isResampling }
+  public var statistics: StreamStatistics { classifier.statistics }
   /// Smoothed probabilities of the latest prediction, in `model.classes` order.
-  public private(set) var probabilities: [Float]
-  /// Repetitions counted in the current stretch of the repetition class.
+  public var probabilities: [Float] { classifier.probabilities }
+  /// Repetitions counted since the stream started or its last gap.
   public var repetitionCount: Int { repetitions?.count ?? 0 }
   /// Whole steps since the stream started (0 unless `countsSteps`).
-  public var stepTotal: Int { Int((steps?.total ?? 0).rounded(.down)) }
+  public var stepTotal: Int { steps?.wholeSteps ?? 0 }
   /// Steps per minute of the latest analysed stretch; 0 when not stepping or not counting.
   public var cadence: Double { steps?.cadence ?? 0 }
   /// Whether steps are counted: `countsSteps` and a magnitude channel to count them on.
   public var isCountingSteps: Bool { steps != nil }
   /// Estimated metres walked or run (`configuration.stride`); 0 when it is not set.
-  public private(set) var distanceMeters = 0.0
+  public var distanceMeters: Double { steps?.distanceMeters ?? 0 }
 
-  private let plan: ChannelPlan
-  // The model with the configuration's unknown threshold: decides unknown answers.
-  private let unknownRule: TrainedModel
+  /// The classifier stage's planned extractor, for the next engine of a `StreamSession`.
+  var extractor: FeatureExtractor { classifier.extractor }
+
+  private let classifier: WindowClassifier
+  private let steps: StepStage?
+  private let repetitions: RepetitionStage?
+  private var segmenter = ActivitySegmenter()
   // Cached: `model.classes` goes through an existential and would allocate per call.
   private let classes: [String]
-  private let spec: FeatureSpec
-  private var derived: [Float]
-  private var resampler: StreamingResampler?
-  private var ring: RingBuffer
-  private var window: [[Float]]
-  private(set) var extractor: FeatureExtractor
-  private var features: [Float]
-  private var predictor: Predictor
-  private var smoother: PredictionSmoother
-  private var segmenter = ActivitySegmenter()
-  private var repetitions: RepetitionCounter?
-  private let repetitionClassIndex: Int?
-  private let repetitionChannel: Int?
-  private var inRepetitionClass = false
-  private var repetitionClassRun = 0  // consecutive predictions of the repetition class
-  private var steps: StepCounter?
-  private var stepTotalAtSegmentStart = 0
-  private var samplesUntilPrediction: Int
-  private var lastInputTime: Double?
-  // Grid time of each sample in the ring, to stamp predictions; same layout as the ring.
-  private var sampleTimes: [Double]
-  private var sampleTimeSlot = 0
 
   /// Binds `model` to a stream whose samples carry `inputChannels`, in that order.
   ///
@@ -175,58 +77,13 @@ public final class StreamingClassifier {
   ) throws {
     self.model = model
     self.configuration = configuration
-    spec = model.featureSpec
+    classifier = try WindowClassifier(
+      model: model, inputChannels: inputChannels, configuration: configuration,
+      extractor: planned)
     classes = model.classes
-    var rule = model
-    if let threshold = configuration.unknownThreshold { rule.unknownThreshold = threshold }
-    unknownRule = rule
-    plan = try ChannelPlan(recipes: spec.recipes, rawChannels: inputChannels)
-    let rate = configuration.inputRateHz ?? spec.sampleRateHz
-    try Limits.checkResampling(fromHz: rate, toHz: spec.sampleRateHz, what: "the stream's input")
-    inputRateHz = rate
-    let channelCount = spec.recipes.count
-    // Ring, window copy and sample times, plus the extractor's scratch (a few windows).
-    try Limits.checkMemory(
-      Double(spec.windowLength) * Double(channelCount + 2) * 4 * 4, for: "the stream's buffers",
-      hint: "use a model with shorter windows or fewer channels.")
-    isResampling =
-      configuration.alwaysResample || abs(rate - spec.sampleRateHz) > 0.01 * spec.sampleRateHz
-    resampler =
-      isResampling
-      ? StreamingResampler(
-        inputRateHz: rate, outputRateHz: spec.sampleRateHz, channelCount: channelCount)
-      : nil
-    derived = [Float](repeating: 0, count: channelCount)
-    ring = RingBuffer(channelCount: channelCount, capacity: spec.windowLength)
-    window = [[Float]](
-      repeating: [Float](repeating: 0, count: spec.windowLength), count: channelCount)
-    if let planned, planned.spec == spec {
-      extractor = planned
-      extractor.restartContext()  // a finished engine's recent windows are not this stream's
-    } else {
-      extractor = try FeatureExtractor(spec: spec)
-    }
-    features = [Float](repeating: 0, count: extractor.featureCount)
-    predictor = model.makePredictor()
-    probabilities = [Float](repeating: 0, count: model.classes.count)
-    smoother = PredictionSmoother(
-      smoothing: configuration.smoothing, classCount: model.classes.count,
-      evidenceWeight: spec.evidenceWeight)
-    samplesUntilPrediction = spec.windowLength
-    sampleTimes = [Double](repeating: 0, count: spec.windowLength)
-
-    repetitionClassIndex = configuration.repetitionClass.flatMap { model.classes.firstIndex(of: $0) }
-    // Count on an orientation-free signal: a magnitude channel if the model has one.
-    let names = spec.recipes.map(\.name)
-    repetitionChannel =
-      names.firstIndex(of: "|acceleration|") ?? names.firstIndex(of: "|userAcceleration|")
-      ?? names.firstIndex { $0.hasPrefix("|") } ?? (names.isEmpty ? nil : 0)
-    if repetitionClassIndex != nil, repetitionChannel != nil {
-      repetitions = RepetitionCounter(sampleRateHz: spec.sampleRateHz)
-    }
-    if configuration.countsSteps, let channel = repetitionChannel, names[channel].hasPrefix("|") {
-      steps = StepCounter(sampleRateHz: spec.sampleRateHz, settings: configuration.stepSettings)
-    }
+    steps = StepStage(spec: classifier.spec, configuration: configuration)
+    repetitions = RepetitionStage(
+      spec: classifier.spec, classes: classes, configuration: configuration)
   }
 
   /// Feeds one raw sample (`inputChannels` order).
@@ -235,161 +92,48 @@ public final class StreamingClassifier {
   public func append(
     timestamp: Double, values: UnsafeBufferPointer<Float>, events: (StreamEvent) -> Void
   ) {
-    statistics.samplesReceived += 1
-    // A NaN time would poison every later comparison: skip it like a NaN value.
-    guard timestamp.isFinite else {
-      statistics.samplesSkippedNaN += 1
-      return
-    }
-    for i in 0..<plan.rawChannels.count where !values[i].isFinite {
-      statistics.samplesSkippedNaN += 1
-      return
-    }
-    if let last = lastInputTime {
-      guard timestamp > last else {
-        statistics.samplesSkippedOutOfOrder += 1
-        return
+    classifier.append(timestamp: timestamp, values: values) { pass($0, events: events) }
+  }
+
+  /// Flushes the classifier and closes the open segment (end of stream).
+  public func finish(events: (StreamEvent) -> Void) {
+    classifier.finish { pass($0, events: events) }
+    closeSegment(events: events)
+  }
+
+  /// Hands what the classifier stage gave to the stages after it.
+  private func pass(_ output: WindowClassifier.Output, events: (StreamEvent) -> Void) {
+    switch output {
+    case .sample(let time, let values):
+      steps?.take(time: time, values: values, events: events)
+      repetitions?.take(time: time, values: values, events: events)
+    case .prediction(var prediction):
+      steps?.annotate(&prediction)
+      events(.prediction(prediction))
+      let label = prediction.isUnknown ? "unknown" : classes[prediction.classIndex]
+      if let closed = segmenter.add(
+        label: label, start: prediction.windowStart, end: prediction.windowEnd,
+        confidence: prediction.probability)
+      {
+        report(closed, events: events)
       }
-      if configuration.gapRule.isGap(step: timestamp - last, typicalStep: 1 / inputRateHz) {
-        statistics.gaps += 1
-        restart(events: events)
-        events(.gap(from: last, to: timestamp))
-      }
-    }
-    lastInputTime = timestamp
-    derived.withUnsafeMutableBufferPointer { plan.apply(raw: values, into: $0) }
-    if resampler != nil {
-      resampler!.push(timestamp: timestamp, values: derived) { time, resampled in
-        self.consume(time: time, values: resampled, events: events)
-      }
-    } else {
-      derived.withUnsafeBufferPointer { consume(time: timestamp, values: $0, events: events) }
+      repetitions?.take(prediction, events: events)
+    case .gap(let from, let to):
+      closeSegment(events: events)
+      steps?.restart()
+      repetitions?.restart()
+      events(.gap(from: from, to: to))
     }
   }
 
-  /// Flushes the resampler and closes the open segment (end of stream).
-  public func finish(events: (StreamEvent) -> Void) {
-    if resampler != nil {
-      resampler!.finish { time, resampled in
-        self.consume(time: time, values: resampled, events: events)
-      }
-    }
+  private func closeSegment(events: (StreamEvent) -> Void) {
     if let segment = segmenter.finish() { report(segment, events: events) }
   }
 
   /// A closed segment, with the steps taken during it when steps are counted.
   private func report(_ segment: ActivitySegment, events: (StreamEvent) -> Void) {
     var segment = segment
-    if steps != nil {
-      segment.steps = stepTotal - stepTotalAtSegmentStart
-      stepTotalAtSegmentStart = stepTotal
-    }
+    steps?.annotate(&segment)
     events(.segment(segment))
-  }
-
-  /// Starts over after a gap: the next window begins with the next sample.
-  private func restart(events: (StreamEvent) -> Void) {
-    if resampler != nil {
-      resampler!.finish { time, resampled in
-        self.consume(time: time, values: resampled, events: events)
-      }
-    }
-    if let segment = segmenter.finish() { report(segment, events: events) }
-    steps?.restart()
-    ring.removeAll()
-    extractor.restartContext()
-    smoother.reset()
-    repetitions?.reset()
-    inRepetitionClass = false
-    repetitionClassRun = 0
-    samplesUntilPrediction = spec.windowLength
-  }
-
-  /// One sample at the model's rate.
-  private func consume(time: Double, values: UnsafeBufferPointer<Float>, events: (StreamEvent) -> Void) {
-    ring.append(values)
-    sampleTimes[sampleTimeSlot] = time
-    sampleTimeSlot = sampleTimeSlot + 1 == sampleTimes.count ? 0 : sampleTimeSlot + 1
-    if let channel = repetitionChannel, steps != nil {
-      let completed = steps!.push(time: time, magnitude: values[channel])
-      if completed > 0, let counter = steps {
-        let total = counter.wholeSteps
-        let length = configuration.stride.stepLength(cadence: counter.cadence) ?? 0
-        distanceMeters += Double(completed) * length
-        for k in (total - completed + 1)...total {
-          events(.step(time: counter.time(ofStep: k), total: k))
-        }
-      }
-    }
-    if let channel = repetitionChannel, repetitions != nil {
-      let completed = repetitions!.append(values[channel], counting: inRepetitionClass)
-      reportRepetitions(completed, time: time, events: events)
-    }
-    samplesUntilPrediction -= 1
-    guard samplesUntilPrediction == 0 else { return }
-    samplesUntilPrediction = spec.hopLength
-    predict(endTime: time, events: events)
-  }
-
-  /// One event per repetition, so that counting events counts repetitions (the look-back
-  /// of a newly confirmed set can hold several).
-  private func reportRepetitions(
-    _ completed: Int, time: Double, events: (StreamEvent) -> Void
-  ) {
-    guard completed > 0, let total = repetitions?.count else { return }
-    for k in (total - completed + 1)...total { events(.repetition(time: time, count: k)) }
-  }
-
-  private func predict(endTime: Double, events: (StreamEvent) -> Void) {
-    ring.copyWindow(into: &window)
-    features.withUnsafeMutableBufferPointer { extractor.extract(columns: window, start: 0, into: $0) }
-    _ = features.withUnsafeBufferPointer { predictor.predict(features: $0) }
-    let k = probabilities.count
-    // Never let NaN reach the smoother, a segment or an output line: skip and count.
-    for c in 0..<k where !predictor.probabilities[c].isFinite {
-      statistics.predictionsSkippedNonFinite += 1
-      return
-    }
-    for c in 0..<k { probabilities[c] = predictor.probabilities[c] }
-    probabilities.withUnsafeMutableBufferPointer { smoother.smooth($0) }
-    let novelty = predictor.noveltyScore
-    let answer = probabilities.withUnsafeBufferPointer { p in
-      predictor.isNegativeClass.withUnsafeBufferPointer {
-        unknownRule.answer(probabilities: p, isNegativeClass: $0, noveltyScore: novelty)
-      }
-    }
-    let best = answer.classIndex
-    let p = answer.probability
-    var prediction = StreamPrediction(
-      windowStart: sampleTimes[sampleTimeSlot], windowEnd: endTime, classIndex: best,
-      probability: p, confidence: answer.confidence, unknownReason: answer.unknownReason,
-      noveltyScore: novelty)
-    if steps != nil {
-      prediction.steps = stepTotal
-      prediction.cadence = cadence
-      if configuration.stride.isSet { prediction.distanceMeters = distanceMeters }
-    }
-    statistics.predictions += 1
-    events(.prediction(prediction))
-
-    let label = prediction.isUnknown ? "unknown" : classes[best]
-    if let closed = segmenter.add(
-      label: label, start: prediction.windowStart, end: endTime, confidence: p)
-    {
-      report(closed, events: events)
-    }
-    let isRepetitionClass = !prediction.isUnknown && best == repetitionClassIndex
-    repetitionClassRun = isRepetitionClass ? repetitionClassRun + 1 : 0
-    let confirm = max(1, configuration.predictionsToConfirmSet)
-    if isRepetitionClass, !inRepetitionClass, repetitionClassRun >= confirm {
-      inRepetitionClass = true
-      // The set began with the first of these windows: count what they already hold.
-      let lookback = spec.windowLength + (confirm - 1) * spec.hopLength
-      let completed = repetitions?.beginCounting(lookbackSamples: lookback) ?? 0
-      reportRepetitions(completed, time: endTime, events: events)
-    } else if !isRepetitionClass, inRepetitionClass {
-      inRepetitionClass = false
-      repetitions?.stopCounting()
-    }
   }
 }

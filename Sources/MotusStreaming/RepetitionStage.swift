@@ -1,0 +1,73 @@
+// The repetition stage of a stream: push-ups (the configured repetition class) counted on the
+// model's magnitude channel by `RepetitionCounter`, only inside a confirmed set. It reads every
+// sample at the model's rate, and every prediction to confirm or end a set: a set is
+// confirmed by `predictionsToConfirmSet` consecutive predictions of the class, and counting
+// then starts from the first of their windows, so nothing is lost and one stray window of the
+// class counts nothing.
+
+import MotusFeatures
+
+/// Counts repetitions in confirmed sets of one class. Not thread-safe: one per stream.
+final class RepetitionStage {
+  /// The model channel counted on: the magnitude channel, else the first.
+  let channel: Int
+  /// Repetitions counted since the stream started or its last gap.
+  var count: Int { counter.count }
+
+  private var counter: RepetitionCounter
+  private let classIndex: Int
+  private let predictionsToConfirm: Int
+  // Samples of the confirming windows: the set began with the first of them.
+  private let lookbackSamples: Int
+  private var isInSet = false
+  private var classRun = 0  // consecutive predictions of the class
+
+  /// nil when the model lacks `configuration.repetitionClass` (or it is nil).
+  init?(spec: FeatureSpec, classes: [String], configuration: StreamConfiguration) {
+    let names = spec.recipes.map(\.name)
+    guard let classIndex = configuration.repetitionClass.flatMap({ classes.firstIndex(of: $0) }),
+      let channel = MagnitudeChannel.index(among: names) ?? (names.isEmpty ? nil : 0)
+    else { return nil }
+    self.channel = channel
+    self.classIndex = classIndex
+    counter = RepetitionCounter(sampleRateHz: spec.sampleRateHz)
+    predictionsToConfirm = max(1, configuration.predictionsToConfirmSet)
+    lookbackSamples = spec.windowLength + (predictionsToConfirm - 1) * spec.hopLength
+  }
+
+  /// One sample at the model's rate, counted while a set is confirmed.
+  func take(time: Double, values: UnsafeBufferPointer<Float>, events: (StreamEvent) -> Void) {
+    let completed = counter.append(values[channel], counting: isInSet)
+    report(completed, time: time, events: events)
+  }
+
+  /// One answer: confirms a set after enough predictions of the class, ends it at another.
+  func take(_ prediction: StreamPrediction, events: (StreamEvent) -> Void) {
+    let isClass = !prediction.isUnknown && prediction.classIndex == classIndex
+    classRun = isClass ? classRun + 1 : 0
+    if isClass, !isInSet, classRun >= predictionsToConfirm {
+      isInSet = true
+      // The set began with the first of these windows: count what they already hold.
+      let completed = counter.beginCounting(lookbackSamples: lookbackSamples)
+      report(completed, time: prediction.windowEnd, events: events)
+    } else if !isClass, isInSet {
+      isInSet = false
+      counter.stopCounting()
+    }
+  }
+
+  /// After a gap: no set is open and the count starts again.
+  func restart() {
+    counter.reset()
+    isInSet = false
+    classRun = 0
+  }
+
+  /// One event per repetition, so that counting events counts repetitions (the look-back
+  /// of a newly confirmed set can hold several).
+  private func report(_ completed: Int, time: Double, events: (StreamEvent) -> Void) {
+    guard completed > 0 else { return }
+    let total = counter.count
+    for k in (total - completed + 1)...total { events(.repetition(time: time, count: k)) }
+  }
+}

@@ -1,0 +1,48 @@
+// A stream's settings that do not come from the model, each read by one stage: the classifier
+// (`WindowClassifier`), the repetition stage (`RepetitionStage`) or the step stage (`StepStage`).
+
+import MotusData
+
+/// Settings of a stream that do not come from the model.
+public struct StreamConfiguration: Sendable {
+  // The classifier stage.
+
+  /// Rate of the incoming samples, Hz. `nil`: assume the model's rate.
+  public var inputRateHz: Double?
+  public var smoothing: Smoothing = .none
+  /// A pause that restarts the window: longer than `gapFactor` input sample periods and than
+  /// `minimumGapSeconds`, the rule loading splits sessions by, so a jittery clock is bridged
+  /// here as it is in `motus evaluate`.
+  public var gapRule = GapRule()
+  /// Resample even when the input rate matches the model's (within 1 %).
+  public var alwaysResample = false
+  /// Overrides the model's unknown threshold: a prediction whose top probability is below
+  /// it is reported as unknown (nil: the model's own).
+  public var unknownThreshold: Float?
+
+  // The repetition stage (with `predictionsToConfirmSet`, below).
+
+  /// The class whose repetitions are counted (nil: none).
+  public var repetitionClass: String? = "push-up"
+
+  // The step stage.
+
+  /// Count steps and measure cadence on the model's magnitude channel (`StepCounter`), in
+  /// every activity, as a phone's pedometer does; segments then carry their steps.
+  public var countsSteps = false
+  public var stepSettings = StepCounter.Settings()
+  /// Step length for the distance estimate (nothing set: no distance).
+  public var stride = StrideModel()
+
+  // The repetition stage, continued.
+
+  /// Consecutive predictions of the repetition class that confirm a set. Counting then
+  /// starts from the set's first window, so nothing is lost; a single stray window of
+  /// the class counts nothing.
+  public var predictionsToConfirmSet = 3
+
+  public init() {}
+
+  /// The switch probability of `--smoothing hmm` unless set: an expected stay of 20 hops.
+  public static let defaultSwitchProbability: Float = 0.05
+}
