@@ -5,6 +5,7 @@
 // carries the text as it is (`TrainingMetadata.settingsText`); training writes and reads it here.
 
 import MotusData
+import MotusIngest
 import MotusModels
 
 /// How a model was trained, every default resolved (`TrainingMetadata.settings`).

@@ -1,11 +1,12 @@
-// Simulated changes of device and placement, applied to whole recordings (MotusIngest's
-// `DevicePerturbation+Apply.swift`; a model file records the settings, so they live here): a
+// Simulated changes of device and placement, applied to whole recordings
+// (`DevicePerturbation+Apply.swift`; a model file's training settings record them): a
 // rotation of the sensor frame, a gain error, white noise and the slow tilt of a body-worn
 // phone. Training on perturbed copies teaches a model the activity rather than the one phone
 // and pocket it was recorded with; evaluating on perturbed data measures how much a model leans
 // on them. Units are the channels' own (g for acceleration); rotations are in degrees.
 
 import Foundation
+import MotusData
 
 /// One random device per recording: every 3-axis vector (`name.x/.y/.z`) is rotated by the
 /// same rotation (the sensors share one frame) and scaled by one gain, then white noise of one
