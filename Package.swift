@@ -10,7 +10,9 @@ let package = Package(
     .executable(name: "motus", targets: ["MotusCLI"]),
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    // `swift package generate-documentation` for the DocC catalogs; nothing builds against it.
+    .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
   ],
   targets: [
     // MARK: - Public API (pure Swift: embeddable in an iOS app)

@@ -12,7 +12,7 @@
 // passes a whole step, at the time it passes it.
 //
 // Tuned on MotionSense subjects 1-16 and the two phone recordings with a pedometer
-// (README "Steps"); all buffers are allocated in init: no heap allocation per sample.
+// (docs/measurements.md, "Steps"); all buffers are allocated in init: no heap allocation per sample.
 
 import Foundation
 
