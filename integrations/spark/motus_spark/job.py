@@ -207,6 +207,12 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
     if len(args.inputs) != wanted:
         parser.error(f"{args.mode} takes {'MODEL COHORT' if wanted == 2 else 'COHORT'}, got {len(args.inputs)} paths")
     args.model, args.cohort = (args.inputs if wanted == 2 else (None, args.inputs[0]))
+    # The job reads motus's JSON lines and standard output: flags that change them are its own.
+    owned = {"score": ("--format", "--segments", "--realtime"), "features": ("-o", "--output")}[args.mode]
+    for flag in extra:
+        if flag.split("=")[0] in owned:
+            parser.error(f"{flag} after -- would change the output the job reads; "
+                         f"the job sets {', '.join(owned)} itself")
     if args.partitions is not None and args.partitions < 1:
         parser.error(f"--partitions must be positive, got {args.partitions}")
     for name, path in (("--motus", None if args.motus_on_executors else args.motus), ("MODEL", args.model)):
@@ -266,6 +272,16 @@ def tagged_results(spark: Any, args: argparse.Namespace, where: Executable) -> A
     return rows.rdd.mapPartitions(task)
 
 
+def refuse_existing_output(spark: Any, output: str, tables: Sequence[str]) -> None:
+    """Before any work: an earlier output is kept unless --overwrite (Spark would only find
+    out at the write, after motus had run on the whole cohort)."""
+    jvm = spark.sparkContext._jvm
+    for table in tables:
+        path = jvm.org.apache.hadoop.fs.Path(output.rstrip("/") + "/" + table)
+        if path.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration()).exists(path):
+            raise CohortError(f"{output}/{table} exists. HINT: give another -o, or --overwrite to replace it.")
+
+
 def feature_frame(spark: Any, tagged: Any, summaries: list[tuple], headers: dict[str, list[str]]) -> tuple[Any, list[tuple]]:
     """The window table of every recording whose columns are the cohort's (those of most
     recordings); a recording with other columns is marked failed, saying which differ."""
@@ -315,6 +331,8 @@ def run(argv: Sequence[str], spark: Any = None) -> int:
     try:
         from pyspark import StorageLevel
 
+        if not args.overwrite:
+            refuse_existing_output(spark, args.output, ("predictions" if args.mode == "score" else "features", "recordings"))
         tagged = tagged_results(spark, args, where).persist(StorageLevel.MEMORY_AND_DISK)
         # One pass of motus over the cohort: the summaries are collected (small), the window
         # rows then come from the persisted results, not from a second run.
