@@ -79,6 +79,7 @@ def summary_schema() -> Any:
         T.StructField("push_ups", long, True),
         T.StructField("messages", T.ArrayType(text), False),
         T.StructField("motus_seconds", T.DoubleType(), False),
+        T.StructField("motus_cpu_seconds", T.DoubleType(), False),
         T.StructField("host", text, False),
     ])
 
@@ -192,8 +193,10 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--recording-column", default="recording")
     parser.add_argument("--time-column", default="timestamp",
                         help="Parquet input: the time column rows are sorted by")
-    parser.add_argument("--motus", default=os.environ.get("MOTUS", ".build/release/motus"),
-                        help="the binary on the driver, shipped to the executors (SparkFiles)")
+    repository = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..")
+    parser.add_argument("--motus", default=os.environ.get("MOTUS", os.path.normpath(os.path.join(repository, ".build/release/motus"))),
+                        help="the binary on the driver, shipped to the executors (SparkFiles); "
+                             "default $MOTUS, else this checkout's .build/release/motus")
     parser.add_argument("--motus-on-executors", metavar="PATH",
                         help="use this path on every executor instead of shipping --motus")
     parser.add_argument("--partitions", type=int, help="tasks (default: by cores and size)")

@@ -12,6 +12,7 @@ import csv
 import json
 import os
 import re
+import resource
 import socket
 import subprocess
 import time
@@ -68,6 +69,7 @@ class RecordingSummary:
     # motus's `warning:` and `note:` lines: which rows were skipped and why, conversions.
     messages: list[str] = field(default_factory=list)
     motus_seconds: float = 0.0
+    motus_cpu_seconds: float = 0.0
     host: str = field(default_factory=socket.gethostname)
 
 
@@ -87,10 +89,13 @@ def stream_command(motus: str, model: str, path: str, extra: Sequence[str] = ())
     return [motus, "stream", model, path, "--format", "json", "--steps", *extra]
 
 
-def run_motus(command: Sequence[str], stdout_path: str) -> tuple[int, str, float]:
+def run_motus(command: Sequence[str], stdout_path: str) -> tuple[int, str, float, float]:
     """Runs `command` with standard output to a file (read after the exit code is known, so a
-    failed recording leaves no half-read rows); returns exit code, standard error, seconds."""
+    failed recording leaves no half-read rows); returns exit code, standard error, wall
+    seconds and the process's CPU seconds (which, unlike wall time, other load does not
+    stretch: the figure to size a cluster with)."""
     started = time.perf_counter()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
         with open(stdout_path, "wb") as out:
             done = subprocess.run(command, stdout=out, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
@@ -100,8 +105,10 @@ def run_motus(command: Sequence[str], stdout_path: str) -> tuple[int, str, float
             "that exists on every executor (--motus-on-executors) or let the job ship it "
             "(the default), and check that its shared libraries are there (ldd)."
         ) from error
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     stderr = done.stderr.decode("utf-8", "replace")
-    return done.returncode, stderr, time.perf_counter() - started
+    return done.returncode, stderr, time.perf_counter() - started, cpu
 
 
 def failure_text(exit_code: int, stderr: str, display: str, path: str) -> str:
@@ -222,7 +229,7 @@ def score_recording(
     motus's error text; its partial output is dropped so no table holds half a recording."""
     stdout_path = os.path.join(scratch, f"stream-{os.getpid()}.jsonl")
     try:
-        code, stderr, seconds = run_motus(stream_command(motus, model, path, extra), stdout_path)
+        code, stderr, seconds, cpu = run_motus(stream_command(motus, model, path, extra), stdout_path)
         shown = display_path or path
         if code != 0:
             summary = RecordingSummary(
@@ -230,14 +237,14 @@ def score_recording(
                 error=failure_text(code, stderr, shown, path if display_path else ""),
             )
             parse_stream_summary(stderr, summary)
-            summary.motus_seconds = seconds
+            summary.motus_seconds, summary.motus_cpu_seconds = seconds, cpu
             return RecordingResult(summary, [])
         with open(stdout_path, encoding="utf-8") as lines:
             predictions, summary = parse_stream_lines(lines, recording)
     finally:
         if os.path.exists(stdout_path):
             os.remove(stdout_path)
-    summary.path, summary.bytes, summary.motus_seconds = shown, size, seconds
+    summary.path, summary.bytes, summary.motus_seconds, summary.motus_cpu_seconds = shown, size, seconds, cpu
     parse_stream_summary(stderr.replace(path, shown) if display_path else stderr, summary)
     return RecordingResult(summary, predictions)
 
@@ -263,9 +270,9 @@ def features_recording(
     stdout_path = os.path.join(scratch, f"features-{os.getpid()}.csv")
     shown = display_path or path
     try:
-        code, stderr, seconds = run_motus([motus, "features", path, "-o", "-", *extra], stdout_path)
+        code, stderr, seconds, cpu = run_motus([motus, "features", path, "-o", "-", *extra], stdout_path)
         summary = RecordingSummary(recording=recording, path=shown, bytes=size, status="ok", exit_code=code)
-        summary.motus_seconds = seconds
+        summary.motus_seconds, summary.motus_cpu_seconds = seconds, cpu
         stderr_shown = stderr.replace(path, shown) if display_path else stderr
         summary.messages = [l for l in stderr_shown.splitlines() if l.startswith(("warning: ", "note: "))]
         if code != 0:
