@@ -146,8 +146,7 @@ def process_files(mode: str, where: Executable, extra: Sequence[str]):
     return task
 
 
-def process_parquet(mode: str, where: Executable, extra: Sequence[str], recording_column: str,
-                    header: list[str], source: str):
+def process_parquet(mode: str, where: Executable, extra: Sequence[str], header: list[str], source: str):
     """The task of a Parquet cohort: rows arrive sorted by recording; each recording's rows
     become a temporary long-layout CSV on the executor, handed to motus, then deleted."""
 
@@ -156,8 +155,9 @@ def process_parquet(mode: str, where: Executable, extra: Sequence[str], recordin
         scratch = tempfile.mkdtemp(prefix="motus-spark-")
         path = os.path.join(scratch, "recording.csv")
         try:
-            for name, group in itertools.groupby(rows, key=lambda row: row[recording_column]):
-                write_long_layout(header, (tuple(row[c] for c in header) for row in group), path)
+            # Rows are (header..., recording): the recording column was selected last.
+            for name, group in itertools.groupby(rows, key=lambda row: row[-1]):
+                write_long_layout(header, (row[:-1] for row in group), path)
                 size = os.path.getsize(path)
                 shown = f"{source} (recording '{name}')"
                 if mode == "score":
@@ -269,9 +269,10 @@ def tagged_results(spark: Any, args: argparse.Namespace, where: Executable) -> A
     names = frame.select(args.recording_column).distinct().count()
     count = args.partitions or max(1, min(names, 4 * sc.defaultParallelism))
     order = [args.recording_column] + (["session"] if "session" in header else []) + [args.time_column]
-    rows = frame.repartition(count, args.recording_column).sortWithinPartitions(*order)
+    quoted = [f"`{c}`" for c in header + [args.recording_column]]  # names hold dots: acceleration.x
+    rows = frame.select(*quoted).repartition(count, quoted[-1]).sortWithinPartitions(*(f"`{c}`" for c in order))
     print(f"motus_spark: {names} recordings in {args.cohort}, {count} tasks", file=sys.stderr)
-    task = process_parquet(args.mode, where, args.extra, args.recording_column, header, args.cohort)
+    task = process_parquet(args.mode, where, args.extra, header, args.cohort)
     return rows.rdd.mapPartitions(task)
 
 

@@ -17,7 +17,7 @@ import socket
 import subprocess
 import time
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator, Optional, Sequence
+from typing import Iterable, Optional, Sequence
 
 # Standard error beyond this is cut (motus bounds its own warnings; this bounds a crash dump).
 ERROR_TEXT_LIMIT = 8000
@@ -290,14 +290,11 @@ def features_recording(
     return summary, FeatureTable(header, rows)
 
 
-def write_long_layout(header: Sequence[str], rows: Iterator[Sequence[object]], path: str) -> int:
-    """Writes rows of a Parquet recording as the long-layout CSV motus reads; floats in
-    Python's shortest round-trip form, so motus reads the very numbers Parquet held."""
-    count = 0
+def write_long_layout(header: Sequence[str], rows: Iterable[Sequence[object]], path: str) -> None:
+    """Writes rows of a Parquet recording as the long-layout CSV motus reads. The csv module
+    writes a float as its repr, Python's shortest round-trip form, so motus reads the very
+    numbers Parquet held; a null is an empty cell, which motus skips and counts."""
     with open(path, "w", encoding="utf-8", newline="") as out:
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(header)
-        for row in rows:
-            writer.writerow(["" if v is None else repr(v) if isinstance(v, float) else v for v in row])
-            count += 1
-    return count
+        writer.writerows(rows)
