@@ -1,0 +1,3 @@
+from .job import main
+
+main()
