@@ -272,7 +272,9 @@ def tagged_results(spark: Any, args: argparse.Namespace, where: Executable) -> A
     quoted = [f"`{c}`" for c in header + [args.recording_column]]  # names hold dots: acceleration.x
     rows = frame.select(*quoted).repartition(count, quoted[-1]).sortWithinPartitions(*(f"`{c}`" for c in order))
     print(f"motus_spark: {names} recordings in {args.cohort}, {count} tasks", file=sys.stderr)
-    task = process_parquet(args.mode, where, args.extra, header, args.cohort)
+    # motus reads the time column by name; the CSV keeps the dataset's names.
+    time_flag = [] if args.time_column == "timestamp" else ["--time-column", args.time_column]
+    task = process_parquet(args.mode, where, time_flag + args.extra, header, args.cohort)
     return rows.rdd.mapPartitions(task)
 
 

@@ -99,13 +99,15 @@ def compare(spark: Any, out: str, expected: dict[str, dict[str, Any]], problems:
 
 
 def write_parquet_cohort(spark: Any, cohort: str, names: list[str], path: str) -> None:
-    """Some long-layout files as one Parquet dataset of samples with a recording column."""
+    """Some long-layout files as one Parquet dataset of samples with a recording column; the
+    time column is named `t`, so the job must pass its name on to motus."""
     from pyspark.sql import types as T
 
     header = open(os.path.join(cohort, names[0])).readline().strip().split(",")
     text = {"session", "subject", "label"}
     schema = T.StructType([T.StructField("recording", T.StringType())] + [
-        T.StructField(c, T.StringType() if c in text else T.DoubleType()) for c in header])
+        T.StructField("t" if c == "timestamp" else c, T.StringType() if c in text else T.DoubleType())
+        for c in header])
     rows = []
     for name in names:
         with open(os.path.join(cohort, name)) as f:
@@ -147,7 +149,8 @@ def main() -> int:
         compare(spark, files_out, expected, problems, "files")
         chosen = [n for n in names if n.startswith("motionsense-")][:PARQUET_RECORDINGS]
         write_parquet_cohort(spark, args.cohort, chosen, parquet_in)
-        argv = ["score", args.model, parquet_in, "-o", parquet_out, "--input", "parquet", "--motus", args.motus]
+        argv = ["score", args.model, parquet_in, "-o", parquet_out, "--input", "parquet", "--time-column", "t",
+                "--motus", args.motus]
         if job.run(argv, spark) != 0:
             return 1
         compare(spark, parquet_out, {n: expected[n] for n in chosen}, problems, "parquet")
