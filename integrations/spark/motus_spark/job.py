@@ -14,6 +14,7 @@ recording); `features` writes OUT/features and OUT/recordings. A recording motus
 from __future__ import annotations
 
 import argparse
+import atexit
 import itertools
 import json
 import os
@@ -290,6 +291,23 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
     return args
 
 
+_archive: Optional[str] = None
+
+
+def package_archive() -> str:
+    """This package as a zip, made once per driver process (Spark refuses one name added from
+    two paths) and removed when the driver exits: executors fetch it while the session lives."""
+    global _archive
+    if _archive is None:
+        package = os.path.dirname(os.path.abspath(__file__))
+        folder = tempfile.mkdtemp(prefix="motus_spark-")
+        atexit.register(shutil.rmtree, folder, True)
+        _archive = shutil.make_archive(
+            os.path.join(folder, "motus_spark"), "zip", os.path.dirname(package), "motus_spark"
+        )
+    return _archive
+
+
 def start_spark(master: Optional[str], where: Executable, name: str, spark: Any = None) -> Any:
     """A session (the caller's, when given), with motus and the model added as job files."""
     if spark is None:
@@ -303,10 +321,7 @@ def start_spark(master: Optional[str], where: Executable, name: str, spark: Any 
         spark.sparkContext.setLogLevel("ERROR")
     # The executors' Python workers import this package too: it travels with the job, so
     # neither --py-files nor an install on the executors is needed.
-    package = os.path.dirname(os.path.abspath(__file__))
-    archive = os.path.join(tempfile.gettempdir(), f"motus_spark-{os.getpid()}")
-    shutil.make_archive(archive, "zip", os.path.dirname(package), os.path.basename(package))
-    spark.sparkContext.addPyFile(archive + ".zip")
+    spark.sparkContext.addPyFile(package_archive())
     if where.shipped:
         spark.sparkContext.addFile(os.path.abspath(where.motus))
     if where.model:
