@@ -58,16 +58,24 @@ def list_recordings(spark: Any, cohort: str) -> list[Recording]:
             "and use --input parquet."
         )
     if not is_glob and not fs.exists(jvm.org.apache.hadoop.fs.Path(root)):
-        raise CohortError(f"{cohort}: no such folder. HINT: give the folder that holds the recordings.")
+        raise CohortError(
+            f"{cohort}: no such folder. HINT: give the folder that holds the recordings."
+        )
     statuses = fs.globStatus(path) or []
-    prefix = fs.makeQualified(jvm.org.apache.hadoop.fs.Path(root)).toUri().getPath().rstrip("/") + "/"
+    prefix = (
+        fs.makeQualified(jvm.org.apache.hadoop.fs.Path(root)).toUri().getPath().rstrip("/") + "/"
+    )
     recordings = []
     for status in statuses:
         local = status.getPath().toUri().getPath()
         if _hidden(posixpath.basename(local)):
             continue
-        size = fs.getContentSummary(status.getPath()).getLength() if status.isDirectory() else status.getLen()
-        name = local[len(prefix):] if local.startswith(prefix) else posixpath.basename(local)
+        size = (
+            fs.getContentSummary(status.getPath()).getLength()
+            if status.isDirectory()
+            else status.getLen()
+        )
+        name = local[len(prefix) :] if local.startswith(prefix) else posixpath.basename(local)
         recordings.append(Recording(name=name, path=local, bytes=size))
     if not recordings:
         raise CohortError(

@@ -14,6 +14,7 @@ recording); `features` writes OUT/features and OUT/recordings. A recording motus
 from __future__ import annotations
 
 import argparse
+import atexit
 import itertools
 import json
 import os
@@ -43,45 +44,49 @@ FEATURE_META_COLUMNS = ("session", "subject", "label")  # text columns of `motus
 def prediction_schema() -> Any:
     from pyspark.sql import types as T
 
-    return T.StructType([
-        T.StructField("recording", T.StringType(), False),
-        T.StructField("session", T.StringType(), True),
-        T.StructField("start", T.DoubleType(), False),
-        T.StructField("end", T.DoubleType(), False),
-        T.StructField("label", T.StringType(), False),
-        T.StructField("probability", T.DoubleType(), False),
-        T.StructField("confidence", T.StringType(), False),
-        T.StructField("unknown_reason", T.StringType(), True),
-        T.StructField("probabilities", T.MapType(T.StringType(), T.DoubleType()), False),
-    ])
+    return T.StructType(
+        [
+            T.StructField("recording", T.StringType(), False),
+            T.StructField("session", T.StringType(), True),
+            T.StructField("start", T.DoubleType(), False),
+            T.StructField("end", T.DoubleType(), False),
+            T.StructField("label", T.StringType(), False),
+            T.StructField("probability", T.DoubleType(), False),
+            T.StructField("confidence", T.StringType(), False),
+            T.StructField("unknown_reason", T.StringType(), True),
+            T.StructField("probabilities", T.MapType(T.StringType(), T.DoubleType()), False),
+        ]
+    )
 
 
 def summary_schema() -> Any:
     from pyspark.sql import types as T
 
     long, text = T.LongType(), T.StringType()
-    return T.StructType([
-        T.StructField("recording", text, False),
-        T.StructField("path", text, False),
-        T.StructField("bytes", long, False),
-        T.StructField("status", text, False),
-        T.StructField("exit_code", T.IntegerType(), False),
-        T.StructField("error", text, True),
-        T.StructField("samples", long, True),
-        T.StructField("windows", long, True),
-        T.StructField("gaps", long, True),
-        T.StructField("samples_skipped_nan", long, True),
-        T.StructField("samples_skipped_out_of_order", long, True),
-        T.StructField("rows_skipped_unreadable", long, True),
-        T.StructField("windows_not_finite", long, True),
-        T.StructField("seconds_by_activity", T.MapType(text, T.DoubleType()), False),
-        T.StructField("steps", long, True),
-        T.StructField("push_ups", long, True),
-        T.StructField("messages", T.ArrayType(text), False),
-        T.StructField("motus_seconds", T.DoubleType(), False),
-        T.StructField("motus_cpu_seconds", T.DoubleType(), False),
-        T.StructField("host", text, False),
-    ])
+    return T.StructType(
+        [
+            T.StructField("recording", text, False),
+            T.StructField("path", text, False),
+            T.StructField("bytes", long, False),
+            T.StructField("status", text, False),
+            T.StructField("exit_code", T.IntegerType(), False),
+            T.StructField("error", text, True),
+            T.StructField("samples", long, True),
+            T.StructField("windows", long, True),
+            T.StructField("gaps", long, True),
+            T.StructField("samples_skipped_nan", long, True),
+            T.StructField("samples_skipped_out_of_order", long, True),
+            T.StructField("rows_skipped_unreadable", long, True),
+            T.StructField("windows_not_finite", long, True),
+            T.StructField("seconds_by_activity", T.MapType(text, T.DoubleType()), False),
+            T.StructField("steps", long, True),
+            T.StructField("push_ups", long, True),
+            T.StructField("messages", T.ArrayType(text), False),
+            T.StructField("motus_seconds", T.DoubleType(), False),
+            T.StructField("motus_cpu_seconds", T.DoubleType(), False),
+            T.StructField("host", text, False),
+        ]
+    )
 
 
 def summary_row(summary: RecordingSummary) -> tuple:
@@ -114,11 +119,22 @@ def _tagged(kind: str, rows: Iterable[tuple]) -> Iterator[tuple[str, tuple]]:
 
 def _prediction_rows(predictions: Iterable[Any]) -> Iterator[tuple]:
     for p in predictions:
-        yield (p.recording, p.session, p.start, p.end, p.label, p.probability, p.confidence,
-               p.unknown_reason, p.probabilities)
+        yield (
+            p.recording,
+            p.session,
+            p.start,
+            p.end,
+            p.label,
+            p.probability,
+            p.confidence,
+            p.unknown_reason,
+            p.probabilities,
+        )
 
 
-def _feature_result(summary: RecordingSummary, table: Optional[FeatureTable]) -> Iterator[tuple[str, tuple]]:
+def _feature_result(
+    summary: RecordingSummary, table: Optional[FeatureTable]
+) -> Iterator[tuple[str, tuple]]:
     yield "s", (summary_row(summary), table.header if table else None)
     if table:
         for row in table.rows:
@@ -135,18 +151,24 @@ def process_files(mode: str, where: Executable, extra: Sequence[str]):
             for recordings in bins:
                 for r in recordings:
                     if mode == "score":
-                        result = score_recording(motus, model, r.name, r.path, r.bytes, scratch, extra)
+                        result = score_recording(
+                            motus, model, r.name, r.path, r.bytes, scratch, extra
+                        )
                         yield "s", summary_row(result.summary)
                         yield from _tagged("p", _prediction_rows(result.predictions))
                     else:
-                        yield from _feature_result(*features_recording(motus, r.name, r.path, r.bytes, scratch, extra))
+                        yield from _feature_result(
+                            *features_recording(motus, r.name, r.path, r.bytes, scratch, extra)
+                        )
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
 
     return task
 
 
-def process_parquet(mode: str, where: Executable, extra: Sequence[str], header: list[str], source: str):
+def process_parquet(
+    mode: str, where: Executable, extra: Sequence[str], header: list[str], source: str
+):
     """The task of a Parquet cohort: rows arrive sorted by recording; each recording's rows
     become a temporary long-layout CSV on the executor, handed to motus, then deleted."""
 
@@ -161,11 +183,15 @@ def process_parquet(mode: str, where: Executable, extra: Sequence[str], header: 
                 size = os.path.getsize(path)
                 shown = f"{source} (recording '{name}')"
                 if mode == "score":
-                    result = score_recording(motus, model, str(name), path, size, scratch, extra, shown)
+                    result = score_recording(
+                        motus, model, str(name), path, size, scratch, extra, shown
+                    )
                     yield "s", summary_row(result.summary)
                     yield from _tagged("p", _prediction_rows(result.predictions))
                 else:
-                    yield from _feature_result(*features_recording(motus, str(name), path, size, scratch, extra, shown))
+                    yield from _feature_result(
+                        *features_recording(motus, str(name), path, size, scratch, extra, shown)
+                    )
                 os.remove(path)
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
@@ -183,46 +209,103 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
         epilog="Flags after -- go to every motus run unchanged, e.g. -- --smoothing hmm.",
     )
     parser.add_argument("mode", choices=["score", "features"])
-    parser.add_argument("inputs", nargs="+", metavar="MODEL COHORT",
-                        help="score: the model file and the cohort; features: the cohort")
+    parser.add_argument(
+        "inputs",
+        nargs="+",
+        metavar="MODEL COHORT",
+        help="score: the model file and the cohort; features: the cohort",
+    )
     parser.add_argument("-o", "--output", required=True, help="folder for the Parquet tables")
     parser.add_argument("--master", help="Spark master, e.g. local[2] (default: spark-submit's)")
-    parser.add_argument("--input", choices=["files", "parquet"], default="files",
-                        help="files: a folder or glob, each match a recording; parquet: a "
-                             "dataset of samples with a recording column")
+    parser.add_argument(
+        "--input",
+        choices=["files", "parquet"],
+        default="files",
+        help="files: a folder or glob, each match a recording; parquet: a "
+        "dataset of samples with a recording column",
+    )
     parser.add_argument("--recording-column", default="recording")
-    parser.add_argument("--time-column", default="timestamp",
-                        help="Parquet input: the time column rows are sorted by")
+    parser.add_argument(
+        "--time-column",
+        default="timestamp",
+        help="Parquet input: the time column rows are sorted by",
+    )
     repository = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..")
-    parser.add_argument("--motus", default=os.environ.get("MOTUS", os.path.normpath(os.path.join(repository, ".build/release/motus"))),
-                        help="the binary on the driver, shipped to the executors (SparkFiles); "
-                             "default $MOTUS, else this checkout's .build/release/motus")
-    parser.add_argument("--motus-on-executors", metavar="PATH",
-                        help="use this path on every executor instead of shipping --motus")
+    parser.add_argument(
+        "--motus",
+        default=os.environ.get(
+            "MOTUS", os.path.normpath(os.path.join(repository, ".build/release/motus"))
+        ),
+        help="the binary on the driver, shipped to the executors (SparkFiles); "
+        "default $MOTUS, else this checkout's .build/release/motus",
+    )
+    parser.add_argument(
+        "--motus-on-executors",
+        metavar="PATH",
+        help="use this path on every executor instead of shipping --motus",
+    )
     parser.add_argument("--partitions", type=int, help="tasks (default: by cores and size)")
-    parser.add_argument("--target-partition-mb", type=float, default=256.0,
-                        help="file cohorts: at most about this much data per task")
+    parser.add_argument(
+        "--target-partition-mb",
+        type=float,
+        default=256.0,
+        help="file cohorts: at most about this much data per task",
+    )
     parser.add_argument("--overwrite", action="store_true", help="replace an earlier output")
-    own, extra = (argv, []) if "--" not in argv else (argv[: argv.index("--")], argv[argv.index("--") + 1:])
+    own, extra = (
+        (argv, []) if "--" not in argv else (argv[: argv.index("--")], argv[argv.index("--") + 1 :])
+    )
     args = parser.parse_args(own)
     args.extra = extra
     wanted = 2 if args.mode == "score" else 1
     if len(args.inputs) != wanted:
-        parser.error(f"{args.mode} takes {'MODEL COHORT' if wanted == 2 else 'COHORT'}, got {len(args.inputs)} paths")
-    args.model, args.cohort = (args.inputs if wanted == 2 else (None, args.inputs[0]))
+        parser.error(
+            f"{args.mode} takes {'MODEL COHORT' if wanted == 2 else 'COHORT'}, got {len(args.inputs)} paths"
+        )
+    args.model, args.cohort = args.inputs if wanted == 2 else (None, args.inputs[0])
     # The job reads motus's JSON lines and standard output: flags that change them are its own.
-    owned = {"score": ("--format", "--segments", "--realtime"), "features": ("-o", "--output")}[args.mode]
+    owned = {"score": ("--format", "--segments", "--realtime"), "features": ("-o", "--output")}[
+        args.mode
+    ]
     for flag in extra:
         if flag.split("=")[0] in owned:
-            parser.error(f"{flag} after -- would change the output the job reads; "
-                         f"the job sets {', '.join(owned)} itself")
+            parser.error(
+                f"{flag} after -- would change the output the job reads; "
+                f"the job sets {', '.join(owned)} itself"
+            )
     if args.partitions is not None and args.partitions < 1:
         parser.error(f"--partitions must be positive, got {args.partitions}")
-    for name, path in (("--motus", None if args.motus_on_executors else args.motus), ("MODEL", args.model)):
+    for name, path in (
+        ("--motus", None if args.motus_on_executors else args.motus),
+        ("MODEL", args.model),
+    ):
         if path and not os.path.isfile(path):
-            parser.error(f"{name} {path}: no such file" + (
-                ". HINT: build it with `swift build -c release --product motus`" if name == "--motus" else ""))
+            parser.error(
+                f"{name} {path}: no such file"
+                + (
+                    ". HINT: build it with `swift build -c release --product motus`"
+                    if name == "--motus"
+                    else ""
+                )
+            )
     return args
+
+
+_archive: Optional[str] = None
+
+
+def package_archive() -> str:
+    """This package as a zip, made once per driver process (Spark refuses one name added from
+    two paths) and removed when the driver exits: executors fetch it while the session lives."""
+    global _archive
+    if _archive is None:
+        package = os.path.dirname(os.path.abspath(__file__))
+        folder = tempfile.mkdtemp(prefix="motus_spark-")
+        atexit.register(shutil.rmtree, folder, True)
+        _archive = shutil.make_archive(
+            os.path.join(folder, "motus_spark"), "zip", os.path.dirname(package), "motus_spark"
+        )
+    return _archive
 
 
 def start_spark(master: Optional[str], where: Executable, name: str, spark: Any = None) -> Any:
@@ -238,10 +321,7 @@ def start_spark(master: Optional[str], where: Executable, name: str, spark: Any 
         spark.sparkContext.setLogLevel("ERROR")
     # The executors' Python workers import this package too: it travels with the job, so
     # neither --py-files nor an install on the executors is needed.
-    package = os.path.dirname(os.path.abspath(__file__))
-    archive = os.path.join(tempfile.gettempdir(), f"motus_spark-{os.getpid()}")
-    shutil.make_archive(archive, "zip", os.path.dirname(package), os.path.basename(package))
-    spark.sparkContext.addPyFile(archive + ".zip")
+    spark.sparkContext.addPyFile(package_archive())
     if where.shipped:
         spark.sparkContext.addFile(os.path.abspath(where.motus))
     if where.model:
@@ -257,22 +337,37 @@ def tagged_results(spark: Any, args: argparse.Namespace, where: Executable) -> A
         target = int(args.target_partition_mb * 1e6)
         count = args.partitions or partition_count(recordings, sc.defaultParallelism, target)
         bins = pack(recordings, count)
-        print(f"motus_spark: {len(recordings)} recordings, {sum(r.bytes for r in recordings) / 1e6:.1f} MB, "
-              f"{len(bins)} tasks", file=sys.stderr)
-        return sc.parallelize(bins, len(bins)).mapPartitions(process_files(args.mode, where, args.extra))
+        print(
+            f"motus_spark: {len(recordings)} recordings, {sum(r.bytes for r in recordings) / 1e6:.1f} MB, "
+            f"{len(bins)} tasks",
+            file=sys.stderr,
+        )
+        return sc.parallelize(bins, len(bins)).mapPartitions(
+            process_files(args.mode, where, args.extra)
+        )
     frame = spark.read.parquet(args.cohort)
     for column in (args.recording_column, args.time_column):
         if column not in frame.columns:
-            raise CohortError(f"{args.cohort}: no column '{column}' (columns: {', '.join(frame.columns)}). "
-                              "HINT: name it with --recording-column or --time-column.")
+            raise CohortError(
+                f"{args.cohort}: no column '{column}' (columns: {', '.join(frame.columns)}). "
+                "HINT: name it with --recording-column or --time-column."
+            )
     header = [c for c in frame.columns if c != args.recording_column]
     names = frame.select(args.recording_column).distinct().count()
     count = args.partitions or max(1, min(names, 4 * sc.defaultParallelism))
-    order = [args.recording_column] + (["session"] if "session" in header else []) + [args.time_column]
+    order = (
+        [args.recording_column] + (["session"] if "session" in header else []) + [args.time_column]
+    )
     quoted = [f"`{c}`" for c in header + [args.recording_column]]  # names hold dots: acceleration.x
-    rows = frame.select(*quoted).repartition(count, quoted[-1]).sortWithinPartitions(*(f"`{c}`" for c in order))
+    rows = (
+        frame.select(*quoted)
+        .repartition(count, quoted[-1])
+        .sortWithinPartitions(*(f"`{c}`" for c in order))
+    )
     print(f"motus_spark: {names} recordings in {args.cohort}, {count} tasks", file=sys.stderr)
-    task = process_parquet(args.mode, where, args.extra, header, args.cohort)
+    # motus reads the time column by name; the CSV keeps the dataset's names.
+    time_flag = [] if args.time_column == "timestamp" else ["--time-column", args.time_column]
+    task = process_parquet(args.mode, where, time_flag + args.extra, header, args.cohort)
     return rows.rdd.mapPartitions(task)
 
 
@@ -283,10 +378,14 @@ def refuse_existing_output(spark: Any, output: str, tables: Sequence[str]) -> No
     for table in tables:
         path = jvm.org.apache.hadoop.fs.Path(output.rstrip("/") + "/" + table)
         if path.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration()).exists(path):
-            raise CohortError(f"{output}/{table} exists. HINT: give another -o, or --overwrite to replace it.")
+            raise CohortError(
+                f"{output}/{table} exists. HINT: give another -o, or --overwrite to replace it."
+            )
 
 
-def feature_frame(spark: Any, tagged: Any, summaries: list[tuple], headers: dict[str, list[str]]) -> tuple[Any, list[tuple]]:
+def feature_frame(
+    spark: Any, tagged: Any, summaries: list[tuple], headers: dict[str, list[str]]
+) -> tuple[Any, list[tuple]]:
     """The window table of every recording whose columns are the cohort's (those of most
     recordings); a recording with other columns is marked failed, saying which differ."""
     from pyspark.sql import types as T
@@ -304,22 +403,35 @@ def feature_frame(spark: Any, tagged: Any, summaries: list[tuple], headers: dict
             fields[3], fields[5] = "failed", (
                 f"{row[0]}: its feature columns are not the cohort's ({len(header)} against "
                 f"{len(cohort_header)}; missing {missing}, extra {extra}). HINT: give every "
-                "recording the same channels (motus flag --channels) and rate (--sample-rate).")
+                "recording the same channels (motus flag --channels) and rate (--sample-rate)."
+            )
             row = tuple(fields)
         elif header is not None:
             kept.add(row[0])
         marked.append(row)
     text = set(FEATURE_META_COLUMNS)
-    schema = T.StructType([T.StructField("recording", T.StringType(), False)] + [
-        T.StructField(c, T.StringType() if c in text else T.DoubleType(), True) for c in cohort_header])
+    schema = T.StructType(
+        [T.StructField("recording", T.StringType(), False)]
+        + [
+            T.StructField(c, T.StringType() if c in text else T.DoubleType(), True)
+            for c in cohort_header
+        ]
+    )
     wanted = spark.sparkContext.broadcast(kept)
 
     def typed(record: tuple) -> tuple:
         recording, values = record
-        return (recording, *[v if c in text else (float(v) if v != "" else None)
-                             for c, v in zip(cohort_header, values)])
+        return (
+            recording,
+            *[
+                v if c in text else (float(v) if v != "" else None)
+                for c, v in zip(cohort_header, values)
+            ],
+        )
 
-    rows = tagged.filter(lambda t: t[0] == "f" and t[1][0] in wanted.value).map(lambda t: typed(t[1]))
+    rows = tagged.filter(lambda t: t[0] == "f" and t[1][0] in wanted.value).map(
+        lambda t: typed(t[1])
+    )
     return spark.createDataFrame(rows, schema), marked
 
 
@@ -336,22 +448,28 @@ def run(argv: Sequence[str], spark: Any = None) -> int:
         from pyspark import StorageLevel
 
         if not args.overwrite:
-            refuse_existing_output(spark, args.output, ("predictions" if args.mode == "score" else "features", "recordings"))
+            refuse_existing_output(
+                spark,
+                args.output,
+                ("predictions" if args.mode == "score" else "features", "recordings"),
+            )
         tagged = tagged_results(spark, args, where).persist(StorageLevel.MEMORY_AND_DISK)
         # One pass of motus over the cohort: the summaries are collected (small), the window
         # rows then come from the persisted results, not from a second run.
         records = tagged.filter(lambda t: t[0] == "s").map(lambda t: t[1]).collect()
         if args.mode == "score":
             summaries = records
-            spark.createDataFrame(tagged.filter(lambda t: t[0] == "p").map(lambda t: t[1]),
-                                  prediction_schema()).write.mode(mode).parquet(os.path.join(args.output, "predictions"))
+            spark.createDataFrame(
+                tagged.filter(lambda t: t[0] == "p").map(lambda t: t[1]), prediction_schema()
+            ).write.mode(mode).parquet(os.path.join(args.output, "predictions"))
         else:
             headers = {row[0]: header for row, header in records if header is not None}
             frame, summaries = feature_frame(spark, tagged, [row for row, _ in records], headers)
             if frame is not None:
                 frame.write.mode(mode).parquet(os.path.join(args.output, "features"))
-        spark.createDataFrame(sorted(summaries), summary_schema()).coalesce(1).write.mode(mode).parquet(
-            os.path.join(args.output, "recordings"))
+        spark.createDataFrame(sorted(summaries), summary_schema()).coalesce(1).write.mode(
+            mode
+        ).parquet(os.path.join(args.output, "recordings"))
         tagged.unpersist()
     except CohortError as error:
         print(f"motus_spark: {error}", file=sys.stderr)
@@ -361,7 +479,9 @@ def run(argv: Sequence[str], spark: Any = None) -> int:
             spark.stop()
     failed = [row for row in summaries if row[3] == "failed"]
     windows = sum(row[7] or 0 for row in summaries)
-    print(f"motus_spark: {len(summaries)} recordings, {len(failed)} failed, {windows} windows -> {args.output}")
+    print(
+        f"motus_spark: {len(summaries)} recordings, {len(failed)} failed, {windows} windows -> {args.output}"
+    )
     for row in failed:
         first = (row[5] or "").splitlines()[0] if row[5] else ""
         print(f"  failed: {row[0]}: {first}", file=sys.stderr)

@@ -98,7 +98,9 @@ def run_motus(command: Sequence[str], stdout_path: str) -> tuple[int, str, float
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
         with open(stdout_path, "wb") as out:
-            done = subprocess.run(command, stdout=out, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+            done = subprocess.run(
+                command, stdout=out, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL
+            )
     except OSError as error:
         raise MotusUnavailable(
             f"cannot start {command[0]!r} on {socket.gethostname()}: {error}. HINT: give a path "
@@ -175,7 +177,9 @@ class ActivityClock:
         return {label: ms / 1000 for label, ms in sorted(self.milliseconds.items())}
 
 
-def parse_stream_lines(lines: Iterable[str], recording: str) -> tuple[list[Prediction], RecordingSummary]:
+def parse_stream_lines(
+    lines: Iterable[str], recording: str
+) -> tuple[list[Prediction], RecordingSummary]:
     """Predictions and the event counts of one recording's JSON lines (summary counts empty)."""
     predictions: list[Prediction] = []
     clock = ActivityClock()
@@ -229,11 +233,17 @@ def score_recording(
     motus's error text; its partial output is dropped so no table holds half a recording."""
     stdout_path = os.path.join(scratch, f"stream-{os.getpid()}.jsonl")
     try:
-        code, stderr, seconds, cpu = run_motus(stream_command(motus, model, path, extra), stdout_path)
+        code, stderr, seconds, cpu = run_motus(
+            stream_command(motus, model, path, extra), stdout_path
+        )
         shown = display_path or path
         if code != 0:
             summary = RecordingSummary(
-                recording=recording, path=shown, bytes=size, status="failed", exit_code=code,
+                recording=recording,
+                path=shown,
+                bytes=size,
+                status="failed",
+                exit_code=code,
                 error=failure_text(code, stderr, shown, path if display_path else ""),
             )
             parse_stream_summary(stderr, summary)
@@ -244,7 +254,12 @@ def score_recording(
     finally:
         if os.path.exists(stdout_path):
             os.remove(stdout_path)
-    summary.path, summary.bytes, summary.motus_seconds, summary.motus_cpu_seconds = shown, size, seconds, cpu
+    summary.path, summary.bytes, summary.motus_seconds, summary.motus_cpu_seconds = (
+        shown,
+        size,
+        seconds,
+        cpu,
+    )
     parse_stream_summary(stderr.replace(path, shown) if display_path else stderr, summary)
     return RecordingResult(summary, predictions)
 
@@ -270,11 +285,17 @@ def features_recording(
     stdout_path = os.path.join(scratch, f"features-{os.getpid()}.csv")
     shown = display_path or path
     try:
-        code, stderr, seconds, cpu = run_motus([motus, "features", path, "-o", "-", *extra], stdout_path)
-        summary = RecordingSummary(recording=recording, path=shown, bytes=size, status="ok", exit_code=code)
+        code, stderr, seconds, cpu = run_motus(
+            [motus, "features", path, "-o", "-", *extra], stdout_path
+        )
+        summary = RecordingSummary(
+            recording=recording, path=shown, bytes=size, status="ok", exit_code=code
+        )
         summary.motus_seconds, summary.motus_cpu_seconds = seconds, cpu
         stderr_shown = stderr.replace(path, shown) if display_path else stderr
-        summary.messages = [l for l in stderr_shown.splitlines() if l.startswith(("warning: ", "note: "))]
+        summary.messages = [
+            l for l in stderr_shown.splitlines() if l.startswith(("warning: ", "note: "))
+        ]
         if code != 0:
             summary.status = "failed"
             summary.error = failure_text(code, stderr, shown, path if display_path else "")

@@ -50,14 +50,21 @@ def motus_alone(motus: str, model: str, path: str) -> dict[str, float]:
     """`motus stream` as the job runs it: wall and CPU seconds, engine µs per sample."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    done = subprocess.run([motus, "stream", model, path, "--format", "json", "--steps"],
-                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=True)
+    done = subprocess.run(
+        [motus, "stream", model, path, "--format", "json", "--steps"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        check=True,
+    )
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return {
         "wall_s": wall,
         "cpu_s": after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime,
-        "engine_us": float(re.search(r"engine time per sample: mean ([0-9.]+) µs", done.stderr).group(1)),
+        "engine_us": float(
+            re.search(r"engine time per sample: mean ([0-9.]+) µs", done.stderr).group(1)
+        ),
         "samples": int(re.search(r"stream: (\d+) samples", done.stderr).group(1)),
     }
 
@@ -89,8 +96,11 @@ def worker(args: argparse.Namespace) -> int:
     from pyspark.sql import SparkSession
 
     started = time.perf_counter()
-    spark = (SparkSession.builder.master(args.master).config("spark.ui.showConsoleProgress", "false")
-             .getOrCreate())
+    spark = (
+        SparkSession.builder.master(args.master)
+        .config("spark.ui.showConsoleProgress", "false")
+        .getOrCreate()
+    )
     spark.sparkContext.setLogLevel("ERROR")
     common = ["--motus", args.motus, "--overwrite"]
     out = os.path.join(args.work, f"out-{os.getpid()}")
@@ -101,17 +111,44 @@ def worker(args: argparse.Namespace) -> int:
         job.run(["score", args.model, cohort, "-o", out, *common], spark)
         times.append(time.perf_counter() - t)
         tree.append(tree_cpu_seconds() - c)
-        cpu.append(spark.read.parquet(os.path.join(out, "recordings")).groupBy().sum("motus_cpu_seconds").first()[0])
+        cpu.append(
+            spark.read.parquet(os.path.join(out, "recordings"))
+            .groupBy()
+            .sum("motus_cpu_seconds")
+            .first()[0]
+        )
     spark.stop()
-    print(json.dumps({"session_start_s": time.perf_counter() - started - sum(times), "job_s": times,
-                      "motus_cpu_s": cpu, "job_cpu_s": tree}))
+    print(
+        json.dumps(
+            {
+                "session_start_s": time.perf_counter() - started - sum(times),
+                "job_s": times,
+                "motus_cpu_s": cpu,
+                "job_cpu_s": tree,
+            }
+        )
+    )
     return 0
 
 
 def in_worker(args: argparse.Namespace, master: str, jobs: list[str], warmup: str) -> dict:
     """A fresh driver process running `jobs` in one warm session."""
-    command = [sys.executable, __file__, args.motus, args.model, args.long_hour, args.tiny, args.work,
-               "--worker", "--master", master, "--warmup", warmup, "--jobs", *jobs]
+    command = [
+        sys.executable,
+        __file__,
+        args.motus,
+        args.model,
+        args.long_hour,
+        args.tiny,
+        args.work,
+        "--worker",
+        "--master",
+        master,
+        "--warmup",
+        warmup,
+        "--jobs",
+        *jobs,
+    ]
     done = subprocess.run(command, check=True, capture_output=True, text=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -120,7 +157,10 @@ def two_at_once(motus: str, model: str, path: str) -> float:
     """Wall seconds of two `motus stream` runs side by side: what two cores give right now."""
     started = time.perf_counter()
     command = [motus, "stream", model, path, "--format", "json", "--steps"]
-    runs = [subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for _ in range(2)]
+    runs = [
+        subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(2)
+    ]
     for run in runs:
         run.wait()
     return time.perf_counter() - started
@@ -138,7 +178,9 @@ def main() -> int:
     parser.add_argument("--warmup", help=argparse.SUPPRESS)
     parser.add_argument("--jobs", nargs="*", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    args.motus, args.model, args.work = (os.path.abspath(p) for p in (args.motus, args.model, args.work))
+    args.motus, args.model, args.work = (
+        os.path.abspath(p) for p in (args.motus, args.model, args.work)
+    )
     if args.worker:
         return worker(args)
     os.makedirs(args.work, exist_ok=True)
@@ -149,11 +191,19 @@ def main() -> int:
     tiny = [motus_alone(args.motus, args.model, args.tiny) for _ in range(args.runs)]
     med = lambda runs, key: statistics.median(r[key] for r in runs)  # noqa: E731
     results: dict[str, object] = {"runs": args.runs, "cores": os.cpu_count()}
-    results["hour"] = {"samples": hour[0]["samples"], "bytes": os.path.getsize(args.long_hour),
-                       "motus_wall_s": med(hour, "wall_s"), "motus_cpu_s": med(hour, "cpu_s"),
-                       "engine_us_per_sample": med(hour, "engine_us"),
-                       "engine_share_of_cpu": med(hour, "engine_us") * hour[0]["samples"] / 1e6 / med(hour, "cpu_s"),
-                       "tiny_motus_wall_s": med(tiny, "wall_s"), "tiny_motus_cpu_s": med(tiny, "cpu_s")}
+    results["hour"] = {
+        "samples": hour[0]["samples"],
+        "bytes": os.path.getsize(args.long_hour),
+        "motus_wall_s": med(hour, "wall_s"),
+        "motus_cpu_s": med(hour, "cpu_s"),
+        "engine_us_per_sample": med(hour, "engine_us"),
+        "engine_share_of_cpu": med(hour, "engine_us")
+        * hour[0]["samples"]
+        / 1e6
+        / med(hour, "cpu_s"),
+        "tiny_motus_wall_s": med(tiny, "wall_s"),
+        "tiny_motus_cpu_s": med(tiny, "cpu_s"),
+    }
     log(f"the hour: {results['hour']}")
 
     # What the machine gives a second process now: motus alone, one run against two at once.
@@ -161,8 +211,11 @@ def main() -> int:
     for _ in range(args.runs):
         one_run.append(motus_alone(args.motus, args.model, args.long_hour)["wall_s"])
         two_runs.append(two_at_once(args.motus, args.model, args.long_hour))
-    results["two_processes"] = {"one_s": one_run, "two_at_once_s": two_runs,
-                                "ratio": 2 * statistics.median(one_run) / statistics.median(two_runs)}
+    results["two_processes"] = {
+        "one_s": one_run,
+        "two_at_once_s": two_runs,
+        "ratio": 2 * statistics.median(one_run) / statistics.median(two_runs),
+    }
     log(f"two processes: {results['two_processes']}")
 
     hours = linked_cohort(os.path.join(args.work, "hours"), args.long_hour, args.hours)
@@ -191,27 +244,43 @@ def main() -> int:
         throughput[f"{key}_samples_per_s"] = samples / statistics.median(wall)
         cpu = statistics.median(r["job_cpu_s"][0] for r in runs[master])
         throughput[f"{key}_cpu_s_per_hour"] = cpu / args.hours
-        throughput[f"{key}_motus_cpu_s_per_hour"] = statistics.median(r["motus_cpu_s"][0] for r in runs[master]) / args.hours
+        throughput[f"{key}_motus_cpu_s_per_hour"] = (
+            statistics.median(r["motus_cpu_s"][0] for r in runs[master]) / args.hours
+        )
     throughput["ratio"] = throughput["local1_job_s"] / throughput["local2_job_s"]
     throughput["two_processes_ratio_beside_runs"] = ceiling
-    throughput["session_start_s"] = statistics.median(r["session_start_s"] for r in runs["local[1]"] + runs["local[2]"])
+    throughput["session_start_s"] = statistics.median(
+        r["session_start_s"] for r in runs["local[1]"] + runs["local[2]"]
+    )
     results["throughput"] = throughput
 
     # Per-recording overhead: one warm local[1] session of 100 recordings against one of 1.
     single = in_worker(args, "local[1]", [one] * args.runs, one)
     multiple = in_worker(args, "local[1]", [many] * args.runs, one)
     load.append(os.getloadavg()[0])
-    extra = (args.tiny_count - 1)
-    per_recording = (statistics.median(multiple["job_s"]) - statistics.median(single["job_s"])) / extra
-    per_recording_cpu = (statistics.median(multiple["job_cpu_s"]) - statistics.median(single["job_cpu_s"])) / extra
+    extra = args.tiny_count - 1
+    per_recording = (
+        statistics.median(multiple["job_s"]) - statistics.median(single["job_s"])
+    ) / extra
+    per_recording_cpu = (
+        statistics.median(multiple["job_cpu_s"]) - statistics.median(single["job_cpu_s"])
+    ) / extra
     results["overhead"] = {
-        "tiny_recordings": args.tiny_count, "job_one_s": single["job_s"], "job_many_s": multiple["job_s"],
-        "per_recording_wall_s": per_recording, "per_recording_cpu_s": per_recording_cpu,
-        "motus_cpu_s_per_tiny_recording": statistics.median(multiple["motus_cpu_s"]) / args.tiny_count,
+        "tiny_recordings": args.tiny_count,
+        "job_one_s": single["job_s"],
+        "job_many_s": multiple["job_s"],
+        "per_recording_wall_s": per_recording,
+        "per_recording_cpu_s": per_recording_cpu,
+        "motus_cpu_s_per_tiny_recording": statistics.median(multiple["motus_cpu_s"])
+        / args.tiny_count,
         "share_of_hour_wall": per_recording / results["hour"]["motus_wall_s"],
         "share_of_hour_cpu": per_recording_cpu / results["hour"]["motus_cpu_s"],
     }
-    results["load_average_1min"] = {"min": min(load), "median": statistics.median(load), "max": max(load)}
+    results["load_average_1min"] = {
+        "min": min(load),
+        "median": statistics.median(load),
+        "max": max(load),
+    }
     print(json.dumps(results, indent=2))
     return 0
 

@@ -33,29 +33,51 @@ PARQUET_RECORDINGS = 8  # MotionSense files also checked through --input parquet
 
 
 def prediction_key(p: dict[str, Any], recording: str) -> tuple:
-    return (recording, p.get("session") or None, p["start"], p["end"], p["label"], p["probability"],
-            p["confidence"], p.get("unknown_reason"), tuple(sorted(p["probabilities"].items())))
+    return (
+        recording,
+        p.get("session") or None,
+        p["start"],
+        p["end"],
+        p["label"],
+        p["probability"],
+        p["confidence"],
+        p.get("unknown_reason"),
+        tuple(sorted(p["probabilities"].items())),
+    )
 
 
 def reference(motus: str, model: str, path: str, recording: str) -> dict[str, Any]:
     """motus on one machine, as a user runs it: predictions, then segments."""
-    stream = subprocess.run([motus, "stream", model, path, "--format", "json", "--steps"],
-                            capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    stream = subprocess.run(
+        [motus, "stream", model, path, "--format", "json", "--steps"],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+    )
     result: dict[str, Any] = {"code": stream.returncode, "stderr": stream.stderr.strip()}
     if stream.returncode != 0:
         return result
     lines = [json.loads(line) for line in stream.stdout.splitlines() if line]
-    result["predictions"] = [prediction_key(p, recording) for p in lines if p["event"] == "prediction"]
+    result["predictions"] = [
+        prediction_key(p, recording) for p in lines if p["event"] == "prediction"
+    ]
     match = next(m for m in map(_STREAM_LINE.match, stream.stderr.splitlines()) if m)
     result["samples"], result["windows"] = int(match["samples"]), int(match["windows"])
-    segments = subprocess.run([motus, "stream", model, path, "--segments", "--steps"],
-                              capture_output=True, text=True, stdin=subprocess.DEVNULL, check=True)
+    segments = subprocess.run(
+        [motus, "stream", model, path, "--segments", "--steps"],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        check=True,
+    )
     milliseconds: dict[str, int] = {}
     steps: Optional[int] = None
     push_ups = 0
     for line in segments.stdout.splitlines():
         s = json.loads(line)
-        milliseconds[s["label"]] = milliseconds.get(s["label"], 0) + round(s["end"] * 1000) - round(s["start"] * 1000)
+        milliseconds[s["label"]] = (
+            milliseconds.get(s["label"], 0) + round(s["end"] * 1000) - round(s["start"] * 1000)
+        )
         if "steps" in s:
             steps = (steps or 0) + s["steps"]
         push_ups += s["repetitions"]
@@ -64,12 +86,19 @@ def reference(motus: str, model: str, path: str, recording: str) -> dict[str, An
     return result
 
 
-def compare(spark: Any, out: str, expected: dict[str, dict[str, Any]], problems: list[str], what: str) -> None:
+def compare(
+    spark: Any, out: str, expected: dict[str, dict[str, Any]], problems: list[str], what: str
+) -> None:
     got = [tuple(r) for r in spark.read.parquet(os.path.join(out, "predictions")).collect()]
     got = [(*r[:8], tuple(sorted(r[8].items()))) for r in got]
-    summaries = {r["recording"]: r.asDict() for r in spark.read.parquet(os.path.join(out, "recordings")).collect()}
+    summaries = {
+        r["recording"]: r.asDict()
+        for r in spark.read.parquet(os.path.join(out, "recordings")).collect()
+    }
     if set(summaries) != set(expected):
-        problems.append(f"{what}: recordings {sorted(set(summaries) ^ set(expected))[:5]} are in one side only")
+        problems.append(
+            f"{what}: recordings {sorted(set(summaries) ^ set(expected))[:5]} are in one side only"
+        )
     by_recording: dict[str, list[tuple]] = {}
     for row in got:
         by_recording.setdefault(row[0], []).append(row)
@@ -81,31 +110,50 @@ def compare(spark: Any, out: str, expected: dict[str, dict[str, Any]], problems:
         if ref["code"] != 0:
             ok = s["status"] == "failed" and s["exit_code"] == ref["code"] and not rows
             if not ok or (ref["stderr"] not in (s["error"] or "") and what == "files"):
-                problems.append(f"{what}: {name}: motus exits {ref['code']} ({ref['stderr'][:120]!r}); "
-                                f"the job says {s['status']} {s['exit_code']} {(s['error'] or '')[:120]!r}, {len(rows)} rows")
+                problems.append(
+                    f"{what}: {name}: motus exits {ref['code']} ({ref['stderr'][:120]!r}); "
+                    f"the job says {s['status']} {s['exit_code']} {(s['error'] or '')[:120]!r}, {len(rows)} rows"
+                )
             continue
         if s["status"] != "ok":
-            problems.append(f"{what}: {name}: motus reads it; the job says {s['status']}: {s['error']}")
+            problems.append(
+                f"{what}: {name}: motus reads it; the job says {s['status']}: {s['error']}"
+            )
             continue
         want = sorted(ref["predictions"], key=repr)
         if rows != want:
             first = next((a, b) for a, b in itertools.zip_longest(rows, want) if a != b)
-            problems.append(f"{what}: {name}: {len(rows)} rows against motus's {len(want)}, "
-                            f"first difference (job, motus): {first}")
-        for field, want in (("seconds_by_activity", ref["seconds"]), ("steps", ref["steps"]),
-                            ("push_ups", ref["push_ups"]), ("samples", ref["samples"]), ("windows", ref["windows"])):
+            problems.append(
+                f"{what}: {name}: {len(rows)} rows against motus's {len(want)}, "
+                f"first difference (job, motus): {first}"
+            )
+        for field, want in (
+            ("seconds_by_activity", ref["seconds"]),
+            ("steps", ref["steps"]),
+            ("push_ups", ref["push_ups"]),
+            ("samples", ref["samples"]),
+            ("windows", ref["windows"]),
+        ):
             if s[field] != want:
                 problems.append(f"{what}: {name}: {field} {s[field]} against motus's {want}")
 
 
 def write_parquet_cohort(spark: Any, cohort: str, names: list[str], path: str) -> None:
-    """Some long-layout files as one Parquet dataset of samples with a recording column."""
+    """Some long-layout files as one Parquet dataset of samples with a recording column; the
+    time column is named `t`, so the job must pass its name on to motus."""
     from pyspark.sql import types as T
 
     header = open(os.path.join(cohort, names[0])).readline().strip().split(",")
     text = {"session", "subject", "label"}
-    schema = T.StructType([T.StructField("recording", T.StringType())] + [
-        T.StructField(c, T.StringType() if c in text else T.DoubleType()) for c in header])
+    schema = T.StructType(
+        [T.StructField("recording", T.StringType())]
+        + [
+            T.StructField(
+                "t" if c == "timestamp" else c, T.StringType() if c in text else T.DoubleType()
+            )
+            for c in header
+        ]
+    )
     rows = []
     for name in names:
         with open(os.path.join(cohort, name)) as f:
@@ -127,27 +175,59 @@ def main() -> int:
 
     names = sorted(n for n in os.listdir(args.cohort) if not n.startswith((".", "_")))
     with ThreadPoolExecutor(2) as pool:
-        expected = dict(zip(names, pool.map(
-            lambda n: reference(args.motus, args.model, os.path.join(args.cohort, n), n), names)))
+        expected = dict(
+            zip(
+                names,
+                pool.map(
+                    lambda n: reference(args.motus, args.model, os.path.join(args.cohort, n), n),
+                    names,
+                ),
+            )
+        )
     failing = sum(1 for r in expected.values() if r["code"] != 0)
-    print(f"check: motus on one machine: {len(names)} recordings, {failing} refused, "
-          f"{sum(len(r.get('predictions', [])) for r in expected.values())} windows")
+    print(
+        f"check: motus on one machine: {len(names)} recordings, {failing} refused, "
+        f"{sum(len(r.get('predictions', [])) for r in expected.values())} windows"
+    )
 
-    files_out, parquet_in, parquet_out = (os.path.join(args.work, n) for n in ("files", "samples.parquet", "parquet"))
+    files_out, parquet_in, parquet_out = (
+        os.path.join(args.work, n) for n in ("files", "samples.parquet", "parquet")
+    )
     from pyspark.sql import SparkSession
 
     # One JVM for both jobs and the reads: Spark's start is most of a small cohort's time.
-    spark = (SparkSession.builder.master(args.master).appName("motus spark check")
-             .config("spark.ui.showConsoleProgress", "false").getOrCreate())
+    spark = (
+        SparkSession.builder.master(args.master)
+        .appName("motus spark check")
+        .config("spark.ui.showConsoleProgress", "false")
+        .getOrCreate()
+    )
     spark.sparkContext.setLogLevel("ERROR")
     problems: list[str] = []
     try:
-        if job.run(["score", args.model, args.cohort, "-o", files_out, "--motus", args.motus], spark) != 0:
+        if (
+            job.run(
+                ["score", args.model, args.cohort, "-o", files_out, "--motus", args.motus], spark
+            )
+            != 0
+        ):
             return 1
         compare(spark, files_out, expected, problems, "files")
         chosen = [n for n in names if n.startswith("motionsense-")][:PARQUET_RECORDINGS]
         write_parquet_cohort(spark, args.cohort, chosen, parquet_in)
-        argv = ["score", args.model, parquet_in, "-o", parquet_out, "--input", "parquet", "--motus", args.motus]
+        argv = [
+            "score",
+            args.model,
+            parquet_in,
+            "-o",
+            parquet_out,
+            "--input",
+            "parquet",
+            "--time-column",
+            "t",
+            "--motus",
+            args.motus,
+        ]
         if job.run(argv, spark) != 0:
             return 1
         compare(spark, parquet_out, {n: expected[n] for n in chosen}, problems, "parquet")
@@ -158,8 +238,10 @@ def main() -> int:
     if problems:
         print(f"check: {len(problems)} differences", file=sys.stderr)
         return 1
-    print(f"check: the Spark job's predictions and summaries equal motus's ({len(names)} recordings "
-          f"as files, {len(chosen)} through Parquet)")
+    print(
+        f"check: the Spark job's predictions and summaries equal motus's ({len(names)} recordings "
+        f"as files, {len(chosen)} through Parquet)"
+    )
     return 0
 
 

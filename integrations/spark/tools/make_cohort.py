@@ -56,7 +56,9 @@ def sessions(path: str) -> Iterator[tuple[str, str, list[str]]]:
 
 def negate_acceleration(header: str, lines: list[str]) -> list[str]:
     """Android sign to Core Motion sign: the raw acceleration columns negated, as text."""
-    columns = [i for i, name in enumerate(header.strip().split(",")) if name.startswith("acceleration.")]
+    columns = [
+        i for i, name in enumerate(header.strip().split(",")) if name.startswith("acceleration.")
+    ]
     out = []
     for line in lines:
         cells = line.rstrip("\n").split(",")
@@ -71,7 +73,9 @@ def write_sessions(datasets: str, out: str) -> list[str]:
     for relative, every, most, android in SOURCES:
         source = relative.split("/")[0]
         taken = 0
-        for index, (header, session, lines) in enumerate(sessions(os.path.join(datasets, relative))):
+        for index, (header, session, lines) in enumerate(
+            sessions(os.path.join(datasets, relative))
+        ):
             if taken == most:
                 break  # the files are sorted by session: the rest need not be read
             if index % every:
@@ -87,7 +91,9 @@ def write_sessions(datasets: str, out: str) -> list[str]:
     return written
 
 
-def write_long_hour(datasets: str, path: str, rate_hz: float = 100.0, seconds: float = 3600.0) -> int:
+def write_long_hour(
+    datasets: str, path: str, rate_hz: float = 100.0, seconds: float = 3600.0
+) -> int:
     """An hour of 3-axis acceleration at `rate_hz`, as a wrist or hip accelerometer study
     writes it: DSADS sessions (25 Hz, Core Motion sign here) joined end to end and re-timed
     until the hour is full. It has the cost of a 100 Hz hour (360,000 rows); the motion plays
@@ -97,14 +103,21 @@ def write_long_hour(datasets: str, path: str, rate_hz: float = 100.0, seconds: f
     with open(path, "w", encoding="utf-8") as f:
         for header, _, lines in sessions(os.path.join(datasets, "dsads/dsads.csv")):
             names = header.strip().split(",")
-            keep = [names.index(c) for c in ("subject", "label", "acceleration.x", "acceleration.y", "acceleration.z")]
+            keep = [
+                names.index(c)
+                for c in ("subject", "label", "acceleration.x", "acceleration.y", "acceleration.z")
+            ]
             if written == 0:
-                f.write("timestamp,session,subject,label,acceleration.x,acceleration.y,acceleration.z\n")
+                f.write(
+                    "timestamp,session,subject,label,acceleration.x,acceleration.y,acceleration.z\n"
+                )
             for line in negate_acceleration(header, lines):
                 if written == rows:
                     return written
                 cells = line.rstrip("\n").split(",")
-                f.write(f"{written / rate_hz:.2f},long-hour," + ",".join(cells[i] for i in keep) + "\n")
+                f.write(
+                    f"{written / rate_hz:.2f},long-hour," + ",".join(cells[i] for i in keep) + "\n"
+                )
                 written += 1
     return written
 
@@ -112,18 +125,25 @@ def write_long_hour(datasets: str, path: str, rate_hz: float = 100.0, seconds: f
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("out", nargs="?", help="the cohort folder to make (must not exist)")
-    parser.add_argument("--datasets", default=os.path.join(os.path.dirname(__file__), "../../../../shared/datasets"))
+    parser.add_argument(
+        "--datasets", default=os.path.join(os.path.dirname(__file__), "../../../../shared/datasets")
+    )
     parser.add_argument("--long-hour", metavar="FILE", help="also write a 1-hour 100 Hz recording")
     args = parser.parse_args()
     if not os.path.isdir(os.path.join(args.datasets, "motionsense")):
-        print(f"make_cohort: {args.datasets}: no datasets there (motionsense missing)", file=sys.stderr)
+        print(
+            f"make_cohort: {args.datasets}: no datasets there (motionsense missing)",
+            file=sys.stderr,
+        )
         return 2
     if args.out is None and args.long_hour is None:
         parser.error("give a cohort folder, --long-hour FILE, or both")
     if args.out is not None:
         make_cohort(args.datasets, args.out)
     if args.long_hour:
-        print(f"make_cohort: {write_long_hour(args.datasets, args.long_hour)} rows in {args.long_hour}")
+        print(
+            f"make_cohort: {write_long_hour(args.datasets, args.long_hour)} rows in {args.long_hour}"
+        )
     return 0
 
 
@@ -132,9 +152,14 @@ def make_cohort(datasets: str, out: str) -> None:
     files = write_sessions(datasets, out)
     for relative in APP_EXPORTS:
         app, name = relative.split("/")
-        shutil.copytree(os.path.join(datasets, "app-exports", relative), os.path.join(out, f"app-{app}-{name}"))
+        shutil.copytree(
+            os.path.join(datasets, "app-exports", relative), os.path.join(out, f"app-{app}-{name}")
+        )
     # A compressed session: passed to motus as it is; motus answers for it.
-    with open(files[0], "rb") as plain, gzip.open(os.path.join(out, "gz-" + os.path.basename(files[0]) + ".gz"), "wb") as packed:
+    with (
+        open(files[0], "rb") as plain,
+        gzip.open(os.path.join(out, "gz-" + os.path.basename(files[0]) + ".gz"), "wb") as packed,
+    ):
         shutil.copyfileobj(plain, packed)
     with open(os.path.join(out, "broken-not-a-recording.csv"), "w") as f:
         f.write("this is not,a recording\n1,2\n")
