@@ -16,7 +16,9 @@ if [ ! -d "$data/motionsense" ]; then
   exit 0
 fi
 setup=0
+setup_started=$SECONDS
 bash scripts/spark-setup.sh || setup=$?
+echo "spark check: Java 17 and pyspark ready in $((SECONDS - setup_started)) s" >&2
 if [ "$setup" -eq 3 ]; then
   echo "spark check: skipped (Java 17 or pyspark could not be installed)"
   exit 0
@@ -33,4 +35,4 @@ $PY integrations/spark/tools/make_cohort.py "$work/cohort" --datasets "$data"
 mkdir "$work/out"
 $PY integrations/spark/tools/check.py "$(realpath "$MOTUS")" models/six-class.motus \
   "$work/cohort" "$work/out" --master 'local[2]'
-echo "spark check: ok"
+echo "spark check: ok ($((SECONDS - setup_started)) s with the set-up)"

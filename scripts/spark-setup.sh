@@ -12,8 +12,10 @@ VENV=.venv-spark
 major=$(java -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -1)
 if [ "${major:-0}" -lt 17 ]; then
   echo "spark setup: installing openjdk-17-jre-headless" >&2
-  if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-    openjdk-17-jre-headless; } >&2; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  if ! { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
+    --no-install-recommends openjdk-17-jre-headless; } >&2; then
     echo "spark setup: skipped (could not install openjdk-17-jre-headless with apt-get)"
     exit 3
   fi
