@@ -12,8 +12,11 @@ struct Features: ParsableCommand {
       start_s (seconds), then every feature named like `userAcceleration.x:std` or \
       `|rotationRate|:band_2-3Hz`. The file is written to a temporary name and renamed \
       (`-o -` writes standard output; an input file is never overwritten). \
-      --statistics and --spectral choose the per-channel features. Examples:
+      --statistics and --spectral choose the per-channel features. --spec-output writes \
+      the table's spec (rate, window, hop, channel recipes, features) as JSON, which \
+      `motus train --windows TABLE --spec FILE` needs to train on the table. Examples:
         motus features ../shared/datasets/motionsense/motionsense.csv -o windows.csv
+        motus features DATA -o windows.csv --spec-output windows.json
         motus features ../shared/datasets/motionsense/motionsense.csv -o logbands.csv \
           --statistics mean,std --spectral band,log_band --log-power-floor 1e-4
       """)
@@ -29,18 +32,43 @@ struct Features: ParsableCommand {
       valueName: "file"))
   var output: String
 
-  func validate() throws { try data.requireData() }
+  @Option(
+    help: ArgumentHelp(
+      "Also write the table's spec (JSON): what `motus train --windows` needs to train on it.",
+      valueName: "file"))
+  var specOutput: String?
+
+  func validate() throws {
+    try data.requireData()
+    if specOutput != nil, data.manifest != nil {
+      throw ValidationError(
+        "'--spec-output' does not combine with --manifest: a table carries neither the "
+          + "manifest's source weights nor its negative labels, so training on it would not be "
+          + "the manifest's training. Give CSV paths or app recordings.")
+    }
+  }
 
   func run() throws {
     // Before the data is read: a bad output fails at once, and never overwrites an input.
-    let file = try OutputFile(path: output, flag: "--output", inputs: data.inputFiles())
+    let inputs = data.inputFiles()
+    let file = try OutputFile(
+      path: output, flag: "--output", inputs: inputs, otherOutputs: specOutput.map { [$0] } ?? [])
+    let specFile = try specOutput.map {
+      try OutputFile(path: $0, flag: "--spec-output", inputs: inputs, otherOutputs: [output])
+    }
     var windowed = try data.loadWindows(
       choice: featureChannels.apply(to: windows.featureChoice()),
       minimumPurity: windows.minimumPurity
     ).windowed
     windowed.warnAboutData()
     let (table, spec) = (windowed.table, windowed.spec)
+    // The spec waits in its temporary file until the table is in place.
+    try specFile?.write(
+      WindowTableSpec(
+        featureSpec: spec, minimumPurity: windows.minimumPurity, windowCount: table.windowCount
+      ).encoded())
     try Self.write(table, to: file)
+    try specFile?.commit()
     func printLine(_ text: String) throws {
       try StandardOutput.printSummary(text, besideOutput: output)
     }
@@ -48,6 +76,7 @@ struct Features: ParsableCommand {
       "\(table.windowCount) windows x \(table.featureNames.count) features "
         + "(window \(spec.windowLength), hop \(spec.hopLength) samples at \(spec.sampleRateHz) Hz)"
         + " -> \(output)")
+    if let specOutput { try printLine("spec -> \(specOutput)") }
     if table.skippedRecordingCount > 0 {
       try printLine("recordings shorter than one window (skipped): \(table.skippedRecordingCount)")
     }
