@@ -158,7 +158,8 @@ let package = Package(
         "MotusIngest", "MotusData", "MotusLinearAlgebra", "MotusTestSupport",
       ]),
     .testTarget(
-      name: "MotusCLITests", dependencies: ["MotusCLI", "MotusTestSupport", "MotusSimulation"]),
+      name: "MotusCLITests",
+      dependencies: ["MotusCLI", "MotusTestSupport", "MotusSimulation", "MotusGzip"]),
     .testTarget(
       name: "MotusFuzzTests",
       dependencies: [
