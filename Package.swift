@@ -74,7 +74,7 @@ let package = Package(
       name: "MotusBenchmarks",
       dependencies: [
         "MotusBaselines", "MotusStreaming", "MotusTraining", "MotusFeatures", "MotusModels",
-        "MotusIngest", "MotusData", "MotusLinearAlgebra",
+        "MotusIngest", "MotusGzip", "MotusData", "MotusLinearAlgebra",
       ], exclude: ["README.md"]),
     .target(
       name: "Motus",
