@@ -100,7 +100,7 @@ let package = Package(
     .target(
       name: "MotusFuzzTargets",
       dependencies: [
-        "MotusData", "MotusIngest", "MotusFeatures", "MotusModels", "MotusStreaming",
+        "MotusData", "MotusIngest", "MotusGzip", "MotusFeatures", "MotusModels", "MotusStreaming",
         "MotusExport",
       ],
       path: "Fuzz/Targets"),
