@@ -33,8 +33,11 @@ let package = Package(
     // Training-side ingest (pure Swift, but no part of MotusInference): the parallel CSV
     // loader, manifests, phone-app exports, device perturbation and window tables.
     .target(
-      name: "MotusIngest", dependencies: ["MotusData", "MotusFeatures", "MotusLinearAlgebra"],
+      name: "MotusIngest",
+      dependencies: ["MotusData", "MotusFeatures", "MotusLinearAlgebra", "MotusGzip"],
       exclude: ["README.md"]),
+    // gzip-compressed input read as its text, inflated as it is read (zlib): ingest only.
+    .target(name: "MotusGzip", dependencies: ["CZlib", "MotusData"], exclude: ["README.md"]),
     .target(name: "MotusBaselines", dependencies: ["MotusData"], exclude: ["README.md"]),
     // A model as ONNX (raw window in, probabilities out), for runtimes without Motus.
     .target(
@@ -71,17 +74,19 @@ let package = Package(
       name: "MotusBenchmarks",
       dependencies: [
         "MotusBaselines", "MotusStreaming", "MotusTraining", "MotusFeatures", "MotusModels",
-        "MotusIngest", "MotusData", "MotusLinearAlgebra",
+        "MotusIngest", "MotusGzip", "MotusData", "MotusLinearAlgebra",
       ], exclude: ["README.md"]),
     .target(
       name: "Motus",
       dependencies: [
-        "MotusData", "MotusIngest", "MotusLinearAlgebra", "MotusFeatures", "MotusModels",
-        "MotusStreaming", "MotusBaselines", "MotusTraining", "MotusSimulation", "MotusEvaluation",
-        "MotusBenchmarks", "MotusExport",
+        "MotusData", "MotusIngest", "MotusGzip", "MotusLinearAlgebra", "MotusFeatures",
+        "MotusModels", "MotusStreaming", "MotusBaselines", "MotusTraining", "MotusSimulation",
+        "MotusEvaluation", "MotusBenchmarks", "MotusExport",
       ], exclude: ["README.md"]),
 
     // MARK: - Implementation details
+    .systemLibrary(
+      name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
     .systemLibrary(
       name: "COpenBLAS", pkgConfig: "openblas",
       providers: [.apt(["libopenblas-dev", "liblapacke-dev"]), .brew(["openblas"])]),
@@ -95,7 +100,7 @@ let package = Package(
     .target(
       name: "MotusFuzzTargets",
       dependencies: [
-        "MotusData", "MotusIngest", "MotusFeatures", "MotusModels", "MotusStreaming",
+        "MotusData", "MotusIngest", "MotusGzip", "MotusFeatures", "MotusModels", "MotusStreaming",
         "MotusExport",
       ],
       path: "Fuzz/Targets"),
@@ -111,7 +116,9 @@ let package = Package(
       path: "Tests/MotusTestSupport"),
     .testTarget(
       name: "MotusDataTests",
-      dependencies: ["MotusData", "MotusIngest", "MotusTestSupport", "CMallocCounter"],
+      dependencies: [
+        "MotusData", "MotusIngest", "MotusGzip", "MotusTestSupport", "CMallocCounter",
+      ],
       exclude: ["Fixtures"]),
     .testTarget(
       name: "MotusLinearAlgebraTests",
@@ -151,7 +158,8 @@ let package = Package(
         "MotusIngest", "MotusData", "MotusLinearAlgebra", "MotusTestSupport",
       ]),
     .testTarget(
-      name: "MotusCLITests", dependencies: ["MotusCLI", "MotusTestSupport", "MotusSimulation"]),
+      name: "MotusCLITests",
+      dependencies: ["MotusCLI", "MotusTestSupport", "MotusSimulation", "MotusGzip"]),
     .testTarget(
       name: "MotusFuzzTests",
       dependencies: [

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Installs the system packages Motus builds against (OpenBLAS, LAPACKE, pkg-config) when they
-# are missing. Sourced by scripts/demo.sh, scripts/test.sh and .ci/run.
+# Installs the system packages Motus builds against (OpenBLAS, LAPACKE, zlib, pkg-config) when
+# they are missing. Sourced by scripts/demo.sh, scripts/test.sh and .ci/run.
 set -euo pipefail
 
 need=()
-for pkg in libopenblas-dev liblapacke-dev pkg-config; do
+for pkg in libopenblas-dev liblapacke-dev zlib1g-dev pkg-config; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")
 done
 if ((${#need[@]})); then

@@ -12,6 +12,7 @@
 import Foundation
 import MotusData
 import MotusFeatures
+import MotusGzip
 import MotusIngest
 import MotusLinearAlgebra
 import MotusModels
@@ -25,8 +26,8 @@ public enum FuzzTargets {
     "app-file": appFile, "app-folder": appFolder,
   ]
 
-  /// Loads the bytes as a CSV file under load options chosen by the first byte, then windows
-  /// whatever loaded.
+  /// Loads the bytes as a CSV file under load options chosen by the first byte (its top bit:
+  /// also gzipped, from a file), then windows whatever loaded.
   public static func csvReader(_ bytes: [UInt8]) {
     let selector = bytes.first ?? 0
     var options = LoadOptions()
@@ -36,6 +37,13 @@ public enum FuzzTargets {
     if selector & 16 != 0 { options.modelRecipes = streamModel.featureSpec.recipes }
     options.negateAcceleration = selector & 32 != 0
     options.checkValueRange = selector & 64 == 0
+    // The top bit also reads the bytes gzipped from a file: inflated into the loader's blocks.
+    if selector & 128 != 0, let folder = AppScratch.fresh() {
+      let path = (folder as NSString).appendingPathComponent("fuzz.csv.gz")
+      if FileManager.default.createFile(atPath: path, contents: Data(Gzip.compress(bytes))) {
+        _ = try? DatasetLoader.load([path], options: options)
+      }
+    }
     guard
       let loaded = try? DatasetLoader.load(
         inputs: [InputBytes(name: "fuzz.csv", bytes: bytes)], options: options)

@@ -6,6 +6,7 @@
 @_exported import MotusEvaluation
 @_exported import MotusExport
 @_exported import MotusFeatures
+@_exported import MotusGzip
 @_exported import MotusIngest
 @_exported import MotusLinearAlgebra
 @_exported import MotusModels

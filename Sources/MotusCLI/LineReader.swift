@@ -1,6 +1,7 @@
 // Reads a file or standard input one line at a time as it arrives, so `motus stream` works
-// behind a pipe, a FIFO or `tail -f`. Lines are bounded: input without line ends (/dev/zero,
-// a binary file) is an error after `maximumLineBytes`, never a buffer that grows to gigabytes.
+// behind a pipe, a FIFO or `tail -f`; gzip input is inflated as it arrives (`InputReader`).
+// Lines are bounded: input without line ends (/dev/zero, a binary file) is an error after
+// `maximumLineBytes`, never a buffer that grows to gigabytes.
 
 import Foundation
 import Motus
@@ -16,8 +17,7 @@ final class LineReader {
   static let maximumLineBytes = 1 << 20
 
   let name: String
-  private let fd: Int32
-  private let ownsFile: Bool
+  private let reader: InputReader
   private var buffer = [UInt8](repeating: 0, count: 1 << 16)
   private var start = 0
   private var end = 0
@@ -28,18 +28,8 @@ final class LineReader {
   /// `path` `-` reads standard input; `displayName` names it in messages (default: the path).
   init(path: String, displayName: String? = nil) throws {
     name = displayName ?? InputFile.displayName(path)
-    if path == InputFile.standardInputPath {
-      fd = 0
-      ownsFile = false
-    } else {
-      // The one opening rule of every input (folders, disks, /proc files refused).
-      fd = try InputFile.openForReading(path).descriptor
-      ownsFile = true
-    }
-  }
-
-  deinit {
-    if ownsFile { close(fd) }
+    // The one opening rule of every input (folders, disks, /proc files refused).
+    reader = try InputReader(path: path, limit: Int.max)
   }
 
   /// Called before each read that may wait for input: what was produced from the input so
@@ -98,16 +88,20 @@ final class LineReader {
     while true {
       beforeRead?()
       if Interruption.requested != nil { return false }
-      let n = buffer.withUnsafeMutableBytes { raw -> Int in
-        guard let base = raw.baseAddress else { return 0 }
-        return read(fd, base + end, raw.count - end)
+      let read: Int?
+      do {
+        read = try buffer.withUnsafeMutableBytes { raw -> Int? in
+          guard let base = raw.baseAddress else { return 0 }
+          return try reader.read(into: base + end, count: raw.count - end)
+        }
+      } catch InputFileError.readFailed(_, let reason) {
+        throw ToolError("\(name): cannot read (\(reason)).", hint: "check the file or the pipe feeding it.")
+      } catch var error as CompressedInputError {
+        error.file = name
+        throw error
       }
-      if n < 0 {
-        if errno == EINTR { continue }
-        throw ToolError(
-          "\(name): cannot read (\(String(cString: strerror(errno)))).",
-          hint: "check the file or the pipe feeding it.")
-      }
+      // nil: a signal interrupted the wait; look at the request again.
+      guard let n = read else { continue }
       if n == 0 { atEnd = true }
       end += n
       return true

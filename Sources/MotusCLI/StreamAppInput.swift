@@ -17,7 +17,7 @@ enum StreamAppInput {
     // A folder holding one app CSV (as SensorLog and Physics Toolbox recordings are kept).
     if InputFile.kind(input) == .folder, try AppExport.recognise(path: input) == nil,
       let names = try? FileManager.default.contentsOfDirectory(atPath: input),
-      case let csv = names.filter({ $0.lowercased().hasSuffix(".csv") }), csv.count == 1
+      case let csv = names.filter(InputFile.isCSVName), csv.count == 1
     {
       input = (input as NSString).appendingPathComponent(csv[0])
     }

@@ -102,7 +102,7 @@ public enum CSVError: Error, Equatable, CustomStringConvertible {
     case .noFiles:
       return "no input files were given."
     case .noCSVFiles(let folder):
-      return "\(folder): the folder holds no .csv files."
+      return "\(folder): the folder holds no .csv or .csv.gz files."
     case .unreadable(let file, let reason):
       return "\(file): cannot read the file (\(reason))."
     case .sameFileTwice(let first, let again):
@@ -168,8 +168,8 @@ public enum CSVError: Error, Equatable, CustomStringConvertible {
     case .noFiles:
       return "pass one or more CSV files or folders of CSV files."
     case .noCSVFiles:
-      return "files ending in .csv are read from the folder and its subfolders (four levels "
-        + "down; hidden ones are left out)."
+      return "files ending in .csv or .csv.gz are read from the folder and its subfolders (four "
+        + "levels down; hidden ones are left out)."
     case .unreadable:
       return "check the path and its permissions."
     case .sameFileTwice:

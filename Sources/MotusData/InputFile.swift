@@ -159,29 +159,6 @@ public enum InputFile {
       "fstatfs", as: (@convention(c) (Int32, UnsafeMutableRawPointer) -> Int32).self)
   #endif
 
-  /// Up to `count` bytes from the start of `path` (a header to recognise), read as `read`
-  /// reads: what `openForReading` refuses and read errors throw, never trap.
-  public static func readPrefix(_ path: String, count: Int) throws -> [UInt8] {
-    let (fd, _) = try openForReading(path)
-    defer { if fd != 0 { close(fd) } }
-    var failure: Int32 = 0
-    let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, filled in
-      filled = 0
-      guard let base = buffer.baseAddress else { return }
-      while filled < count {
-        let n = systemRead(fd, base + filled, count - filled)
-        if n < 0 && errno == EINTR { continue }
-        if n < 0 { failure = errno }
-        if n <= 0 { break }
-        filled += n
-      }
-    }
-    if failure != 0 {
-      throw InputFileError.readFailed(file: displayName(path), reason: describe(failure))
-    }
-    return bytes
-  }
-
   /// `path` with every symbolic link and `..` resolved; nil when it does not exist.
   public static func realPath(_ path: String) -> String? {
     guard let resolved = realpath(path, nil) else { return nil }

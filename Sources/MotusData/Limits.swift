@@ -89,7 +89,7 @@ public enum LimitError: Error, Equatable, CustomStringConvertible {
     return "\(x)"
   }
 
-  static func bytes(_ b: Double) -> String {
+  package static func bytes(_ b: Double) -> String {
     if b >= 1e12 { return String(format: "%.1f TB", b / 1e12) }
     if b >= 1e9 { return String(format: "%.1f GB", b / 1e9) }
     return String(format: "%.0f MB", b / 1e6)

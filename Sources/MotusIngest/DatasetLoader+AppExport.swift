@@ -4,6 +4,7 @@
 
 import Foundation
 import MotusData
+import MotusGzip
 
 /// One input of a load: a file read as it is, or a phone-app recording, converted when its
 /// turn comes (so only one is held at a time).
@@ -20,7 +21,7 @@ enum LoadInput {
 
   var sizeHint: Int {
     switch self {
-    case .file(let path): return InputFile.sizeHint(path)
+    case .file(let path): return InputFile.textSizeHint(path)
     case .app(let path, _): return AppExportRecording.sizeHint(path: path)
     }
   }
@@ -29,7 +30,7 @@ enum LoadInput {
 extension AppExportRecording {
   /// The bytes progress counts for a recording: its files' sizes, as for a CSV file.
   static func sizeHint(path: String) -> Int {
-    guard InputFile.kind(path) == .folder else { return InputFile.sizeHint(path) }
+    guard InputFile.kind(path) == .folder else { return InputFile.textSizeHint(path) }
     let names = (try? AppExport.csvFiles(in: path)) ?? []
     return names.reduce(0) {
       $0 + InputFile.sizeHint((path as NSString).appendingPathComponent($1))
@@ -149,7 +150,7 @@ extension DatasetLoader {
     where !name.hasPrefix(".") {
       let path = (folder as NSString).appendingPathComponent(name)
       switch InputFile.kind(path) {
-      case .regularFile where name.lowercased().hasSuffix(".csv"):
+      case .regularFile where InputFile.isCSVName(name):
         found.append(FoundInput(path: path, isApp: try isAppFile(path, options: options)))
       case .folder where depth < 4:
         let had = found.count
@@ -158,7 +159,7 @@ extension DatasetLoader {
         } catch CSVError.noCSVFiles {
           found.removeSubrange(had...)
         }
-      case let kind where name.lowercased().hasSuffix(".csv") && kind != .folder:
+      case let kind where InputFile.isCSVName(name) && kind != .folder:
         throw CSVError.unreadable(
           file: path,
           reason: kind == nil

@@ -92,6 +92,18 @@ struct LoadState {
   mutating func parse(
     file: String, fileIndex: Int, blocks: InputBlocks, progress: (Int) -> Void
   ) throws {
+    do {
+      try parseBlocks(file: file, fileIndex: fileIndex, blocks: blocks, progress: progress)
+    } catch let error as CSVError {
+      // Damaged gzip garbles the text before its checksum says so: that is the error then.
+      try blocks.checkRest()
+      throw error
+    }
+  }
+
+  private mutating func parseBlocks(
+    file: String, fileIndex: Int, blocks: InputBlocks, progress: (Int) -> Void
+  ) throws {
     files.append(file)
     let blockBytes = Self.batchSize * chunkBytes
     try blocks.refill(dropping: 0, minimum: blockBytes)

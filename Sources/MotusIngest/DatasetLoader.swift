@@ -5,6 +5,7 @@
 
 import Foundation
 import MotusData
+import MotusGzip
 
 #if canImport(Glibc)
   import Glibc
@@ -68,8 +69,8 @@ public struct InputBytes: Sendable {
 
 /// Reads labelled CSV files. See `LoadOptions` for what can be chosen.
 public enum DatasetLoader {
-  /// Loads `paths`: files, folders (whose `.csv` files are read in natural order), pipes,
-  /// FIFOs and `-` (standard input).
+  /// Loads `paths`: files, folders (whose `.csv` and `.csv.gz` files are read in natural
+  /// order), pipes, FIFOs and `-` (standard input); gzip input is inflated as it is read.
   ///
   /// - Parameters:
   ///   - progress: Called now and then with (bytes parsed, total bytes) of all files; the
@@ -172,7 +173,7 @@ public enum DatasetLoader {
   }
 
   /// Files named by `paths`: files, streams and `-` as given, folders expanded to their
-  /// `.csv` files.
+  /// `.csv` and `.csv.gz` files.
   ///
   /// - Throws: `CSVError.noFiles`, `.noCSVFiles`, `.unreadable` (a missing path, or `-` twice).
   public static func expand(_ paths: [String]) throws -> [String] {
@@ -188,7 +189,7 @@ public enum DatasetLoader {
         throw CSVError.unreadable(file: path, reason: "no such file or folder")
       case .folder:
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        let csv = names.filter { $0.lowercased().hasSuffix(".csv") }.sorted(by: naturalOrder)
+        let csv = names.filter(InputFile.isCSVName).sorted(by: naturalOrder)
         guard !csv.isEmpty else { throw CSVError.noCSVFiles(folder: path) }
         files += csv.map { (path as NSString).appendingPathComponent($0) }
       default:
@@ -198,10 +199,10 @@ public enum DatasetLoader {
     return files
   }
 
-  /// The whole input (a file, stream or `-`) in one buffer.
+  /// The whole text of an input (a file, stream or `-`, gzip inflated) in one buffer.
   static func readAll(_ path: String) throws -> [UInt8] {
     do {
-      return try InputFile.read(path)
+      return try InputFile.readText(path)
     } catch let error as InputFileError {
       throw CSVError.unreadable(file: error.file, reason: error.reason)
     }

@@ -1,8 +1,10 @@
 // A regular file read a block at a time, so a loader holds a few blocks rather than the
-// whole file: peak memory follows what is kept from the rows, not the file's size.
+// whole file: peak memory follows what is kept from the rows, not the file's size. A gzip
+// file is inflated straight into the block (`InputReader`), so it costs what its text does.
 
 import Foundation
 import MotusData
+import MotusGzip
 
 #if canImport(Glibc)
   import Glibc
@@ -12,13 +14,13 @@ import MotusData
   import Darwin
 #endif
 
-/// The bytes of a file not yet handed out; `refill` drops what was used and reads more.
+/// The text of a file not yet handed out; `refill` drops what was used and reads more.
 final class InputBlocks {
   let name: String
-  private let fd: Int32
-  private let limit: Int
-  /// The size when opened: a small file is never given a large block.
-  private let size: Int
+  private let reader: InputReader
+  /// The size of the text when opened, when known: a small file is never given a large block.
+  /// nil for gzip, whose text is known only by inflating it (blocks then grow by doubling).
+  private let size: Int?
   /// Read straight into, without clearing first (an array would be zero-filled before each
   /// read, a pass over every block on the reading thread).
   private var storage = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
@@ -26,30 +28,40 @@ final class InputBlocks {
   /// Bytes held, from the start of `storage`.
   private(set) var count = 0
   private(set) var atEnd = false
-  /// Bytes read so far (the file may grow while it is read, as `InputFile.read` allows).
-  private(set) var bytesRead = 0
+  /// Bytes of text read so far (the file may grow while it is read, as `InputFile.read`
+  /// allows).
+  var bytesRead: Int { reader.bytesRead }
 
   /// Opens `path` when it is a regular file (nil otherwise: streams are read whole).
   ///
-  /// - Throws: `InputFileError` as `InputFile.read` would (cannot open, not data, too large).
+  /// - Throws: `InputFileError` as `InputFile.readText` would (cannot open, not data, too
+  ///   large).
   init?(path: String, limit: Int = Limits.inputFileBytes) throws {
     guard path != InputFile.standardInputPath, InputFile.kind(path) == .regularFile else {
       return nil
     }
-    name = InputFile.displayName(path)
-    let info: stat
-    (fd, info) = try InputFile.openForReading(path)
-    if Int(info.st_size) > limit {
-      close(fd)
-      throw InputFileError.tooLarge(file: name, limitBytes: limit)
-    }
-    self.limit = limit
-    size = Int(info.st_size)
+    reader = try InputReader(path: path, limit: limit)
+    name = reader.name
+    size = try reader.isCompressed() ? nil : Int(reader.info.st_size)
+    if let size, size > limit { throw InputFileError.tooLarge(file: name, limitBytes: limit) }
   }
 
   deinit {
     storage.deallocate()
-    close(fd)
+  }
+
+  /// Reads the rest of a gzip file without keeping it, so that damage that garbled the text
+  /// (found only by the CRC-32 at a member's end) is reported as such rather than as the bad
+  /// cell it made. Nothing for a text file.
+  ///
+  /// - Throws: `CompressedInputError` when the rest cannot be inflated.
+  func checkRest() throws {
+    guard size == nil else { return }
+    var scratch = [UInt8](repeating: 0, count: 1 << 16)
+    try scratch.withUnsafeMutableBytes { raw in
+      guard let base = raw.baseAddress else { return }
+      while try reader.read(into: base, count: raw.count) != 0 {}
+    }
   }
 
   /// `body` on the bytes held; they stay valid until the next `refill`.
@@ -64,8 +76,11 @@ final class InputBlocks {
       memmove(storage, storage + used, count - used)
       count -= used
     }
-    // One byte beyond the expected end, so that the end is seen in this call.
-    let want = min(max(minimum - count, 0), max(size - bytesRead, 0) + 1)
+    // One byte beyond the expected end, so that the end is seen in this call. Text of unknown
+    // size is read at most 64 MiB or a doubling per call (callers call again until they have
+    // what they need), so "all of the rest" never reserves the limit.
+    let most = size.map { max($0 - bytesRead, 0) + 1 } ?? max(2 * capacity, 1 << 26)
+    let want = min(max(minimum - count, 0), most)
     guard !atEnd, want > 0 else { return }
     let target = count + want
     if target > capacity {
@@ -75,18 +90,13 @@ final class InputBlocks {
       (storage, capacity) = (larger, target)
     }
     while count < target {
-      let n = systemRead(fd, storage + count, target - count)
-      if n < 0 && errno == EINTR { continue }
-      if n < 0 {
-        throw InputFileError.readFailed(file: name, reason: InputFile.lastError())
-      }
+      // nil: a signal interrupted the read; read again.
+      guard let n = try reader.read(into: storage + count, count: target - count) else { continue }
       if n == 0 {
         atEnd = true
         break
       }
       count += n
-      bytesRead += n
-      if bytesRead > limit { throw InputFileError.tooLarge(file: name, limitBytes: limit) }
     }
   }
 }

@@ -27,14 +27,16 @@ enum MotusRunner {
 
   private final class Marker {}
 
-  /// Runs `motus arguments...` with `input` on standard input and waits for it to exit.
+  /// Runs `motus arguments...` with `input` (or the bytes `inputData`) on standard input and
+  /// waits for it to exit.
   ///
   /// `changes` sets (or, with nil, removes) environment variables of the child.
   ///
   /// Output goes to temporary files rather than pipes, so a chatty process cannot block;
   /// `standardOutput` replaces the file (its `standardOutput` text is then empty).
   static func run(
-    _ arguments: [String], input: String? = nil, standardOutput: FileHandle? = nil,
+    _ arguments: [String], input: String? = nil, inputData: Data? = nil,
+    standardOutput: FileHandle? = nil,
     workingDirectory: URL? = nil, timeout: TimeInterval? = nil,
     environment changes: [String: String?] = [:]
   ) throws -> MotusRun {
@@ -61,7 +63,9 @@ enum MotusRunner {
     let inPipe = Pipe()
     process.standardInput = inPipe
     try process.run()
-    if let input { inPipe.fileHandleForWriting.write(Data(input.utf8)) }
+    if let data = inputData ?? input.map({ Data($0.utf8) }) {
+      inPipe.fileHandleForWriting.write(data)
+    }
     try inPipe.fileHandleForWriting.close()
     var timedOut = false
     if let timeout {

@@ -12,10 +12,11 @@ final class DependencyDirectionTests: XCTestCase {
     "MotusData", "MotusLinearAlgebra", "MotusFeatures", "MotusModels", "MotusStreaming",
   ]
   /// What a pure inference module must never import, directly or through its dependencies:
-  /// OpenBLAS and the training side, batch ingest included (pure Swift, but no app needs it).
+  /// OpenBLAS and the training side, batch ingest included (pure Swift, but no app needs it),
+  /// and zlib with the compressed input it reads (an app reads sensors, not files).
   static let forbiddenForInference: Set<String> = [
     "MotusBLAS", "MotusTraining", "MotusEvaluation", "MotusBenchmarks", "COpenBLAS",
-    "MotusIngest",
+    "MotusIngest", "MotusGzip", "CZlib",
   ]
   /// The library product an app embeds, and the targets it names.
   static let inferenceProduct = "MotusInference"
@@ -74,7 +75,9 @@ final class DependencyDirectionTests: XCTestCase {
     XCTAssertEqual(declared["MotusData"], [])
     XCTAssertEqual(declared["MotusFeatures"], ["MotusData", "MotusLinearAlgebra"])
     XCTAssertEqual(
-      declared["MotusIngest"], ["MotusData", "MotusFeatures", "MotusLinearAlgebra"])
+      declared["MotusIngest"], ["MotusData", "MotusFeatures", "MotusLinearAlgebra", "MotusGzip"])
+    XCTAssertEqual(declared["MotusGzip"], ["CZlib", "MotusData"])
+    XCTAssertEqual(declared["CZlib"], [])
     XCTAssertEqual(declared["MotusBLAS"], ["COpenBLAS", "MotusLinearAlgebra"])
     XCTAssertEqual(declared["MotusCLI"], ["Motus", "ArgumentParser"])
     XCTAssertEqual(declared["COpenBLAS"], [])
@@ -90,6 +93,8 @@ final class DependencyDirectionTests: XCTestCase {
     XCTAssertEqual(targets, Self.inferenceProductTargets)
     let reached = Self.reachable(from: targets, declared: declared)
     XCTAssertFalse(reached.contains("MotusIngest"), "\(Self.inferenceProduct) reaches \(reached)")
+    XCTAssertTrue(
+      reached.isDisjoint(with: ["MotusGzip", "CZlib"]), "\(Self.inferenceProduct) reaches zlib")
     XCTAssertEqual(reached, Self.pureInferenceModules)
   }
 
@@ -155,6 +160,28 @@ final class DependencyDirectionTests: XCTestCase {
     XCTAssertEqual(
       Self.manifestViolations(declared: ingesting, pure: ["MotusFeatures", "MotusModels"]),
       ["Package.swift: pure inference module MotusFeatures depends on MotusIngest"])
+    // zlib likewise: a streaming module reading gzip, or MotusData leaning on MotusGzip.
+    var compressed = try Self.declaredDependencies(inManifest: Self.syntheticManifest)
+    compressed["MotusStreaming"] = ["MotusData", "CZlib"]
+    compressed["MotusData"] = ["MotusGzip"]
+    compressed["MotusGzip"] = ["CZlib"]
+    let streaming = try Self.imports(
+      in: "import CZlib\n", file: "Sources/MotusStreaming/Reader.swift")
+    XCTAssertEqual(
+      Self.violations(module: "MotusStreaming", imports: streaming, declared: compressed),
+      [
+        "Sources/MotusStreaming/Reader.swift:1: MotusStreaming is a pure inference module and "
+          + "must not import CZlib"
+      ])
+    XCTAssertEqual(
+      Self.manifestViolations(declared: compressed, pure: ["MotusData", "MotusStreaming"]),
+      [
+        "Package.swift: pure inference module MotusData depends on MotusGzip",
+        "Package.swift: pure inference module MotusData depends on CZlib (through MotusGzip)",
+        "Package.swift: pure inference module MotusStreaming depends on CZlib",
+        "Package.swift: pure inference module MotusStreaming depends on MotusGzip (through "
+          + "MotusData)",
+      ])
     let product = """
       products: [
         .library(name: "Other", targets: ["Training"]),

@@ -4,6 +4,7 @@
 // never a trap.
 
 import Foundation
+import MotusGzip
 @testable import MotusIngest
 import XCTest
 
@@ -27,7 +28,13 @@ final class SpecialFileTests: XCTestCase {
           error as? InputFileError,
           .notData(file: path, what: "a file of the kernel's /proc interface"))
       }
-      XCTAssertThrowsError(try InputFile.readPrefix(path, count: 100)) { error in
+      // The text reader, which looks for gzip, opens by the same rule.
+      XCTAssertThrowsError(try InputFile.readText(path)) { error in
+        XCTAssertEqual(
+          error as? InputFileError,
+          .notData(file: path, what: "a file of the kernel's /proc interface"))
+      }
+      XCTAssertThrowsError(try InputFile.readTextPrefix(path, count: 100)) { error in
         XCTAssertEqual(
           error as? InputFileError,
           .notData(
@@ -53,7 +60,7 @@ final class SpecialFileTests: XCTestCase {
     defer { folder.remove() }
     let text = "timestamp,label,x\n0,walk,1\n0.1,walk,2\n"
     let path = try folder.write("a.csv", text)
-    XCTAssertEqual(try InputFile.readPrefix(path, count: 9), Array("timestamp".utf8))
+    XCTAssertEqual(try InputFile.readTextPrefix(path, count: 9), Array("timestamp".utf8))
     XCTAssertEqual(try InputFile.read(path).count, text.utf8.count)
     // /dev/fd and /proc/self/fd name the descriptor's file, not a /proc file.
     let fd = open(path, O_RDONLY)

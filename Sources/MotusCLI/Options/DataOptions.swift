@@ -7,12 +7,14 @@ import Motus
 struct DataOptions: ParsableArguments {
   @Argument(
     help: ArgumentHelp(
-      "CSV files, or folders whose .csv files are all read, or phone-app recordings.",
+      "CSV files (gzip-compressed .csv.gz too), or folders whose .csv and .csv.gz files are "
+        + "all read, or phone-app recordings.",
       discussion: "Layout: one row per sample with a header such as "
         + "`timestamp,session,subject,label,<channels>` (see ../shared/datasets/README.md); "
         + "or a phone-app export, recognised by its header or folder: a Sensor Logger or "
         + "phyphox folder, a SensorLog, phyphox, Physics Toolbox or AndroSensor CSV (label it "
-        + "with --label or --label-map; `motus inspect` shows what was converted).",
+        + "with --label or --label-map; `motus inspect` shows what was converted). gzip input "
+        + "(a .csv.gz file, gzip piped into `-`) is read as its text, inflated as it is read.",
       valueName: "path"))
   var paths: [String] = []
 

@@ -4,6 +4,7 @@
 
 import Foundation
 import MotusData
+import MotusGzip
 
 #if canImport(Glibc)
   import Glibc
@@ -176,12 +177,13 @@ public enum AppExport {
     }
   }
 
-  /// Every byte of `path`, as `InputFile.read` gives them.
+  /// The text of `path`, as `InputFile.readText` gives it (gzip inflated).
   ///
-  /// - Throws: `CSVError.unreadable` naming the file and the system's reason.
+  /// - Throws: `CSVError.unreadable` naming the file and the system's reason;
+  ///   `CompressedInputError` for gzip cut short or damaged.
   static func readBytes(_ path: String) throws -> [UInt8] {
     do {
-      return try InputFile.read(path)
+      return try InputFile.readText(path)
     } catch let error as InputFileError {
       throw CSVError.unreadable(file: error.file, reason: error.reason)
     }
@@ -197,9 +199,9 @@ public enum AppExport {
     return AppTextFormat(bytes)?.header ?? []
   }
 
-  /// The first `count` bytes of a regular file (fewer when it is shorter), read through the
-  /// one opening rule (`InputFile.readPrefix`). Only regular files are looked into: opening a
-  /// FIFO would wait for a writer.
+  /// The first `count` bytes of a regular file's text (fewer when it is shorter; gzip
+  /// inflated), read through the one opening rule (`InputFile.readTextPrefix`). Only regular
+  /// files are looked into: opening a FIFO would wait for a writer.
   private static func prefix(of path: String, count: Int) throws -> [UInt8] {
     switch InputFile.kind(path) {
     case .regularFile, nil: break  // a missing file: the read says why
@@ -207,7 +209,7 @@ public enum AppExport {
     default: throw CSVError.unreadable(file: path, reason: "not a regular file")
     }
     do {
-      return try InputFile.readPrefix(path, count: count)
+      return try InputFile.readTextPrefix(path, count: count)
     } catch let error as InputFileError {
       throw CSVError.unreadable(file: error.file, reason: error.reason)
     }

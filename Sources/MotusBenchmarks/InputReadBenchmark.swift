@@ -1,0 +1,143 @@
+// What reading gzip costs: one recording read plain and gzipped by the same command, each run
+// its own process (so each run's peak resident memory is its own, `wait4`'s ru_maxrss),
+// alternating plain and gzipped so that a busy machine slows both alike.
+
+import Foundation
+import MotusData
+import MotusGzip
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Times a command on a recording and on its gzip copy.
+public enum InputReadBenchmark {
+  /// One run of the command.
+  public struct Run: Sendable {
+    public var seconds: Double
+    public var peakResidentBytes: Int
+  }
+
+  public struct Report: Sendable {
+    public var plainBytes: Int
+    public var compressedBytes: Int
+    public var plain: [Run]
+    public var compressed: [Run]
+
+    public var medianSeconds: (plain: Double, compressed: Double) {
+      (median(plain.map(\.seconds)), median(compressed.map(\.seconds)))
+    }
+    public var medianPeakResidentBytes: (plain: Double, compressed: Double) {
+      (
+        median(plain.map { Double($0.peakResidentBytes) }),
+        median(compressed.map { Double($0.peakResidentBytes) })
+      )
+    }
+    /// gzip over plain, of the medians (and of the file sizes).
+    public var ratios: (seconds: Double, peakResidentBytes: Double, fileBytes: Double) {
+      let (time, memory) = (medianSeconds, medianPeakResidentBytes)
+      return (
+        time.compressed / time.plain, memory.compressed / memory.plain,
+        Double(compressedBytes) / Double(plainBytes)
+      )
+    }
+  }
+
+  /// Writes a gzip copy of `file` into `folder` (zlib level 6, gzip's default, in members of
+  /// 16 MiB as pigz writes them, so this process never holds the file), then runs
+  /// `executable arguments(path)` `runs` times on each, standard output to /dev/null.
+  ///
+  /// - Throws: `InputFileError` when `file` cannot be read; `BenchmarkRunError` when a run
+  ///   cannot start or fails.
+  public static func run(
+    file: String, folder: String, runs: Int, executable: String,
+    arguments: (String) -> [String]
+  ) throws -> Report {
+    let copy = (folder as NSString).appendingPathComponent(PathName.last(file) + ".gz")
+    let (plainBytes, compressedBytes) = try writeCompressedCopy(of: file, to: copy)
+    defer { try? FileManager.default.removeItem(atPath: copy) }
+    var report = Report(
+      plainBytes: plainBytes, compressedBytes: compressedBytes, plain: [], compressed: [])
+    for _ in 0..<runs {
+      report.plain.append(try measure(executable, arguments(file)))
+      report.compressed.append(try measure(executable, arguments(copy)))
+    }
+    return report
+  }
+
+  /// The gzip copy, member by member; the sizes of the text and of the copy.
+  private static func writeCompressedCopy(of file: String, to copy: String) throws -> (Int, Int) {
+    let reader = try InputReader(path: file)
+    guard FileManager.default.createFile(atPath: copy, contents: nil),
+      let output = FileHandle(forWritingAtPath: copy)
+    else { throw BenchmarkRunError(message: "cannot write the gzip copy \(copy)") }
+    defer { try? output.close() }
+    var chunk = [UInt8](repeating: 0, count: 16 << 20)
+    var written = 0
+    while true {
+      var filled = 0
+      while filled < chunk.count {
+        let n = try chunk.withUnsafeMutableBytes { raw -> Int? in
+          guard let base = raw.baseAddress else { return 0 }
+          return try reader.read(into: base + filled, count: raw.count - filled)
+        }
+        guard let n else { continue }
+        if n == 0 { break }
+        filled += n
+      }
+      if filled == 0 { break }
+      let member = Gzip.compress(Array(chunk[..<filled]))
+      try output.write(contentsOf: member)
+      written += member.count
+    }
+    return (reader.bytesRead, written)
+  }
+
+  /// Runs one process to its end: wall time and peak resident memory.
+  static func measure(_ executable: String, _ arguments: [String]) throws -> Run {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    // posix_spawn shares this process's memory until the child's exec, and exec records that
+    // memory's peak as the child's: reset this process's peak to its present size first
+    // (Linux's clear_refs; where it cannot be written, the figure may count this process).
+    if let refs = fopen("/proc/self/clear_refs", "w") {
+      fputs("5", refs)
+      fclose(refs)
+    }
+    var pid: pid_t = 0
+    let start = DispatchTime.now().uptimeNanoseconds
+    let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+    guard spawned == 0 else {
+      throw BenchmarkRunError(message: "cannot start \(executable): \(InputFile.describe(spawned))")
+    }
+    var status: Int32 = 0
+    var usage = rusage()
+    while wait4(pid, &status, 0, &usage) < 0 {
+      guard errno == EINTR else {
+        throw BenchmarkRunError(message: "waiting for \(executable): \(InputFile.lastError())")
+      }
+    }
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    // Exited with 0: the low byte (signal) and the exit code are both zero.
+    guard status == 0 else {
+      throw BenchmarkRunError(
+        message: "`\(([executable] + arguments).joined(separator: " "))` failed (status "
+          + "\(status)); run it alone to see why")
+    }
+    // ru_maxrss is in kilobytes on Linux.
+    return Run(seconds: seconds, peakResidentBytes: Int(usage.ru_maxrss) * 1024)
+  }
+
+  private static func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return .nan }
+    let middle = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+  }
+}

@@ -1,0 +1,86 @@
+// Commands on gzip-compressed recordings, end to end: a `.csv.gz` file and gzip piped into
+// standard input read as their text (`inspect`, `evaluate`, `stream`), and a file cut short
+// stops every one with its name and a hint. SYNTHETIC recordings (MotusSimulation).
+
+import Foundation
+import MotusGzip
+import MotusSimulation
+import MotusTestSupport
+import XCTest
+
+final class CompressedInputCommandTests: TemporaryFolderTestCase {
+  private func recordingText() -> String {
+    var simulator = ActivitySimulator(seed: 5)
+    var text = ""
+    for subject in 1...2 {
+      for activity in [SimulatedActivity.stationary, .walking, .running] {
+        text += simulator.recording(activity, subject: subject, seconds: 20)
+          .csv(includeHeader: text.isEmpty)
+      }
+    }
+    return text
+  }
+
+  private func writeBytes(_ bytes: [UInt8], _ name: String) throws -> String {
+    let url = folder.appendingPathComponent(name)
+    try Data(bytes).write(to: url)
+    return url.path
+  }
+
+  func testCompressedFileAndStandardInput_ReadAsTheirText() throws {
+    let text = recordingText()
+    let plain = try write(text, "rec.csv")
+    let compressed = Gzip.compress(Array(text.utf8))
+    let packed = try writeBytes(compressed, "rec.csv.gz")
+    let expected = try MotusRunner.run(["inspect", plain])
+    XCTAssertEqual(expected.exitCode, 0, expected.standardError)
+    for run in [
+      try MotusRunner.run(["inspect", packed]),
+      try MotusRunner.run(["inspect", "-"], inputData: Data(compressed)),
+    ] {
+      XCTAssertEqual(run.exitCode, 0, run.standardError)
+      XCTAssertEqual(run.standardOutput, expected.standardOutput)
+    }
+    let model = path("m.motus")
+    let train = try MotusRunner.run(
+      ["train", packed, "--seed", "1", "--window", "128", "--hop", "64", "-o", model])
+    XCTAssertEqual(train.exitCode, 0, train.standardError)
+    let evaluated = try MotusRunner.run(["evaluate", model, plain])
+    XCTAssertEqual(try MotusRunner.run(["evaluate", model, "-"], inputData: Data(compressed))
+      .standardOutput, evaluated.standardOutput)
+    // The stream, from the file and from a pipe, as it streams the text.
+    let streamed = try MotusRunner.run(["stream", model, plain])
+    XCTAssertEqual(streamed.exitCode, 0, streamed.standardError)
+    XCTAssertTrue(streamed.standardOutput.contains("\"prediction\""), streamed.standardOutput)
+    XCTAssertEqual(try MotusRunner.run(["stream", model, packed]).standardOutput,
+      streamed.standardOutput)
+    XCTAssertEqual(
+      try MotusRunner.run(["stream", model, "-"], inputData: Data(compressed)).standardOutput,
+      streamed.standardOutput)
+  }
+
+  func testCutShortFile_StopsEveryCommandNamingItWithAHint() throws {
+    let compressed = Gzip.compress(Array(recordingText().utf8))
+    let cut = Array(compressed[..<(compressed.count / 2)])
+    let path = try writeBytes(cut, "cut.csv.gz")
+    let model = self.path("m.motus")
+    let train = try MotusRunner.run(["train", path, "--seed", "1", "-o", model])
+    for (run, name) in [
+      (try MotusRunner.run(["inspect", path]), path),
+      (train, path),
+      (try MotusRunner.run(["features", path, "-o", self.path("f.csv")]), path),
+      (try MotusRunner.run(["inspect", "-"], inputData: Data(cut)), "<stdin>"),
+    ] {
+      XCTAssertEqual(run.exitCode, 1, run.standardError)
+      XCTAssertFalse(run.diedOfSignal)
+      XCTAssertTrue(
+        run.standardError.contains("\(name): cannot read (the file ends inside its compressed"),
+        run.standardError)
+      XCTAssertTrue(run.standardError.contains("HINT: was it copied whole?"), run.standardError)
+    }
+    XCTAssertFalse(FileManager.default.fileExists(atPath: model))
+    XCTAssertFalse(FileManager.default.fileExists(atPath: self.path("f.csv")))
+  }
+
+  private func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+}
