@@ -104,66 +104,79 @@ public struct JSONLocator {
     if path != nil { found = i }
     guard i < bytes.count else { throw Failure(offset: i, reason: "the text ends early") }
     switch bytes[i] {
-    case UInt8(ascii: "{"):
-      i += 1
-      skipSpace()
-      if peek(UInt8(ascii: "}")) { return }
-      while true {
-        guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else {
-          throw Failure(offset: i, reason: "expected a key in double quotes")
-        }
-        let keyStart = i
-        let key = try string()
-        skipSpace()
-        guard peek(UInt8(ascii: ":")) else {
-          throw Failure(offset: i, reason: "expected ':' after a key")
-        }
-        skipSpace()
-        let onPath = path.flatMap { p -> ArraySlice<CodingKey>? in
-          guard let first = p.first, first.intValue == nil, first.stringValue == key else {
-            return nil
-          }
-          return p.dropFirst()
-        }
-        if findsKey, onPath?.isEmpty == true {
-          found = keyStart
-          keyFound = true
-          try value(path: nil, depth: depth + 1)
-        } else {
-          try child(onPath: onPath, depth: depth + 1, found: &found)
-        }
-        skipSpace()
-        if peek(UInt8(ascii: "}")) { return }
-        guard peek(UInt8(ascii: ",")) else {
-          throw Failure(offset: i, reason: "expected ',' or '}' in an object")
-        }
-        skipSpace()
-      }
-    case UInt8(ascii: "["):
-      i += 1
-      skipSpace()
-      if peek(UInt8(ascii: "]")) { return }
-      var index = 0
-      while true {
-        let onPath = path.flatMap { p -> ArraySlice<CodingKey>? in
-          guard let first = p.first, first.intValue == index else { return nil }
-          return p.dropFirst()
-        }
-        try child(onPath: onPath, depth: depth + 1, found: &found)
-        index += 1
-        skipSpace()
-        if peek(UInt8(ascii: "]")) { return }
-        guard peek(UInt8(ascii: ",")) else {
-          throw Failure(offset: i, reason: "expected ',' or ']' in a list")
-        }
-        skipSpace()
-      }
+    case UInt8(ascii: "{"): try object(path: path, depth: depth, found: &found)
+    case UInt8(ascii: "["): try list(path: path, depth: depth, found: &found)
     case UInt8(ascii: "\""):
       _ = try string()
     case UInt8(ascii: "t"): try literal("true")
     case UInt8(ascii: "f"): try literal("false")
     case UInt8(ascii: "n"): try literal("null")
     default: try number()
+    }
+  }
+
+  /// Walks an object from its `{`; a member whose key is the path's next name is on the path
+  /// (and, when the path ends there and keys are sought, the key is what is found).
+  private mutating func object(
+    path: ArraySlice<CodingKey>?, depth: Int, found: inout Int?
+  ) throws {
+    i += 1
+    skipSpace()
+    if peek(UInt8(ascii: "}")) { return }
+    while true {
+      guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else {
+        throw Failure(offset: i, reason: "expected a key in double quotes")
+      }
+      let keyStart = i
+      let key = try string()
+      skipSpace()
+      guard peek(UInt8(ascii: ":")) else {
+        throw Failure(offset: i, reason: "expected ':' after a key")
+      }
+      skipSpace()
+      let onPath = path.flatMap { p -> ArraySlice<CodingKey>? in
+        guard let first = p.first, first.intValue == nil, first.stringValue == key else {
+          return nil
+        }
+        return p.dropFirst()
+      }
+      if findsKey, onPath?.isEmpty == true {
+        found = keyStart
+        keyFound = true
+        try value(path: nil, depth: depth + 1)
+      } else {
+        try child(onPath: onPath, depth: depth + 1, found: &found)
+      }
+      skipSpace()
+      if peek(UInt8(ascii: "}")) { return }
+      guard peek(UInt8(ascii: ",")) else {
+        throw Failure(offset: i, reason: "expected ',' or '}' in an object")
+      }
+      skipSpace()
+    }
+  }
+
+  /// Walks a list from its `[`; the element at the path's next index is on the path.
+  private mutating func list(
+    path: ArraySlice<CodingKey>?, depth: Int, found: inout Int?
+  ) throws {
+    i += 1
+    skipSpace()
+    if peek(UInt8(ascii: "]")) { return }
+    var index = 0
+    while true {
+      let onPath = path.flatMap { p -> ArraySlice<CodingKey>? in
+        guard let first = p.first, first.intValue == index else { return nil }
+        return p.dropFirst()
+      }
+      try child(onPath: onPath, depth: depth + 1, found: &found)
+      index += 1
+      skipSpace()
+      if peek(UInt8(ascii: "]")) { return }
+      guard peek(UInt8(ascii: ",")) else {
+        throw Failure(offset: i, reason: "expected ',' or ']' in a list")
+      }
+      skipSpace()
     }
   }
 
