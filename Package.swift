@@ -16,8 +16,8 @@ let package = Package(
   ],
   targets: [
     // MARK: - Public API (pure Swift: embeddable in an iOS app)
-    // What the engine reads and writes: recordings, channel recipes, the resampler, one row
-    // of CSV, input and output files, errors.
+    // What the engine reads: recordings, channel recipes, the resampler, one row of CSV, input
+    // files, errors.
     .target(name: "MotusData", exclude: ["README.md"]),
     .target(name: "MotusLinearAlgebra", exclude: ["README.md"]),
     .target(
@@ -31,7 +31,8 @@ let package = Package(
       dependencies: ["MotusModels", "MotusFeatures", "MotusData", "MotusLinearAlgebra"],
       exclude: ["README.md"]),
     // Training-side ingest (pure Swift, but no part of MotusInference): the parallel CSV
-    // loader, manifests, phone-app exports, device perturbation and window tables.
+    // loader, manifests, phone-app exports, device perturbation, window tables, and the output
+    // rule every command writes by.
     .target(
       name: "MotusIngest",
       dependencies: ["MotusData", "MotusFeatures", "MotusLinearAlgebra", "MotusGzip"],

@@ -104,60 +104,8 @@ public struct JSONLocator {
     if path != nil { found = i }
     guard i < bytes.count else { throw Failure(offset: i, reason: "the text ends early") }
     switch bytes[i] {
-    case UInt8(ascii: "{"):
-      i += 1
-      skipSpace()
-      if peek(UInt8(ascii: "}")) { return }
-      while true {
-        guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else {
-          throw Failure(offset: i, reason: "expected a key in double quotes")
-        }
-        let keyStart = i
-        let key = try string()
-        skipSpace()
-        guard peek(UInt8(ascii: ":")) else {
-          throw Failure(offset: i, reason: "expected ':' after a key")
-        }
-        skipSpace()
-        let onPath = path.flatMap { p -> ArraySlice<CodingKey>? in
-          guard let first = p.first, first.intValue == nil, first.stringValue == key else {
-            return nil
-          }
-          return p.dropFirst()
-        }
-        if findsKey, onPath?.isEmpty == true {
-          found = keyStart
-          keyFound = true
-          try value(path: nil, depth: depth + 1)
-        } else {
-          try child(onPath: onPath, depth: depth + 1, found: &found)
-        }
-        skipSpace()
-        if peek(UInt8(ascii: "}")) { return }
-        guard peek(UInt8(ascii: ",")) else {
-          throw Failure(offset: i, reason: "expected ',' or '}' in an object")
-        }
-        skipSpace()
-      }
-    case UInt8(ascii: "["):
-      i += 1
-      skipSpace()
-      if peek(UInt8(ascii: "]")) { return }
-      var index = 0
-      while true {
-        let onPath = path.flatMap { p -> ArraySlice<CodingKey>? in
-          guard let first = p.first, first.intValue == index else { return nil }
-          return p.dropFirst()
-        }
-        try child(onPath: onPath, depth: depth + 1, found: &found)
-        index += 1
-        skipSpace()
-        if peek(UInt8(ascii: "]")) { return }
-        guard peek(UInt8(ascii: ",")) else {
-          throw Failure(offset: i, reason: "expected ',' or ']' in a list")
-        }
-        skipSpace()
-      }
+    case UInt8(ascii: "{"): try object(path: path, depth: depth, found: &found)
+    case UInt8(ascii: "["): try list(path: path, depth: depth, found: &found)
     case UInt8(ascii: "\""):
       _ = try string()
     case UInt8(ascii: "t"): try literal("true")
@@ -165,6 +113,76 @@ public struct JSONLocator {
     case UInt8(ascii: "n"): try literal("null")
     default: try number()
     }
+  }
+
+  /// Walks an object from its `{`; a member whose key is the path's next name is on the path
+  /// (and, when the path ends there and keys are sought, the key is what is found).
+  private mutating func object(
+    path: ArraySlice<CodingKey>?, depth: Int, found: inout Int?
+  ) throws {
+    guard opens(closedBy: UInt8(ascii: "}")) else { return }
+    repeat {
+      guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else {
+        throw Failure(offset: i, reason: "expected a key in double quotes")
+      }
+      let keyStart = i
+      let key = try string()
+      skipSpace()
+      guard peek(UInt8(ascii: ":")) else {
+        throw Failure(offset: i, reason: "expected ':' after a key")
+      }
+      skipSpace()
+      let onPath = path.flatMap { p -> ArraySlice<CodingKey>? in
+        guard let first = p.first, first.intValue == nil, first.stringValue == key else {
+          return nil
+        }
+        return p.dropFirst()
+      }
+      if findsKey, onPath?.isEmpty == true {
+        found = keyStart
+        keyFound = true
+        try value(path: nil, depth: depth + 1)
+      } else {
+        try child(onPath: onPath, depth: depth + 1, found: &found)
+      }
+    } while try continues(closedBy: UInt8(ascii: "}"), in: "an object")
+  }
+
+  /// Walks a list from its `[`; the element at the path's next index is on the path.
+  private mutating func list(
+    path: ArraySlice<CodingKey>?, depth: Int, found: inout Int?
+  ) throws {
+    guard opens(closedBy: UInt8(ascii: "]")) else { return }
+    var index = 0
+    repeat {
+      let onPath = path.flatMap { p -> ArraySlice<CodingKey>? in
+        guard let first = p.first, first.intValue == index else { return nil }
+        return p.dropFirst()
+      }
+      try child(onPath: onPath, depth: depth + 1, found: &found)
+      index += 1
+    } while try continues(closedBy: UInt8(ascii: "]"), in: "a list")
+  }
+
+  /// Consumes a container's opening byte and the space after it; false when `close` follows at
+  /// once (an empty object or list, consumed).
+  private mutating func opens(closedBy close: UInt8) -> Bool {
+    i += 1
+    skipSpace()
+    return !peek(close)
+  }
+
+  /// After a member or element: true when a comma follows (consumed, with the space after it),
+  /// false at `close` (consumed); anything else is an error naming the `container`.
+  private mutating func continues(closedBy close: UInt8, in container: String) throws -> Bool {
+    skipSpace()
+    if peek(close) { return false }
+    guard peek(UInt8(ascii: ",")) else {
+      let closing = Character(Unicode.Scalar(close))
+      throw Failure(offset: i, reason: "expected ',' or '\(closing)' in \(container)")
+    }
+    skipSpace()
+    return true
   }
 
   /// Walks a member or element; `onPath` is what remains of the path when it is on it.

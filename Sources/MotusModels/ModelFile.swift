@@ -15,9 +15,10 @@ import MotusData
 import MotusFeatures
 import MotusLinearAlgebra
 
-/// Reads and writes `.motus` model files.
+/// Encodes and reads `.motus` model files; writing one to disk is the trainer's
+/// (`ModelFile.write` in MotusTraining), so the inference path carries no output machinery.
 ///
-///     try ModelFile.write(model, to: URL(fileURLWithPath: "walk.motus"))
+///     let bytes = try ModelFile.encode(model)
 ///     let model = try ModelFile.read(from: URL(fileURLWithPath: "walk.motus"))
 public enum ModelFile {
   public static let magic = Array("MOTUSMDL".utf8)
@@ -72,24 +73,6 @@ public enum ModelFile {
     }
     appendUInt32(&data, CRC32.checksum([UInt8](data)[...]))
     return data
-  }
-
-  /// Writes by the output rule (`OutputFile`): a temporary file in the same folder, then a
-  /// rename, so a failed write leaves any previous file at `url` intact; a model file given as
-  /// `inputs` is refused.
-  public static func write(_ model: TrainedModel, to url: URL, inputs: [String] = []) throws {
-    let file = url.path
-    let data: Data
-    do {
-      data = try encode(model)
-    } catch {
-      throw ModelFileError.unwritable(file: file, reason: "cannot encode header: \(error)")
-    }
-    do {
-      try OutputFile.write([UInt8](data), to: file, flag: "model file", inputs: inputs)
-    } catch let error as OutputFileError {
-      throw ModelFileError.unwritable(file: file, reason: error.reason)
-    }
   }
 
   /// Reads and checks a model file (a path, a pipe or `-`).

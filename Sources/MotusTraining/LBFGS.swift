@@ -37,13 +37,7 @@ public enum LBFGS {
     var evaluations = 1
     var (f, gFloat) = function(initial)
     var g = gFloat.map(Double.init)
-    // Pair j (0 = oldest) is at slot (first + j) % memory.
-    var sHistory = [Double](repeating: 0, count: memory * p)
-    var yHistory = [Double](repeating: 0, count: memory * p)
-    var rhoHistory = [Double](repeating: 0, count: memory)
-    var alphas = [Double](repeating: 0, count: memory)
-    var first = 0
-    var count = 0
+    var history = CurvatureHistory(memory: memory, parameterCount: p)
     var direction = [Double](repeating: 0, count: p)
     var newX = x
     var iteration = 0
@@ -54,83 +48,23 @@ public enum LBFGS {
     }
     while iteration < maxIterations {
       if g.reduce(0, { max($0, abs($1)) }) <= gradientTolerance { return result(true) }
-      // two-loop recursion: direction = -H g
-      sHistory.withUnsafeBufferPointer { s in
-        yHistory.withUnsafeBufferPointer { y in
-          direction.withUnsafeMutableBufferPointer { q in
-            for j in 0..<p { q[j] = g[j] }
-            for j in stride(from: count - 1, through: 0, by: -1) {
-              let slot = (first + j) % memory
-              let sj = UnsafeBufferPointer(rebasing: s[(slot * p)..<(slot * p + p)])
-              let yj = UnsafeBufferPointer(rebasing: y[(slot * p)..<(slot * p + p)])
-              let a = rhoHistory[slot] * dot(sj, UnsafeBufferPointer(q))
-              alphas[slot] = a
-              for i in 0..<p { q[i] -= a * yj[i] }
-            }
-            let gamma: Double
-            if count > 0 {
-              let slot = (first + count - 1) % memory
-              let yj = UnsafeBufferPointer(rebasing: y[(slot * p)..<(slot * p + p)])
-              gamma = 1 / (rhoHistory[slot] * dot(yj, yj))  // sᵀy / yᵀy
-            } else {
-              let norm = dot(UnsafeBufferPointer(q), UnsafeBufferPointer(q)).squareRoot()
-              gamma = 1 / max(1e-12, norm)  // the first step has unit length
-            }
-            for i in 0..<p { q[i] *= gamma }
-            for j in 0..<count {
-              let slot = (first + j) % memory
-              let sj = UnsafeBufferPointer(rebasing: s[(slot * p)..<(slot * p + p)])
-              let yj = UnsafeBufferPointer(rebasing: y[(slot * p)..<(slot * p + p)])
-              let beta = rhoHistory[slot] * dot(yj, UnsafeBufferPointer(q))
-              let a = alphas[slot] - beta
-              for i in 0..<p { q[i] += a * sj[i] }
-            }
-            for i in 0..<p { q[i] = -q[i] }
-          }
-        }
-      }
+      history.searchDirection(gradient: g, into: &direction)
       var slope = dotArrays(g, direction)
       if slope >= 0 {  // not a descent direction: restart from steepest descent
-        count = 0
+        history.forget()
         let norm = max(1e-12, dotArrays(g, g).squareRoot())
         for i in 0..<p { direction[i] = -g[i] / norm }
         slope = dotArrays(g, direction)
       }
-      // backtracking line search on the Armijo condition f(x + t d) <= f + c1 t slope
-      var step = 1.0
-      var accepted = false
-      var newF = f
-      var newG = g
-      for _ in 0..<40 {
-        for j in 0..<p { newX[j] = x[j] + step * direction[j] }
-        let (trialF, trialG) = function(newX.map(Float.init))
-        evaluations += 1
-        if trialF.isFinite && trialF <= f + 1e-4 * step * slope {
-          newF = trialF
-          newG = trialG.map(Double.init)
-          accepted = true
-          break
-        }
-        step *= 0.5
-      }
+      let trial = backtrack(
+        from: x, loss: f, direction: direction, slope: slope, into: &newX,
+        evaluations: &evaluations, function: function)
       iteration += 1
-      if !accepted {
+      guard let (newF, newG) = trial else {
         // no decrease at Float precision: we are at the optimum as far as Float can tell
         return result(true)
       }
-      // the new pair s = newX - x, y = newG - g, kept only if curvature is positive
-      // (H stays positive definite); the oldest is overwritten when memory is full
-      var sy = 0.0
-      for i in 0..<p { sy += (newX[i] - x[i]) * (newG[i] - g[i]) }
-      if sy > 1e-12 {
-        let slot = (first + count) % memory
-        for i in 0..<p {
-          sHistory[slot * p + i] = newX[i] - x[i]
-          yHistory[slot * p + i] = newG[i] - g[i]
-        }
-        rhoHistory[slot] = 1 / sy
-        if count < memory { count += 1 } else { first = (first + 1) % memory }
-      }
+      history.add(from: x, to: newX, gradient: g, newGradient: newG)
       let change = f - newF
       swap(&x, &newX)
       f = newF
@@ -139,6 +73,112 @@ public enum LBFGS {
       if change <= 1e-10 * max(1, abs(f)) { return result(true) }
     }
     return result(false)
+  }
+
+  /// Backtracking line search on the Armijo condition f(x + t d) <= f + c1 t slope, from t = 1
+  /// halving up to 40 times. The accepted point is left in `newX`; nil when no trial decreases
+  /// the loss (or every trial's loss is not finite).
+  private static func backtrack(
+    from x: [Double], loss f: Double, direction: [Double], slope: Double,
+    into newX: inout [Double], evaluations: inout Int,
+    function: ([Float]) -> (loss: Double, gradient: [Float])
+  ) -> (loss: Double, gradient: [Double])? {
+    var step = 1.0
+    for _ in 0..<40 {
+      for j in 0..<x.count { newX[j] = x[j] + step * direction[j] }
+      let (trialF, trialG) = function(newX.map(Float.init))
+      evaluations += 1
+      if trialF.isFinite && trialF <= f + 1e-4 * step * slope {
+        return (trialF, trialG.map(Double.init))
+      }
+      step *= 0.5
+    }
+    return nil
+  }
+
+  /// The `memory` most recent curvature pairs (s, y) and their ρ = 1 / sᵀy, in two flat
+  /// [memory, P] ring buffers: pair j (0 = oldest) is at slot (first + j) % memory.
+  private struct CurvatureHistory {
+    let memory: Int
+    let p: Int
+    var s: [Double]
+    var y: [Double]
+    var rho: [Double]
+    var alphas: [Double]
+    var first = 0
+    var count = 0
+
+    init(memory: Int, parameterCount p: Int) {
+      self.memory = memory
+      self.p = p
+      s = [Double](repeating: 0, count: memory * p)
+      y = [Double](repeating: 0, count: memory * p)
+      rho = [Double](repeating: 0, count: memory)
+      alphas = [Double](repeating: 0, count: memory)
+    }
+
+    /// Drops every pair (a restart from steepest descent).
+    mutating func forget() { count = 0 }
+
+    /// direction = -H g by the two-loop recursion, H scaled by the newest pair's sᵀy / yᵀy (the
+    /// first step, with no pair yet, has unit length).
+    mutating func searchDirection(gradient g: [Double], into direction: inout [Double]) {
+      let (p, memory, first, count) = (self.p, self.memory, self.first, self.count)
+      let rho = self.rho
+      s.withUnsafeBufferPointer { s in
+        y.withUnsafeBufferPointer { y in
+          alphas.withUnsafeMutableBufferPointer { alphas in
+            direction.withUnsafeMutableBufferPointer { q in
+              for j in 0..<p { q[j] = g[j] }
+              for j in stride(from: count - 1, through: 0, by: -1) {
+                let slot = (first + j) % memory
+                let sj = UnsafeBufferPointer(rebasing: s[(slot * p)..<(slot * p + p)])
+                let yj = UnsafeBufferPointer(rebasing: y[(slot * p)..<(slot * p + p)])
+                let a = rho[slot] * LBFGS.dot(sj, UnsafeBufferPointer(q))
+                alphas[slot] = a
+                for i in 0..<p { q[i] -= a * yj[i] }
+              }
+              let gamma: Double
+              if count > 0 {
+                let slot = (first + count - 1) % memory
+                let yj = UnsafeBufferPointer(rebasing: y[(slot * p)..<(slot * p + p)])
+                gamma = 1 / (rho[slot] * LBFGS.dot(yj, yj))  // sᵀy / yᵀy
+              } else {
+                let norm = LBFGS.dot(UnsafeBufferPointer(q), UnsafeBufferPointer(q)).squareRoot()
+                gamma = 1 / max(1e-12, norm)  // the first step has unit length
+              }
+              for i in 0..<p { q[i] *= gamma }
+              for j in 0..<count {
+                let slot = (first + j) % memory
+                let sj = UnsafeBufferPointer(rebasing: s[(slot * p)..<(slot * p + p)])
+                let yj = UnsafeBufferPointer(rebasing: y[(slot * p)..<(slot * p + p)])
+                let beta = rho[slot] * LBFGS.dot(yj, UnsafeBufferPointer(q))
+                let a = alphas[slot] - beta
+                for i in 0..<p { q[i] += a * sj[i] }
+              }
+              for i in 0..<p { q[i] = -q[i] }
+            }
+          }
+        }
+      }
+    }
+
+    /// Keeps the pair s = newX - x, y = newG - g only if its curvature is positive (H stays
+    /// positive definite); the oldest is overwritten when memory is full.
+    mutating func add(
+      from x: [Double], to newX: [Double], gradient g: [Double], newGradient newG: [Double]
+    ) {
+      var sy = 0.0
+      for i in 0..<p { sy += (newX[i] - x[i]) * (newG[i] - g[i]) }
+      guard sy > 1e-12 else { return }
+      let slot = (first + count) % memory
+      for i in 0..<p {
+        s[slot * p + i] = newX[i] - x[i]
+        y[slot * p + i] = newG[i] - g[i]
+      }
+      rho[slot] = 1 / sy
+      if count < memory { count += 1 } else { first = (first + 1) % memory }
+    }
   }
 
   private static func dot(_ a: UnsafeBufferPointer<Double>, _ b: UnsafeBufferPointer<Double>)

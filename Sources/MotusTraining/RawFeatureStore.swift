@@ -12,6 +12,7 @@
 #endif
 import Foundation
 import MotusData
+import MotusIngest
 import MotusLinearAlgebra
 
 /// Holds a `[N, F]` table on disk (or, when no file can be written, in memory) and hands out its

@@ -3,6 +3,7 @@
 
 import Foundation
 import MotusData
+import MotusIngest
 import XCTest
 
 final class PathNameTests: XCTestCase {

@@ -40,51 +40,8 @@ struct AppClock {
     let n = t.count
     let step = typicalTimeStep(timestamps: t) ?? 0
     self.step = step
-    // One time out of line, between neighbours that agree: a corrupt cell. A time equal to a
-    // neighbour's is a repeat, not out of line.
-    var outliers: [Int] = []
-    if step > 0 && n >= 3 {
-      let near = 10 * step
-      for i in 0..<n {
-        if i == 0 {
-          guard t[0] > t[1], t[1] < t[2], t[2] - t[1] <= near else { continue }
-          t[0] = t[1] - step
-        } else if i == n - 1 {
-          guard t[i] < t[i - 1], t[i - 1] > t[i - 2], t[i - 1] - t[i - 2] <= near else { continue }
-          t[i] = t[i - 1] + step
-        } else {
-          let (a, b) = (t[i - 1], t[i + 1])
-          guard a < b, b - a <= near, t[i] < a || t[i] > b else { continue }
-          t[i] = (a + b) / 2
-        }
-        outliers.append(i)
-      }
-    }
-    // Repeats dropped; after a step back, every later sample moved to follow on.
-    var keep: [Int]? = nil
-    var repeats = 0
-    var backSteps: [(index: Int, seconds: Double)] = []
-    var offset = 0.0
-    var last = -Double.infinity
-    var out: [Double] = []
-    out.reserveCapacity(n)
-    for i in 0..<n {
-      var v = t[i] + offset
-      if v == last {
-        repeats += 1
-        if keep == nil { keep = Array(0..<i) }
-        continue
-      }
-      if v < last {
-        backSteps.append((i, last - v))
-        offset += last - v + step
-        v = t[i] + offset
-        if v <= last { v = last.nextUp }
-      }
-      keep?.append(i)
-      out.append(v)
-      last = v
-    }
+    let outliers = Self.setOutliersBetweenNeighbours(&t, step: step)
+    let (out, keep, repeats, backSteps) = Self.dropRepeatsAndFollowOn(t, step: step)
     let repairs = outliers.count + backSteps.count
     if backSteps.count > Self.repairLimit || repairs > max(Self.repairLimit, n / 100) {
       let first = backSteps.first?.index ?? outliers.first ?? 0
@@ -113,6 +70,64 @@ struct AppClock {
     if backSteps.count > 3 {
       warnings.append("\(source): \(backSteps.count - 3) more step(s) back, moved likewise")
     }
+  }
+
+  /// One time out of line, between neighbours that agree: a corrupt cell, set between them (one
+  /// step beyond its neighbour at either end), in order, so a repaired time is the next one's
+  /// neighbour. A time equal to a neighbour's is a repeat, not out of line. Returns the indices
+  /// set.
+  private static func setOutliersBetweenNeighbours(_ t: inout [Double], step: Double) -> [Int] {
+    let n = t.count
+    var outliers: [Int] = []
+    guard step > 0 && n >= 3 else { return outliers }
+    let near = 10 * step
+    for i in 0..<n {
+      if i == 0 {
+        guard t[0] > t[1], t[1] < t[2], t[2] - t[1] <= near else { continue }
+        t[0] = t[1] - step
+      } else if i == n - 1 {
+        guard t[i] < t[i - 1], t[i - 1] > t[i - 2], t[i - 1] - t[i - 2] <= near else { continue }
+        t[i] = t[i - 1] + step
+      } else {
+        let (a, b) = (t[i - 1], t[i + 1])
+        guard a < b, b - a <= near, t[i] < a || t[i] > b else { continue }
+        t[i] = (a + b) / 2
+      }
+      outliers.append(i)
+    }
+    return outliers
+  }
+
+  /// Repeats dropped (`kept`: the indices left, nil when none is dropped); after a step back,
+  /// every later sample moved to follow on one `step` after the last.
+  private static func dropRepeatsAndFollowOn(_ t: [Double], step: Double) -> (
+    times: [Double], kept: [Int]?, repeats: Int, backSteps: [(index: Int, seconds: Double)]
+  ) {
+    var keep: [Int]? = nil
+    var repeats = 0
+    var backSteps: [(index: Int, seconds: Double)] = []
+    var offset = 0.0
+    var last = -Double.infinity
+    var out: [Double] = []
+    out.reserveCapacity(t.count)
+    for i in 0..<t.count {
+      var v = t[i] + offset
+      if v == last {
+        repeats += 1
+        if keep == nil { keep = Array(0..<i) }
+        continue
+      }
+      if v < last {
+        backSteps.append((i, last - v))
+        offset += last - v + step
+        v = t[i] + offset
+        if v <= last { v = last.nextUp }
+      }
+      keep?.append(i)
+      out.append(v)
+      last = v
+    }
+    return (out, keep, repeats, backSteps)
   }
 
   static func format(_ seconds: Double) -> String {

@@ -23,22 +23,9 @@ enum AppExportJoin {
     _ parts: inout AppRecordingParts, path: String, name: String, gapRule: GapRule
   ) throws -> Joined {
     let steps = parts.streams.map { $0.typicalStep ?? typicalTimeStep(timestamps: $0.times) ?? 0 }
-    guard let primary = steps.indices.filter({ steps[$0] > 0 }).min(by: { steps[$0] < steps[$1] })
-    else {
-      throw AppExportError(
-        path: path, message: "no acceleration, gravity or rotation-rate samples were found.",
-        hint: "record with the app's accelerometer on (\(parts.layout.rawValue)); the files "
-          + "read were: " + (parts.ignored.isEmpty ? "none" : parts.ignored.joined(separator: "; "))
-          + ".")
-    }
+    let primary = try fastestStream(steps: steps, parts: parts, path: path)
     let step = steps[primary]
-    var notes: [String] = []
-    for (s, stream) in parts.streams.enumerated() {
-      notes.append(
-        "\(name): \(stream.source) -> \(stream.channels.joined(separator: ",")): "
-          + "\(stream.conversion), \(String(format: "%.2f", 1 / steps[s])) Hz")
-      notes += (stream.warnings + stream.notes).map { "\(name): \($0)" }
-    }
+    var notes = streamNotes(parts.streams, steps: steps, name: name)
     var warnings = parts.streams.flatMap(\.warnings).map { "\(name): \($0)" }
     // Before any clock time is counted: a step of 1e-300 s would make counts beyond Int.
     try Limits.checkSampleRate(
@@ -46,16 +33,11 @@ enum AppExportJoin {
     let primaryTimes = parts.streams[primary].times
     let pieces = gapRule.pieces(times: primaryTimes, typicalStep: step)
     // Each piece's stretch of the clock: its first time and how many steps.
-    var grids: [(start: Double, count: Int)] = []
-    for piece in pieces {
-      if let g = grid(
+    let grids = pieces.compactMap { piece in
+      grid(
         from: primaryTimes[piece.lowerBound], to: primaryTimes[piece.upperBound - 1], step: step,
         within: parts.streams)
-      {
-        grids.append(g)
-      }
     }
-    let shortPieces = pieces.count - grids.count
     let total = grids.reduce(0) { $0 + $1.count }
     guard total > 0 else {
       throw AppExportError(
@@ -75,11 +57,65 @@ enum AppExportJoin {
     }
     let channels = parts.streams.flatMap(\.channels)
     let source = parts.streams[primary].source
+    let (columns, emptyCells) = alignStreams(
+      &parts, onto: timestamps, grids: grids, steps: steps, gapRule: gapRule)
+    notes.append(
+      clockNote(
+        name: name, source: source, step: step, samples: total, pieces: pieces,
+        primaryTimes: primaryTimes, gapRule: gapRule))
+    if pieces.count > grids.count {
+      notes.append("\(name): \(pieces.count - grids.count) piece(s) between gaps too short to keep")
+    }
+    if emptyCells > 0 {
+      notes.append(
+        "\(name): \(emptyCells) cells fall in a slower sensor's gap (filled by the loader)")
+    }
+    return Joined(
+      channels: channels, warnings: warnings, timestamps: timestamps, columns: columns,
+      rateHz: 1 / step, notes: notes)
+  }
+
+  /// The stream whose clock the join follows: the one with the shortest typical step.
+  private static func fastestStream(
+    steps: [Double], parts: AppRecordingParts, path: String
+  ) throws -> Int {
+    guard let primary = steps.indices.filter({ steps[$0] > 0 }).min(by: { steps[$0] < steps[$1] })
+    else {
+      throw AppExportError(
+        path: path, message: "no acceleration, gravity or rotation-rate samples were found.",
+        hint: "record with the app's accelerometer on (\(parts.layout.rawValue)); the files "
+          + "read were: " + (parts.ignored.isEmpty ? "none" : parts.ignored.joined(separator: "; "))
+          + ".")
+    }
+    return primary
+  }
+
+  /// Per stream: where it came from, what it became at which rate, and what its reader noted.
+  private static func streamNotes(_ streams: [AppStream], steps: [Double], name: String)
+    -> [String]
+  {
+    var notes: [String] = []
+    for (s, stream) in streams.enumerated() {
+      notes.append(
+        "\(name): \(stream.source) -> \(stream.channels.joined(separator: ",")): "
+          + "\(stream.conversion), \(String(format: "%.2f", 1 / steps[s])) Hz")
+      notes += (stream.warnings + stream.notes).map { "\(name): \($0)" }
+    }
+    return notes
+  }
+
+  /// Every sensor's columns interpolated onto the clock, piece by piece (NaN where a slower
+  /// sensor has a gap), each stream's samples released once it is on the clock; with the
+  /// number of NaN cells.
+  private static func alignStreams(
+    _ parts: inout AppRecordingParts, onto timestamps: [Double],
+    grids: [(start: Double, count: Int)], steps: [Double], gapRule: GapRule
+  ) -> (columns: [[Float]], emptyCells: Int) {
     var columns: [[Float]] = []
     var emptyCells = 0
     for s in parts.streams.indices {
       for c in parts.streams[s].columns.indices {
-        var column = [Float](repeating: .nan, count: total)
+        var column = [Float](repeating: .nan, count: timestamps.count)
         var offset = 0
         column.withUnsafeMutableBufferPointer { out in
           for g in grids {
@@ -96,11 +132,19 @@ enum AppExportJoin {
       parts.streams[s].columns = []
       parts.streams[s].times = []
     }
+    return (columns, emptyCells)
+  }
+
+  /// The note on the common clock: its rate, whose step it is, how many samples, and where
+  /// gaps split it (the longest named: a clock that jumped forward shows here).
+  private static func clockNote(
+    name: String, source: String, step: Double, samples: Int, pieces: [Range<Int>],
+    primaryTimes: [Double], gapRule: GapRule
+  ) -> String {
     var clock =
       "\(name): every sensor interpolated onto one \(String(format: "%.2f", 1 / step)) Hz clock "
-      + "(\(source)'s typical step), \(total) samples"
+      + "(\(source)'s typical step), \(samples) samples"
     if pieces.count > 1 {
-      // The longest gap: a clock that jumped forward shows here.
       let longest = pieces.dropFirst().max {
         primaryTimes[$0.lowerBound] - primaryTimes[$0.lowerBound - 1]
           < primaryTimes[$1.lowerBound] - primaryTimes[$1.lowerBound - 1]
@@ -111,17 +155,7 @@ enum AppExportJoin {
         + "\(CSVError.format(gapRule.gapFactor)) steps (the longest \(AppClock.format(gap)) s, "
         + "at \(String(format: "%.1f", primaryTimes[longest.lowerBound - 1])) s)"
     }
-    notes.append(clock)
-    if shortPieces > 0 {
-      notes.append("\(name): \(shortPieces) piece(s) between gaps too short to keep")
-    }
-    if emptyCells > 0 {
-      notes.append(
-        "\(name): \(emptyCells) cells fall in a slower sensor's gap (filled by the loader)")
-    }
-    return Joined(
-      channels: channels, warnings: warnings, timestamps: timestamps, columns: columns,
-      rateHz: 1 / step, notes: notes)
+    return clock
   }
 
   /// The clock (whose rate `join` has held to `Limits.sampleRateHz`) may not make many more

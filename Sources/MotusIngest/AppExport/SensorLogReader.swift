@@ -21,49 +21,8 @@ enum SensorLogReader {
         hint: "export with SensorLog's CSV format.")
     }
     parts.platform = table.column("loggingSample(N)") == nil ? "watchOS" : "iOS"
-    let motionAxes: [(String, String, String)] = [
-      ("userAcceleration", "motionUserAcceleration%@(G)", "G as is"),
-      ("gravity", "motionGravity%@(G)", "G as is"),
-      ("rotationRate", "motionRotationRate%@(rad/s)", "rad/s as is"),
-    ]
-    let motionGroups: [(String, [Int], String)] = motionAxes.compactMap {
-      group, pattern, conversion in
-      let columns = ["X", "Y", "Z"].compactMap {
-        table.column(pattern.replacingOccurrences(of: "%@", with: $0))
-      }
-      return columns.count == 3 ? (group, columns, conversion + ", device-motion clock") : nil
-    }
-    let angles = ["motionRoll(rad)", "motionPitch(rad)", "motionYaw(rad)"].compactMap {
-      table.column($0)
-    }
-    let raw = ["X", "Y", "Z"].compactMap { table.column("accelerometerAcceleration\($0)(G)") }
-    let motionTime = table.column("motionTimestamp_sinceReboot(s)")
-    let rawTime = table.column("accelerometerTimestamp_sinceReboot(s)")
-    let steps = table.column("pedometerNumberofSteps(N)")
-    let cadence = table.column("pedometerCurrentCadence(steps/s)")
-    let ends = table.column("pedometerEndDate(txt)")
-    // Every column in one pass over the rows.
-    var requests = [
-      AppTable.Request(
-        column: timeColumn, cell: .text(expected: isoExample, parse: ISO8601Time.seconds),
-        isTime: true)
-    ]
-    for c in motionGroups.flatMap(\.1) + (angles.count == 3 ? angles : [])
-      + (raw.count == 3 ? raw : [])
-    {
-      requests.append(AppTable.Request(column: c, limit: limit))
-    }
-    for c in [motionTime, rawTime].compactMap({ $0 }) {
-      requests.append(AppTable.Request(column: c, isTime: true))
-    }
-    for c in [steps, cadence].compactMap({ $0 }) {
-      requests.append(AppTable.Request(column: c, strict: false))
-    }
-    if let ends {
-      requests.append(
-        AppTable.Request(
-          column: ends, cell: .text(expected: isoExample) { ISO8601Time.seconds($0) ?? .nan }))
-    }
+    let found = Columns(table)
+    let requests = found.requests(time: timeColumn, limit: limit)
     let parsed = try table.columns(requests)
     table.releaseText()
     let byColumn = Dictionary(zip(requests.map(\.column), parsed), uniquingKeysWith: { a, _ in a })
@@ -78,28 +37,29 @@ enum SensorLogReader {
         conversion: conversion, source: table.source(columns), axes: axes,
         line: { table.line(ofRow: $0) })
     }
-    if let times = motionTime.flatMap({ sensorTimes(byColumn[$0] ?? [], clock: clock) }) {
-      for (group, columns, conversion) in motionGroups {
+    if let times = found.motionTime.flatMap({ sensorTimes(byColumn[$0] ?? [], clock: clock) }) {
+      for (group, columns, conversion) in found.motionGroups {
         if let s = try stream(columns, times, group, conversion) { parts.streams.append(s) }
       }
-      if angles.count == 3,
-        let s = try stream(angles, times, "attitude", "rad as is", axes: ["roll", "pitch", "yaw"])
+      if found.angles.count == 3,
+        let s = try stream(
+          found.angles, times, "attitude", "rad as is", axes: ["roll", "pitch", "yaw"])
       {
         parts.streams.append(s)
       }
     } else {
       parts.notes.append("no device-motion columns: no userAcceleration, gravity or rotationRate")
     }
-    let rawTimes = rawTime.flatMap { sensorTimes(byColumn[$0] ?? [], clock: clock) } ?? clock
-    if raw.count == 3,
-      let s = try stream(raw, rawTimes, "acceleration", "G as is, accelerometer clock")
+    let rawTimes = found.rawTime.flatMap { sensorTimes(byColumn[$0] ?? [], clock: clock) } ?? clock
+    if found.raw.count == 3,
+      let s = try stream(found.raw, rawTimes, "acceleration", "G as is, accelerometer clock")
     {
       parts.streams.append(s)
     }
-    if let steps {
+    if let steps = found.steps {
       parts.pedometer = pedometer(
-        steps: byColumn[steps] ?? [], cadence: cadence.map { byColumn[$0] ?? [] },
-        ends: ends.map { byColumn[$0] ?? [] }, clock: clock, origin: origin,
+        steps: byColumn[steps] ?? [], cadence: found.cadence.map { byColumn[$0] ?? [] },
+        ends: found.ends.map { byColumn[$0] ?? [] }, clock: clock, origin: origin,
         source: PathName.last(table.file), line: { table.line(ofRow: $0) },
         warnings: &parts.warnings)
     }
@@ -111,6 +71,69 @@ enum SensorLogReader {
   }
 
   static let isoExample = "2025-03-11T14:44:11.899-04:00 (ISO 8601, as SensorLog writes them)"
+
+  /// The columns Motus reads from a SensorLog file, by header name (nil or fewer than three
+  /// where the file has none).
+  private struct Columns {
+    /// Device-motion groups with all three axes: group, columns, conversion.
+    var motionGroups: [(String, [Int], String)]
+    var angles: [Int]
+    var raw: [Int]
+    var motionTime: Int?
+    var rawTime: Int?
+    var steps: Int?
+    var cadence: Int?
+    var ends: Int?
+
+    init(_ table: AppTable) {
+      let motionAxes: [(String, String, String)] = [
+        ("userAcceleration", "motionUserAcceleration%@(G)", "G as is"),
+        ("gravity", "motionGravity%@(G)", "G as is"),
+        ("rotationRate", "motionRotationRate%@(rad/s)", "rad/s as is"),
+      ]
+      motionGroups = motionAxes.compactMap { group, pattern, conversion in
+        let columns = ["X", "Y", "Z"].compactMap {
+          table.column(pattern.replacingOccurrences(of: "%@", with: $0))
+        }
+        return columns.count == 3 ? (group, columns, conversion + ", device-motion clock") : nil
+      }
+      angles = ["motionRoll(rad)", "motionPitch(rad)", "motionYaw(rad)"].compactMap {
+        table.column($0)
+      }
+      raw = ["X", "Y", "Z"].compactMap { table.column("accelerometerAcceleration\($0)(G)") }
+      motionTime = table.column("motionTimestamp_sinceReboot(s)")
+      rawTime = table.column("accelerometerTimestamp_sinceReboot(s)")
+      steps = table.column("pedometerNumberofSteps(N)")
+      cadence = table.column("pedometerCurrentCadence(steps/s)")
+      ends = table.column("pedometerEndDate(txt)")
+    }
+
+    /// Every column in one pass over the rows, `loggingTime(txt)` first.
+    func requests(time timeColumn: Int, limit: Double) -> [AppTable.Request] {
+      var requests = [
+        AppTable.Request(
+          column: timeColumn, cell: .text(expected: isoExample, parse: ISO8601Time.seconds),
+          isTime: true)
+      ]
+      for c in motionGroups.flatMap(\.1) + (angles.count == 3 ? angles : [])
+        + (raw.count == 3 ? raw : [])
+      {
+        requests.append(AppTable.Request(column: c, limit: limit))
+      }
+      for c in [motionTime, rawTime].compactMap({ $0 }) {
+        requests.append(AppTable.Request(column: c, isTime: true))
+      }
+      for c in [steps, cadence].compactMap({ $0 }) {
+        requests.append(AppTable.Request(column: c, strict: false))
+      }
+      if let ends {
+        requests.append(
+          AppTable.Request(
+            column: ends, cell: .text(expected: isoExample) { ISO8601Time.seconds($0) ?? .nan }))
+      }
+      return requests
+    }
+  }
 
   /// `loggingTime(txt)` (s since 1970) as seconds since its first row, and that first time.
   static func loggingClock(_ logging: [Double], table: AppTable, column: Int) throws

@@ -5,6 +5,7 @@
 // apart so the command can end quietly, as a closed pipe conventionally ends a program.
 
 import Foundation
+import MotusData
 
 #if canImport(Glibc)
   import Glibc

@@ -13,6 +13,7 @@
 //   on error, at exit and on SIGINT/SIGTERM (see `TemporaryFiles`).
 
 import Foundation
+import MotusData
 
 #if canImport(Glibc)
   import Glibc
