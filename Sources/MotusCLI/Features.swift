@@ -34,10 +34,11 @@ struct Features: ParsableCommand {
   func run() throws {
     // Before the data is read: a bad output fails at once, and never overwrites an input.
     let file = try OutputFile(path: output, flag: "--output", inputs: data.inputFiles())
-    var windowed = try data.loadWindows(
-      choice: featureChannels.apply(to: windows.featureChoice()),
-      minimumPurity: windows.minimumPurity
-    ).windowed
+    var windowed = try ProgressLine.reading { progress in
+      try data.source().windows(
+        minimumPurity: windows.minimumPurity, progress: progress,
+        chooseSpec: featureChannels.apply(to: windows.featureChoice()).cliSpecChoice)
+    }
     windowed.warnAboutData()
     let (table, spec) = (windowed.table, windowed.spec)
     try Self.write(table, to: file)
