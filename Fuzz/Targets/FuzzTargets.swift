@@ -104,9 +104,10 @@ public enum FuzzTargets {
     if selector & 4 != 0 { options.channelPatterns = ["acceleration.*", "|acceleration|"] }
     if selector & 8 != 0 { options.minimumGapSeconds = 0 }
     if selector & 16 != 0 { options.modelRecipes = streamModel.featureSpec.recipes }
-    let loaded = try? DatasetLoader.load([path], options: options)
+    let source = DataSource(files: [path], options: options)
+    let loaded = try? source.load().result
     if let loaded { window(loaded) }
-    _ = try? DatasetLoader.loadOutline([path], options: options)
+    _ = try? source.outline()
     if let recording = try? AppExport.read(path: path, label: "walking", gapRule: options.gapRule) {
       streamLines(recording.longLayout())
     }

@@ -77,7 +77,7 @@ public enum AccuracyBenchmark {
   /// - Returns: Scores of every method on the held-out subjects.
   /// - Throws: `BenchmarkError`, and training errors.
   public static func run(
-    data: ManifestLoadResult, model givenModel: TrainedModel? = nil,
+    data: WholeLoad, model givenModel: TrainedModel? = nil,
     configuration: Configuration = .init(), progress: ((String) -> Void)? = nil
   ) throws -> AccuracyReport {
     let split = try Split(data: data, configuration: configuration)
@@ -117,7 +117,7 @@ public enum AccuracyBenchmark {
     /// One joined stream per held-out subject, in `testSubjects` order.
     let streams: [BenchmarkStream]
 
-    init(data: ManifestLoadResult, configuration: Configuration) throws {
+    init(data: WholeLoad, configuration: Configuration) throws {
       let dataset = data.result.dataset
       axes = acceleration.compactMap { dataset.channels.firstIndex(of: $0) }
       guard axes.count == 3 else {
@@ -155,7 +155,7 @@ public enum AccuracyBenchmark {
   /// The given model, or one trained on the training subjects with `motus train`'s defaults
   /// (so the engine is scored as users would run it), and a line saying which.
   static func learnedModel(
-    given: TrainedModel?, data: ManifestLoadResult, split: Split, configuration: Configuration,
+    given: TrainedModel?, data: WholeLoad, split: Split, configuration: Configuration,
     progress: ((String) -> Void)?
   ) throws -> (model: TrainedModel, summary: String) {
     if let given {

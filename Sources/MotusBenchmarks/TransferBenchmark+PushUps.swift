@@ -51,7 +51,7 @@ extension TransferBenchmark {
 
   /// The runs of the source holding the known-count sets, split into `folds` contiguous folds
   /// in natural order. Returns nil when no source has known counts.
-  static func pushUpFolds(data: ManifestLoadResult, folds: Int)
+  static func pushUpFolds(data: WholeLoad, folds: Int)
     -> (source: String, runs: [String], folds: [(training: [Int], test: [Int])])?
   {
     let recordings = data.result.dataset.recordings
@@ -127,7 +127,7 @@ extension TransferBenchmark {
 
   /// Runs the push-up section: nil when no source has known repetition counts.
   static func pushUps(
-    data: ManifestLoadResult, spec: FeatureSpec, configuration: Configuration, axes: [Int],
+    data: WholeLoad, spec: FeatureSpec, configuration: Configuration, axes: [Int],
     progress: (@Sendable (String) -> Void)?
   ) throws -> PushUpReport? {
     guard let split = pushUpFolds(data: data, folds: configuration.pushUpFolds) else { return nil }
@@ -163,7 +163,7 @@ extension TransferBenchmark {
   /// `[fold]`: each held-out set as one stream, as recorded and under one random rotation
   /// per set.
   static func heldOutSets(
-    data: ManifestLoadResult, folds: [(training: [Int], test: [Int])], seed: UInt64
+    data: WholeLoad, folds: [(training: [Int], test: [Int])], seed: UInt64
   ) -> [[HeldOutSet]] {
     let dataset = data.result.dataset
     let rotation = DevicePerturbation(maxRotationDegrees: 180)
@@ -188,7 +188,7 @@ extension TransferBenchmark {
   /// `[seed][as recorded, rotated]`: the learned engine on every held-out set, each fold's
   /// model trained without the fold's runs; every set from a fresh engine.
   static func learnedPushUps(
-    data: ManifestLoadResult, spec: FeatureSpec, configuration: Configuration,
+    data: WholeLoad, spec: FeatureSpec, configuration: Configuration,
     folds: [(training: [Int], test: [Int])], sets: [[HeldOutSet]], pushUp: Int32,
     progress: (@Sendable (String) -> Void)?
   ) throws -> [[Tally]] {
@@ -233,7 +233,7 @@ extension TransferBenchmark {
   /// `[as recorded, rotated]` for the threshold rules (tuned per fold on its training
   /// recordings) and the earbud counter on chest axes (no tuning).
   static func baselinePushUps(
-    data: ManifestLoadResult, configuration: Configuration,
+    data: WholeLoad, configuration: Configuration,
     folds: [(training: [Int], test: [Int])], sets: [[HeldOutSet]], axes: [Int], pushUp: Int32
   ) -> (rules: [Tally], counter: [Tally]) {
     let dataset = data.result.dataset

@@ -64,10 +64,11 @@ public enum TransferBenchmark {
   }
 
   /// The held-out groups `configuration` asks for.
-  public static func groups(data: ManifestLoadResult, configuration: Configuration) -> [Group] {
+  public static func groups(data: WholeLoad, configuration: Configuration) -> [Group] {
     let recordings = data.result.dataset.recordings
     let sourceOf = recordings.map { data.sourceName(of: $0) }
-    let sourceNames = data.manifest.sources.map(\.name).filter { name in
+    let sources = data.manifest?.sources ?? []
+    let sourceNames = sources.map(\.name).filter { name in
       configuration.sources?.contains(name) ?? true
     }
     var groups: [Group] = []
@@ -78,7 +79,7 @@ public enum TransferBenchmark {
       groups.append(Group(name: source, kind: .source, folds: [(training, test)]))
     }
     guard configuration.placements else { return groups }
-    for source in data.manifest.sources where source.placementSeparator != nil {
+    for source in sources where source.placementSeparator != nil {
       let members = recordings.indices.filter { sourceOf[$0] == source.name }
       let placementOf = Dictionary(
         uniqueKeysWithValues: members.map { ($0, data.placement(of: recordings[$0]) ?? "") })
@@ -116,7 +117,7 @@ public enum TransferBenchmark {
   ///   - progress: Called with a short description of each finished step.
   /// - Throws: `BenchmarkError.missingChannels`, and feature or training errors.
   public static func run(
-    data: ManifestLoadResult, configuration: Configuration = .init(),
+    data: WholeLoad, configuration: Configuration = .init(),
     progress: (@Sendable (String) -> Void)? = nil
   ) throws -> TransferReport {
     let setup = try Setup(data: data, configuration: configuration)
@@ -135,7 +136,7 @@ public enum TransferBenchmark {
     let dataset = data.result.dataset
     let windows = configuration.keepWindows ? learned.flatMap { $0.flatMap(\.windows) } : nil
     return TransferReport(
-      manifest: data.manifest.name ?? data.manifestFile, classes: dataset.classLabels,
+      manifest: data.manifest?.name ?? data.manifestFile ?? "", classes: dataset.classLabels,
       negativeLabels: dataset.negativeLabels, sampleRateHz: setup.rate,
       seeds: configuration.seeds, featureSpec: describe(setup.spec),
       training: describe(configuration.training), streamed: configuration.streamed.description,
@@ -145,7 +146,7 @@ public enum TransferBenchmark {
   /// What every step shares: the data, the groups and their test streams, the learned
   /// model's feature spec.
   struct Setup: Sendable {
-    let data: ManifestLoadResult
+    let data: WholeLoad
     let configuration: Configuration
     let axes: [Int]
     let rate: Double
@@ -158,7 +159,7 @@ public enum TransferBenchmark {
     let knownSets: [[[HeldOutSet]]]
     let negative: [Bool]
 
-    init(data: ManifestLoadResult, configuration: Configuration) throws {
+    init(data: WholeLoad, configuration: Configuration) throws {
       let dataset = data.result.dataset
       let acceleration = AccuracyBenchmark.acceleration
       axes = acceleration.compactMap { dataset.channels.firstIndex(of: $0) }
@@ -428,7 +429,7 @@ public enum TransferBenchmark {
   }
 
   /// One stream per test subject and placement, recordings joined in natural session order.
-  static func testStreams(recordings indices: [Int], data: ManifestLoadResult)
+  static func testStreams(recordings indices: [Int], data: WholeLoad)
     -> [BenchmarkStream]
   {
     let dataset = data.result.dataset

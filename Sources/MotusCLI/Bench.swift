@@ -77,7 +77,7 @@ struct BenchFeatures: ParsableCommand {
       } else if file == nil {
         options.channelPatterns = Self.motionSenseChannels
       }
-      result = try DatasetLoader.load([path], options: options)
+      result = try DataSource(files: [path], options: options).load().result
       source = path
     } else {
       let synthetic = FeatureBenchmark.syntheticDataset(sampleCount: syntheticSamples)

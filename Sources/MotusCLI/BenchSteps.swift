@@ -54,7 +54,7 @@ struct BenchSteps: ParsableCommand {
       options.channelPatterns = ["acceleration.*"]
       if let subjects { options.subjects = try SubjectFilter(parsing: subjects) }
       options.keepLabels = ["walking", "jogging", "sitting", "standing"]
-      let dataset = try DatasetLoader.load([motionSense], options: options).dataset
+      let dataset = try DataSource(files: [motionSense], options: options).load().result.dataset
       cadences = try StepBenchmark.cadences(
         model: trained, dataset: dataset,
         ranges: ["walking": 90...130, "jogging": 140...200, "sitting": nil, "standing": nil])
@@ -80,7 +80,8 @@ struct BenchSteps: ParsableCommand {
       options.appLabels = AppExportLabels(label: "walking")
       let recordings: [Recording]
       do {
-        recordings = try DatasetLoader.load([path], options: options).dataset.recordings
+        recordings = try DataSource(files: [path], options: options).load().result.dataset
+          .recordings
       } catch CSVError.noChannelMatches {
         passed.append(("no raw acceleration", name))
         continue

@@ -107,7 +107,7 @@ struct BenchStream: ParsableCommand {
       options.requireLabels = false
       // The engine is timed on input at the model's own rate (the batch path has no resampler).
       options.sampleRateHz = rate
-      dataset = try DatasetLoader.load([path], options: options).dataset
+      dataset = try DataSource(files: [path], options: options).load().result.dataset
       source = path
     } else {
       dataset = FeatureBenchmark.syntheticDataset(sampleCount: samples).dataset

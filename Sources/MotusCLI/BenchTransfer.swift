@@ -116,7 +116,7 @@ struct BenchTransfer: ParsableCommand {
 
   func run() throws {
     // Before minutes of work: a bad path fails at once, and no input is ever overwritten.
-    let inputs = try DataOptions.inputFiles(manifest: source.manifest, dataRoot: source.dataRoot)
+    let inputs = DataSource(manifest: source.manifest, dataRoot: source.dataRoot).inputFiles()
     let outputFile = try output.map {
       try OutputFile(
         path: $0, flag: "--output", inputs: inputs, otherOutputs: windowsCSV.map { [$0] } ?? [])
@@ -126,7 +126,7 @@ struct BenchTransfer: ParsableCommand {
         path: $0, flag: "--windows-csv", inputs: inputs, otherOutputs: output.map { [$0] } ?? [])
     }
     let progress = ProgressLine()
-    let data: ManifestLoadResult
+    let data: WholeLoad
     do {
       defer { progress.clear() }
       data = try progress.loadManifest(source.manifest, dataRoot: source.dataRoot)

@@ -47,9 +47,12 @@ struct CrossValidate: ParsableCommand {
   }
 
   func run() throws {
-    let (windowed, sourceWeights) = try data.loadWindows(
-      choice: featureChannels.apply(to: windows.featureChoice()),
-      minimumPurity: windows.minimumPurity)
+    let windowed = try ProgressLine.reading { progress in
+      try data.source().windows(
+        minimumPurity: windows.minimumPurity, progress: progress,
+        chooseSpec: featureChannels.apply(to: windows.featureChoice()).cliSpecChoice)
+    }
+    let sourceWeights = windowed.sourceWeights
     training.warnIfNoNegatives(windowed.outline.negativeLabels)
     let (table, spec) = (windowed.table, windowed.spec)
     guard table.windowCount > 0 else {

@@ -99,7 +99,7 @@ struct Evaluate: ParsableCommand {
 
   func run() throws {
     // Outputs first: a bad path fails before the work, and no input is ever overwritten.
-    let inputs = [model] + data.inputFiles()
+    let inputs = try [model] + data.inputFiles()
     let reportFile = try report.map {
       try OutputFile(path: $0, flag: "--report", inputs: inputs, otherOutputs: [output ?? ""])
     }
@@ -124,21 +124,11 @@ struct Evaluate: ParsableCommand {
   /// The data, loaded with the model's channels and rate, with its notes and warnings printed:
   /// CSV files windowed as they are read unless `--perturb` needs the samples.
   private func load(for trained: TrainedModel) throws -> Evaluation.LoadedData {
-    let reading = ProgressLine()
-    defer { reading.clear() }
-    var loaded: Evaluation.LoadedData
-    if data.manifest != nil {
-      // The manifest fixes channels and rate; they must be the model's.
-      let result = try data.load { done, total in reading.update(done: done, total: total) }
-      try Evaluation.checkChannels(result.recipes, model: trained)
-      loaded = Evaluation.LoadedData(result, resampled: false)
-    } else {
-      loaded = try Evaluation.loadForScoring(
-        data.paths, model: trained, options: data.loadOptions(), minimumPurity: minimumPurity,
-        smoothing: smoothing.value, whole: perturb != nil
-      ) { done, total in reading.update(done: done, total: total) }
+    var loaded = try ProgressLine.reading { progress in
+      try Evaluation.loadForScoring(
+        data.source(), model: trained, minimumPurity: minimumPurity, smoothing: smoothing.value,
+        whole: perturb != nil, progress: progress)
     }
-    reading.clear()
     loaded.outline.warnAboutData(spec: trained.featureSpec)
     for note in loaded.outline.report.notes where note.hasPrefix("input: ") {
       Warnings.write("note: \(Excerpt.printable(note))\n")

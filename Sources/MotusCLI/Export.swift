@@ -66,7 +66,7 @@ struct Export: ParsableCommand {
   }
 
   func run() throws {
-    let inputs = [model] + data.inputFiles()
+    let inputs = try [model] + data.inputFiles()
     let trained: TrainedModel = try ModelFile.read(path: model)
     // Every output before the work, each declared to the others: one file cannot be two of them.
     let parityPaths =
@@ -136,19 +136,11 @@ struct Export: ParsableCommand {
 
   /// The data's raw model columns at the model's rate.
   private func loadRawColumns(for trained: TrainedModel) throws -> Dataset {
-    let reading = ProgressLine()
-    defer { reading.clear() }
-    // Labels play no part in parity: unlabelled recordings serve as well.
-    if data.manifest != nil {
-      return try data.load(requireLabels: false) { done, total in
-        reading.update(done: done, total: total)
-      }.dataset
-    }
+    // Labels play no part in parity: unlabelled recordings serve as well. A manifest keeps
+    // its own channels and rate.
     let raw = ONNXExport.inputColumns(of: trained).map { ChannelRecipe.copy($0) }
-    var options = try data.loadOptions()
-    options.requireLabels = false
-    return try Evaluation.load(
-      data.paths, recipes: raw, sampleRateHz: trained.featureSpec.sampleRateHz, options: options
-    ) { done, total in reading.update(done: done, total: total) }.result.dataset
+    let source = try data.source(requireLabels: false).reading(
+      recipes: raw, sampleRateHz: trained.featureSpec.sampleRateHz)
+    return try ProgressLine.reading { try source.load(progress: $0) }.result.dataset
   }
 }

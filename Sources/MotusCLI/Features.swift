@@ -50,16 +50,17 @@ struct Features: ParsableCommand {
 
   func run() throws {
     // Before the data is read: a bad output fails at once, and never overwrites an input.
-    let inputs = data.inputFiles()
+    let inputs = try data.inputFiles()
     let file = try OutputFile(
       path: output, flag: "--output", inputs: inputs, otherOutputs: specOutput.map { [$0] } ?? [])
     let specFile = try specOutput.map {
       try OutputFile(path: $0, flag: "--spec-output", inputs: inputs, otherOutputs: [output])
     }
-    var windowed = try data.loadWindows(
-      choice: featureChannels.apply(to: windows.featureChoice()),
-      minimumPurity: windows.minimumPurity
-    ).windowed
+    var windowed = try ProgressLine.reading { progress in
+      try data.source().windows(
+        minimumPurity: windows.minimumPurity, progress: progress,
+        chooseSpec: featureChannels.apply(to: windows.featureChoice()).cliSpecChoice)
+    }
     windowed.warnAboutData()
     let (table, spec) = (windowed.table, windowed.spec)
     // The spec waits in its temporary file until the table is in place.

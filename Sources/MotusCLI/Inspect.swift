@@ -48,8 +48,8 @@ struct Inspect: ParsableCommand {
       defer { progress.clear() }
       // No features are computed here, so values need only be finite: inspect shows a file
       // whatever its units, and the other commands then name any value out of range.
-      result = try data.loadOutline(requireLabels: false, checkValueRange: false) { done, total in
-        progress.update(done: done, total: total)
+      result = try data.source(requireLabels: false, checkValueRange: false).outline {
+        done, total in progress.update(done: done, total: total)
       }
     }
     if let message = result.noteRecordingsWithoutWindow(windowSeconds: Self.defaultWindowSeconds) {

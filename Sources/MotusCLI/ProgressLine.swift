@@ -50,8 +50,15 @@ final class ProgressLine: @unchecked Sendable {
   }
 
   /// Loads a manifest, naming the stage.
-  func loadManifest(_ file: String, dataRoot: String?) throws -> ManifestLoadResult {
+  func loadManifest(_ file: String, dataRoot: String?) throws -> WholeLoad {
     show("reading \(file)")
-    return try DatasetLoader.load(manifest: file, dataRoot: dataRoot)
+    return try DataSource(manifest: file, dataRoot: dataRoot).load()
+  }
+
+  /// `body`, given a progress callback that updates a line cleared when `body` ends.
+  static func reading<T>(_ body: (@escaping DataSource.Progress) throws -> T) rethrows -> T {
+    let line = ProgressLine()
+    defer { line.clear() }
+    return try body { done, total in line.update(done: done, total: total) }
   }
 }

@@ -57,16 +57,20 @@ struct Train: ParsableCommand {
     let options = try training.trainingOptions()
     try Trainer.checkAugmentation(options)
     // The data's windows and its perturbed copies', a session at a time as the files are read.
-    var (windowed, sourceWeights) = try data.loadWindows(
-      choice: featureChannels.apply(to: windows.featureChoice()),
-      minimumPurity: windows.minimumPurity,
-      copies: options.augmentation?.windowCopies(seed: options.seed))
+    var windowed = try ProgressLine.reading { progress in
+      try data.source().windows(
+        minimumPurity: windows.minimumPurity,
+        copies: options.augmentation?.windowCopies(seed: options.seed), progress: progress,
+        chooseSpec: featureChannels.apply(to: windows.featureChoice()).cliSpecChoice)
+    }
     windowed.warnAboutData()
     training.warnIfNoNegatives(windowed.outline.negativeLabels)
 
     let progress = ProgressLine()
     let trained: (model: TrainedModel, report: TrainingReport, table: WindowTable)
-    let (negativeLabels, spec) = (windowed.outline.negativeLabels, windowed.spec)
+    let (negativeLabels, spec, sourceWeights) = (
+      windowed.outline.negativeLabels, windowed.spec, windowed.sourceWeights
+    )
     // The table's only copy goes to the trainer, which keeps its features on disk during the fit.
     let table = (consume windowed).table
     do {

@@ -14,66 +14,24 @@ import MotusTraining
 
 /// Batch evaluation of a `TrainedModel`.
 ///
-///     let loaded = try Evaluation.load(["test.csv"], model: model, options: LoadOptions())
-///     let result = try Evaluation.run(model: model, dataset: loaded.dataset)
+///     let loaded = try Evaluation.loadForScoring(DataSource(files: ["test.csv"]), model: model)
+///     let result = try Evaluation.run(model: model, loaded: loaded)
 ///     print(result.accuracy, result.macroF1, result.logLoss)
 public enum Evaluation {
-  /// Loads `paths` so the channels are the model's recipes and the rate is the model's.
+  /// Loads `source` so the channels are the model's recipes and the rate is the model's
+  /// (`DataSource.reading(recipes:sampleRateHz:)`), and checks the channels.
   ///
-  /// The model's raw inputs come from the files by the rule the stream applies
-  /// (`LoadOptions.modelRecipes`, `InputAdapter`): a Core Motion device-motion file feeds a
-  /// raw-acceleration model here as it does in `motus stream`. The data is read at its own
-  /// rate; when any recording is more than 2 % off the model's rate, it is parsed again
-  /// resampled to the model's rate (a model trained on native-rate data is thus not fed
-  /// resampled windows when the data already has its rate). Each input is read once, so a
-  /// pipe or `-` works too.
-  ///
-  /// - Parameters:
-  ///   - options: Column names, label map and filters; `channelPatterns` must be empty and
-  ///     `sampleRateHz` nil or the model's rate (then the data is always resampled).
-  ///   - progress: Forwarded to `DatasetLoader.load`.
-  /// - Returns: The load result, and whether it was resampled.
-  /// - Throws: `CSVError`, `InputAdapterError` (a model input the files cannot provide),
-  ///   `LimitError`, or `EvaluationError.channelMismatch` / `.sampleRateMismatch`.
-  public static func load(
-    _ paths: [String], model: TrainedModel, options: LoadOptions,
-    progress: ((Int, Int) -> Void)? = nil
-  ) throws -> (result: LoadResult, resampled: Bool) {
+  /// - Throws: What `DataSource.load` throws, `EvaluationError.channelMismatch` /
+  ///   `.sampleRateMismatch`.
+  static func load(
+    _ source: DataSource, model: TrainedModel, progress: DataSource.Progress? = nil
+  ) throws -> WholeLoad {
     let spec = model.featureSpec
-    let loaded = try load(
-      paths, recipes: spec.recipes, sampleRateHz: spec.sampleRateHz, options: options,
-      progress: progress)
+    let loaded = try source.reading(recipes: spec.recipes, sampleRateHz: spec.sampleRateHz)
+      .load(progress: progress)
     try checkChannels(loaded.result.recipes, model: model)
     return loaded
   }
-
-  /// `load(_:model:options:progress:)` for any channel recipes and rate (for example the
-  /// raw columns of a model, as copies, for an ONNX parity sample); channels unchecked.
-  public static func load(
-    _ paths: [String], recipes: [ChannelRecipe], sampleRateHz: Double, options: LoadOptions,
-    progress: ((Int, Int) -> Void)? = nil
-  ) throws -> (result: LoadResult, resampled: Bool) {
-    var options = options
-    precondition(options.channelPatterns.isEmpty, "channels come from the model's recipes")
-    if let requested = options.sampleRateHz, !Self.sameRate(requested, sampleRateHz) {
-      throw EvaluationError.sampleRateMismatch(requestedHz: requested, modelHz: sampleRateHz)
-    }
-    options.modelRecipes = recipes
-    let inputs = try DatasetLoader.read(paths, options: options)
-    var result = try DatasetLoader.load(inputs: inputs, options: options, progress: progress)
-    var resampled = options.sampleRateHz != nil
-    if !resampled,
-      result.dataset.recordings.contains(where: { !sameRate($0.sampleRateHz, sampleRateHz) })
-    {
-      options.sampleRateHz = sampleRateHz
-      result = try DatasetLoader.load(inputs: inputs, options: options, progress: progress)
-      resampled = true
-    }
-    return (result, resampled)
-  }
-
-  /// Within the 2 % that `WindowTable.make` accepts.
-  static func sameRate(_ a: Double, _ b: Double) -> Bool { abs(a - b) <= 0.02 * b }
 
   /// - Throws: `EvaluationError.channelMismatch` unless `recipes` equal the model's.
   public static func checkChannels(_ recipes: [ChannelRecipe], model: TrainedModel) throws {

@@ -26,13 +26,13 @@ public struct RecordingOutline: Sendable, Equatable {
 }
 
 /// Recordings of sessions the reader has moved past, in dataset order.
-public struct SessionBatch: Sendable {
+struct SessionBatch: Sendable {
   /// Their label indices point into `labels`, the labels read so far (after the label
   /// map), which only ever grows; the final vocabulary is `LoadOutline.labels`.
-  public var recordings: [Recording]
-  public var labels: [String]
+  var recordings: [Recording]
+  var labels: [String]
   /// The recipes of the dataset's channels, in `Recording.columns` order.
-  public var recipes: [ChannelRecipe]
+  var recipes: [ChannelRecipe]
 }
 
 /// What a load found, less the samples: the end of a `loadSessions`, or a `LoadResult`'s
@@ -93,7 +93,7 @@ extension DatasetLoader {
   /// rows are not contiguous; one session name in two files (`load` names them after their
   /// file); or any error, from the data or from `consume` (so that `load` reports the error
   /// it always has, in its order).
-  public static func loadSessions(
+  static func loadSessions(
     _ paths: [String], options: LoadOptions,
     progress: ((_ bytesDone: Int, _ bytesTotal: Int) -> Void)? = nil,
     consume: @escaping (SessionBatch) throws -> Void
@@ -138,7 +138,7 @@ extension DatasetLoader {
   /// `loadSessions`), else loaded whole and outlined.
   ///
   /// - Throws: What `load` throws.
-  public static func loadOutline(
+  static func loadOutline(
     _ paths: [String], options: LoadOptions,
     progress: ((_ bytesDone: Int, _ bytesTotal: Int) -> Void)? = nil
   ) throws -> LoadOutline {

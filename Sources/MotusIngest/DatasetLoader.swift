@@ -53,21 +53,22 @@ public struct LoadResult: Sendable {
 }
 
 /// One input read whole: its name in messages and its bytes.
-public struct InputBytes: Sendable {
+package struct InputBytes: Sendable {
   /// The path as given (`<stdin>` for `-`).
-  public var name: String
-  public var bytes: [UInt8]
+  package var name: String
+  package var bytes: [UInt8]
   /// The phone-app recording these are, if any (its samples are loaded, not `bytes`).
-  public var appExport: AppExportRecording?
+  package var appExport: AppExportRecording?
 
-  public init(name: String, bytes: [UInt8], appExport: AppExportRecording? = nil) {
+  package init(name: String, bytes: [UInt8], appExport: AppExportRecording? = nil) {
     self.name = name
     self.bytes = bytes
     self.appExport = appExport
   }
 }
 
-/// Reads labelled CSV files. See `LoadOptions` for what can be chosen.
+/// Reads labelled CSV files (callers go through `DataSource`). See `LoadOptions` for what can
+/// be chosen.
 public enum DatasetLoader {
   /// Loads `paths`: files, folders (whose `.csv` and `.csv.gz` files are read in natural
   /// order), pipes, FIFOs and `-` (standard input); gzip input is inflated as it is read.
@@ -79,7 +80,7 @@ public enum DatasetLoader {
   ///   `options.modelRecipes` needs a column the data lacks; `LimitError` for a resampling
   ///   out of bounds.
   /// - Complexity: O(bytes) parsing, plus O(n log n) per session for the median time step.
-  public static func load(
+  static func load(
     _ paths: [String], options: LoadOptions,
     progress: ((_ bytesDone: Int, _ bytesTotal: Int) -> Void)? = nil
   ) throws -> LoadResult {
@@ -116,8 +117,8 @@ public enum DatasetLoader {
   }
 
   /// Loads inputs already read (see `read(_:)`): the same data can be parsed twice, as
-  /// evaluation does when it resamples, even when it came from a pipe.
-  public static func load(
+  /// `DataSource` does when it resamples for a model, even when it came from a pipe.
+  package static func load(
     inputs: [InputBytes], options: LoadOptions,
     progress: ((_ bytesDone: Int, _ bytesTotal: Int) -> Void)? = nil
   ) throws -> LoadResult {
@@ -134,7 +135,7 @@ public enum DatasetLoader {
   /// Every input `paths` names, read whole (see `load(_:options:progress:)` for what a path
   /// may be); phone-app recordings are converted to the long layout with `options`' labels
   /// and gap rule.
-  public static func read(_ paths: [String], options: LoadOptions = LoadOptions()) throws
+  static func read(_ paths: [String], options: LoadOptions = LoadOptions()) throws
     -> [InputBytes]
   {
     try inputs(paths, options: options).map { input in

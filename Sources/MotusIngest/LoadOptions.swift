@@ -1,4 +1,4 @@
-// What `DatasetLoader.load` reads from labelled CSV files and how it shapes the result.
+// What `DataSource` reads from labelled CSV files and how it shapes the result.
 
 import MotusData
 
@@ -49,6 +49,11 @@ public struct LoadOptions: Sendable, Equatable {
   /// `negateAcceleration`, raw acceleration is in Android sign), and the dataset's channels are
   /// the recipes' outputs.
   public var modelRecipes: [ChannelRecipe]? = nil
+  /// A model's rate (Hz), for `DataSource.load`: the data is read at its own rate and, when
+  /// any recording is more than 2 % off this, parsed again resampled to it (a model trained on
+  /// native-rate data is thus not fed resampled windows when the data already has its rate).
+  /// `sampleRateHz`, when set, is used instead and always resamples.
+  public var modelSampleRateHz: Double? = nil
   /// Refuse channel values beyond `Limits.channelMagnitude` and times beyond
   /// `Limits.timeMagnitude` (file, line and column in the error). Without it values need only
   /// be finite 32-bit floats; `motus inspect` reads that way, as it computes no features.

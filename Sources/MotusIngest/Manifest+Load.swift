@@ -191,10 +191,10 @@ extension DatasetLoader {
   /// - Throws: `ManifestError` naming the manifest file and key, with a hint.
   ///   - allowOutsideDataRoot: Read source files outside the data root too (absolute paths,
   ///     `..` beyond it, symbolic links out of it); by default they are refused.
-  public static func load(
+  static func load(
     manifest file: String, dataRoot: String? = nil, allowOutsideDataRoot: Bool = false,
     progress: ((_ done: Int, _ total: Int) -> Void)? = nil
-  ) throws -> ManifestLoadResult {
+  ) throws -> WholeLoad {
     let (manifest, text) = try Manifest.readWithText(file)
     do {
       return try load(
@@ -208,7 +208,7 @@ extension DatasetLoader {
   private static func load(
     _ manifest: Manifest, file: String, dataRoot: String?, allowOutsideDataRoot: Bool,
     progress: ((_ done: Int, _ total: Int) -> Void)?
-  ) throws -> ManifestLoadResult {
+  ) throws -> WholeLoad {
     let root = manifest.resolvedDataRoot(manifestFile: file, dataRoot: dataRoot)
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory),
@@ -262,7 +262,7 @@ extension DatasetLoader {
     let dataset = Dataset(
       channels: manifest.channels, labels: labels, recordings: recordings,
       negativeLabels: labels.filter(negatives.contains))
-    return ManifestLoadResult(
+    return WholeLoad(
       result: LoadResult(dataset: dataset, recipes: recipes, report: report),
       sourceWeights: weights, knownRepetitions: knownRepetitions, manifest: manifest,
       manifestFile: file)

@@ -32,7 +32,7 @@ public struct Manifest: Codable, Sendable, Equatable {
     /// Training weight of the source's windows (`minimumWeight` to `maximumWeight`, default
     /// 1): it multiplies each window's term in the training loss, together with the class
     /// weights, so weight 2 counts every window twice. Carried in
-    /// `ManifestLoadResult.sourceWeights` to `Trainer.train`.
+    /// `WholeLoad.sourceWeights` to `Trainer.train`.
     public var weight: Double?
     /// When set, a session name's text after its last occurrence of this separator names the
     /// sensor's placement (`a01_p1_LL` -> `LL` with `"_"`): sources that record one activity
@@ -120,48 +120,10 @@ public struct Manifest: Codable, Sendable, Equatable {
   public static let defaultDataRoot = "../../shared/datasets"
 }
 
-/// A loaded manifest: the merged dataset plus what the manifest adds to a CSV load.
 extension Manifest {
   /// The source of a subject named `source:subject`, as a loaded manifest names subjects
   /// (`motionsense:17`); nil for a subject without a source prefix.
   public static func source(ofSubject subject: String) -> String? {
     subject.firstIndex(of: ":").map { String(subject[..<$0]) }
-  }
-}
-
-public struct ManifestLoadResult: Sendable {
-  /// Subjects and sessions are prefixed `source:`; recipes are the canonical channel list
-  /// (copies of the manifest channels, magnitudes recomputed from them).
-  public var result: LoadResult
-  /// Source name -> training weight of its windows (default 1); see `Manifest.Source.weight`.
-  public var sourceWeights: [String: Double]
-  /// Joined recording session name -> known repetition count (clips joined).
-  public var knownRepetitions: [String: Int]
-  /// The manifest as read, and its file.
-  public var manifest: Manifest
-  public var manifestFile: String
-
-  /// The source a recording came from (the prefix of its subject).
-  public func sourceName(of recording: Recording) -> String {
-    Manifest.source(ofSubject: recording.subject) ?? recording.subject
-  }
-
-  /// The weight of each recording's samples: its source's weight.
-  public func weight(of recording: Recording) -> Double {
-    sourceWeights[sourceName(of: recording)] ?? 1
-  }
-
-  /// The sensor placement of a recording whose source declares `placementSeparator`: the
-  /// session name's text after the separator (a `#k` gap suffix ignored); nil otherwise.
-  public func placement(of recording: Recording) -> String? {
-    let source = sourceName(of: recording)
-    guard let separator = manifest.sources.first(where: { $0.name == source })?.placementSeparator,
-      !separator.isEmpty
-    else { return nil }
-    var session = Substring(recording.session)
-    if let hash = session.lastIndex(of: "#") { session = session[..<hash] }
-    guard let range = session.range(of: separator, options: .backwards) else { return nil }
-    let placement = session[range.upperBound...]
-    return placement.isEmpty ? nil : String(placement)
   }
 }

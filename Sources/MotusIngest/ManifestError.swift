@@ -12,6 +12,9 @@ public enum ManifestError: Error, Equatable, CustomStringConvertible {
     file: String, key: String, reason: String, hint: String, at: JSONPosition? = nil)
   /// Loading a source's CSV files failed; `reason` is the loader's message.
   case sourceFailed(file: String, key: String, reason: String)
+  /// The subject filters (`LoadOptions.subjects`, `.excludeSubjects`, source-prefixed) left
+  /// no recording.
+  case noRecordingLeft
 
   public var description: String {
     switch self {
@@ -25,6 +28,10 @@ public enum ManifestError: Error, Equatable, CustomStringConvertible {
         + "HINT: \(hint)"
     case .sourceFailed(let file, let key, let reason):
       return "\(file): key '\(key)': \(reason)"
+    case .noRecordingLeft:
+      return "no recording of the manifest is left after --subjects/--exclude-subjects. HINT: "
+        + "subjects are source-prefixed there: e.g. --subjects motionsense:1-16,qrowd:1-2 "
+        + "(motus inspect --manifest FILE lists them)."
     }
   }
 }

@@ -1,13 +1,13 @@
-// Labelled CSV files to a window table, each session windowed while the files are read
-// (`DatasetLoader.loadSessions`): memory follows the table, not the raw samples. The table is
-// the one loading whole and then windowing gives; where that cannot be promised as the files
-// are read, they are loaded whole.
+// What `DataSource.windows` gives: every window of the data. CSV files are windowed a session
+// at a time while they are read (`DatasetLoader.loadSessions`), so memory follows the table,
+// not the raw samples; the table is the one loading whole and then windowing gives, and where
+// that cannot be promised as the files are read, `DataSource.windows` loads them whole.
 
 import MotusData
 import MotusFeatures
 import MotusLinearAlgebra
 
-/// Every window of labelled CSV data, and what the load said.
+/// Every window of labelled data, and what the load said.
 public struct WindowedLoad: Sendable {
   /// The data's windows, then each copy's (see `WindowTable.Copies`).
   public var table: WindowTable
@@ -16,46 +16,25 @@ public struct WindowedLoad: Sendable {
   public var outline: LoadOutline
   /// Whether the sessions were windowed as they were read (false: the data was loaded whole).
   public var streamed: Bool
-
-  /// Chooses the feature spec from the data's recipes and its recordings' rates (Hz).
-  public typealias SpecChoice = (
-    _ recipes: [ChannelRecipe], _ recordingRates: [Double]
-  ) throws -> FeatureSpec
-
-  /// Loads `paths` and windows them with the spec `chooseSpec` picks.
-  ///
-  /// - Parameters:
-  ///   - minimumPurity: As `WindowTable.make`.
-  ///   - copies: Copies of the data whose windows follow the data's (none by default).
-  ///   - chooseSpec: Called with every recording's rate; while streaming, first with the
-  ///     first recording's alone, and the table is kept only when both calls agree.
-  /// - Throws: What `DatasetLoader.load`, `chooseSpec` and `WindowTable.makeWithCopies` throw.
-  public static func load(
-    _ paths: [String], options: LoadOptions, minimumPurity: Float = 0,
-    copies: WindowTable.Copies? = nil,
-    progress: ((_ bytesDone: Int, _ bytesTotal: Int) -> Void)? = nil,
-    chooseSpec: @escaping SpecChoice
-  ) throws -> WindowedLoad {
-    if let streamed = loadStreaming(
-      paths, options: options, minimumPurity: minimumPurity, copies: copies, progress: progress,
-      chooseSpec: chooseSpec)
-    {
-      return streamed
-    }
-    let result = try DatasetLoader.load(paths, options: options, progress: progress)
-    return try WindowedLoad(
-      result: result, minimumPurity: minimumPurity, copies: copies, chooseSpec: chooseSpec)
-  }
+  /// A manifest's source weights (`WholeLoad.sourceWeights`); empty for CSV files.
+  public var sourceWeights: [String: Double] = [:]
 
   /// Windows a dataset already loaded, on every core.
-  public init(
+  ///
+  /// - Parameter eachPart: As `DataSource.windows`.
+  init(
     result: LoadResult, minimumPurity: Float = 0, copies: WindowTable.Copies? = nil,
-    chooseSpec: SpecChoice
+    eachPart: ((inout WindowTable) throws -> Void)? = nil, chooseSpec: DataSource.SpecChoice
   ) throws {
-    spec = try chooseSpec(result.recipes, result.dataset.recordings.map(\.sampleRateHz))
+    let rates = result.dataset.recordings.map(\.sampleRateHz)
+    guard case .use(let spec) = try chooseSpec(result.recipes, rates) else {
+      preconditionFailure("chooseSpec chose no spec for data loaded whole")
+    }
+    self.spec = spec
     var parts = try WindowTable.makeWithCopies(
       dataset: result.dataset, extractor: FeatureExtractor(spec: spec),
       minimumPurity: minimumPurity, copies: copies)
+    if let eachPart { for k in parts.indices { try eachPart(&parts[k]) } }
     table = WindowTable.join(&parts)
     outline = LoadOutline(result)
     streamed = false
@@ -66,19 +45,21 @@ public struct WindowedLoad: Sendable {
     streamed = true
   }
 
-  /// `load`, windowing each batch of sessions as `loadSessions` hands it over (and its copies,
-  /// each kind in a table of its own until the end); nil when the load cannot stream, when
-  /// `chooseSpec` throws, or when the spec the first recording suggested is not the whole
-  /// data's. The caller then loads whole.
+  /// Stops a streaming load whose chooser asked for the whole load.
+  private struct Declined: Error {}
+
+  /// `paths` windowed as each batch of sessions is handed over by `loadSessions` (and its
+  /// copies, each kind in a table of its own until the end); nil when the load cannot stream,
+  /// when `chooseSpec` throws or answers `.loadWhole`, or when the spec the first recording
+  /// suggested is not the whole data's. The caller then loads whole (`DataSource.windows`).
   ///
   /// - Parameter eachPart: Called on each batch's table (then on each copy's) before it joins
-  ///   the rest, in order: a caller that needs less than the features takes it here and
-  ///   drops them (`dropFeatures`).
-  public static func loadStreaming(
+  ///   the rest, in order.
+  static func loadStreaming(
     _ paths: [String], options: LoadOptions, minimumPurity: Float = 0,
     copies: WindowTable.Copies? = nil, progress: ((Int, Int) -> Void)? = nil,
     eachPart: ((inout WindowTable) throws -> Void)? = nil,
-    chooseSpec: @escaping SpecChoice
+    chooseSpec: @escaping DataSource.SpecChoice
   ) -> WindowedLoad? {
     var extractor: FeatureExtractor?
     // Per kind (the data, then each copy), its batches' tables in order. Joined once at the
@@ -90,7 +71,10 @@ public struct WindowedLoad: Sendable {
     let loaded = DatasetLoader.loadSessions(paths, options: options, progress: progress) { batch in
       guard let first = batch.recordings.first else { return }
       if extractor == nil {
-        extractor = try FeatureExtractor(spec: chooseSpec(batch.recipes, [first.sampleRateHz]))
+        guard case .use(let spec) = try chooseSpec(batch.recipes, [first.sampleRateHz]) else {
+          throw Declined()
+        }
+        extractor = try FeatureExtractor(spec: spec)
       }
       var parts = try WindowTable.makeWithCopies(
         dataset: naturallyOrdered(batch), extractor: extractor!, minimumPurity: minimumPurity,
@@ -106,7 +90,7 @@ public struct WindowedLoad: Sendable {
         windowCount: windowCount, featureCount: parts[0].featureNames.count)
     }
     guard let loaded, !kinds.isEmpty, let spec = extractor?.spec,
-      (try? chooseSpec(loaded.recipes, loaded.recordings.map(\.sampleRateHz))) == spec
+      (try? chooseSpec(loaded.recipes, loaded.recordings.map(\.sampleRateHz))) == .use(spec)
     else { return nil }
     var inOrder = kinds.flatMap { $0 }
     kinds = []  // the parts' one reference each is `inOrder`'s, so `join` frees them

@@ -18,7 +18,7 @@ extension Trainer {
   ///
   /// Classes are the dataset's labels that have at least one window, in dataset order.
   ///
-  /// `sourceWeights` (a manifest's, `ManifestLoadResult.sourceWeights`) gives every window the
+  /// `sourceWeights` (a manifest's, `WholeLoad.sourceWeights`) gives every window the
   /// weight of the source its recording came from, perturbed copies included; sources not named
   /// weigh 1. The model's metadata records them when they change any window's weight.
   ///

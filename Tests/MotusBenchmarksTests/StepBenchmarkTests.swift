@@ -3,7 +3,7 @@
 
 import Foundation
 import MotusData
-import MotusIngest
+@testable import MotusIngest
 import MotusModels
 import MotusTestSupport
 import XCTest

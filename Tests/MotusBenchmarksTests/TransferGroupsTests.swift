@@ -1,4 +1,4 @@
-// TransferBenchmark.groups on a small hand-built ManifestLoadResult: one group per source,
+// TransferBenchmark.groups on a small hand-built WholeLoad: one group per source,
 // and per placement folds that never put a test subject's recordings of that source into the
 // fold's training. Recordings are synthetic stubs (one sample each).
 
@@ -13,7 +13,7 @@ final class TransferGroupsTests: XCTestCase {
   /// Sources: `alpha` (2 subjects, no placements); `dsads` (placements after `_`: subjects 1-4
   /// at T, RA and LL, subject 1's LL split by a gap into `#2`, subject 2 also with a session
   /// without a placement); `empty` (declared, no recordings).
-  private func data() -> ManifestLoadResult {
+  private func data() -> WholeLoad {
     func recording(_ source: String, _ subject: String, _ session: String) -> Recording {
       Recording(
         session: "\(source):\(session)", subject: "\(source):\(subject)", source: source,
@@ -38,7 +38,7 @@ final class TransferGroupsTests: XCTestCase {
       sampleRateHz: 10, channels: ["x"], labels: ["walking"],
       sources: [source("alpha"), source("dsads", separator: "_"), source("empty")])
     let dataset = Dataset(channels: ["x"], labels: ["walking"], recordings: recordings)
-    return ManifestLoadResult(
+    return WholeLoad(
       result: LoadResult(dataset: dataset, recipes: [.copy("x")], report: LoadReport()),
       sourceWeights: [:], knownRepetitions: [:], manifest: manifest, manifestFile: "m.json")
   }

@@ -5,7 +5,7 @@
 
 import Foundation
 import MotusData
-import MotusIngest
+@testable import MotusIngest
 import MotusTestSupport
 import XCTest
 

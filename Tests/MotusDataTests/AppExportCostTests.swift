@@ -5,7 +5,7 @@
 import CMallocCounter
 import Foundation
 import MotusData
-import MotusIngest
+@testable import MotusIngest
 import MotusTestSupport
 import XCTest
 

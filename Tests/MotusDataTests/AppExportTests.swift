@@ -4,7 +4,7 @@
 
 import Foundation
 import MotusData
-import MotusIngest
+@testable import MotusIngest
 import MotusTestSupport
 import XCTest
 

@@ -1,7 +1,7 @@
 // Every way the loader rejects input names the file, the 1-based line and column, and a hint.
 
 import MotusData
-import MotusIngest
+@testable import MotusIngest
 import MotusTestSupport
 import XCTest
 

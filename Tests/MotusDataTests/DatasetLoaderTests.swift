@@ -1,7 +1,7 @@
 // What the loader builds from small synthetic CSV texts (hand-written rows, not real data).
 
 import MotusData
-import MotusIngest
+@testable import MotusIngest
 import MotusTestSupport
 import XCTest
 

@@ -65,7 +65,7 @@ final class ManifestNegativesTests: TemporaryFolderTestCase {
 
   func testNegativeLabels_LoadAsLabelsAndAreMarkedNegative() throws {
     let loaded = try DatasetLoader.load(manifest: manifest(valid))
-    XCTAssertEqual(loaded.manifest.vocabulary, ["walking", "stationary", "other"])
+    XCTAssertEqual(loaded.manifest?.vocabulary, ["walking", "stationary", "other"])
     let dataset = loaded.result.dataset
     XCTAssertEqual(dataset.labels, ["walking", "stationary", "other"])
     XCTAssertEqual(dataset.negativeLabels, ["other"])
@@ -140,7 +140,7 @@ final class ManifestNegativesTests: TemporaryFolderTestCase {
     let result = try DatasetLoader.load(manifest: manifest(valid))
     func placement(_ session: String, separator: String?, source: String = "dsads") -> String? {
       var loaded = result
-      loaded.manifest.sources[1].placementSeparator = separator
+      loaded.manifest?.sources[1].placementSeparator = separator
       let r = Recording(
         session: session, subject: "\(source):p1", source: source, timestamps: [0],
         columns: [[0], [0], [0]], labelIndices: [0], sampleRateHz: 10)

@@ -1,7 +1,7 @@
 // Loads the real QROWD/TR file from ../shared/datasets (skipped when it is absent).
 
 import MotusData
-import MotusIngest
+@testable import MotusIngest
 import MotusTestSupport
 import XCTest
 

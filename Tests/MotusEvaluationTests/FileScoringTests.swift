@@ -30,14 +30,15 @@ final class FileScoringTests: TemporaryFolderTestCase {
     let path = try file(rateHz: 50)
     for smoothing in [Smoothing.none, .hiddenMarkov(switchProbability: 0.05)] {
       let loaded = try Evaluation.loadForScoring(
-        [path], model: model, options: LoadOptions(), minimumPurity: 0.8, smoothing: smoothing)
+        DataSource(files: [path]), model: model, minimumPurity: 0.8, smoothing: smoothing)
       XCTAssertNil(loaded.dataset, "windowed as read")
       XCTAssertFalse(loaded.resampled)
       let streamed = try Evaluation.run(
         model: model, loaded: loaded, minimumPurity: 0.8, smoothing: smoothing)
       let whole = try Evaluation.run(
         model: model,
-        dataset: Evaluation.load([path], model: model, options: LoadOptions()).result.dataset,
+        dataset: XCTUnwrap(
+          Evaluation.loadForScoring(DataSource(files: [path]), model: model, whole: true).dataset),
         minimumPurity: 0.8, smoothing: smoothing)
       XCTAssertGreaterThan(whole.windowCount, 100)
       XCTAssertEqual(try streamed.jsonData(), try whole.jsonData(), "\(smoothing)")
@@ -48,10 +49,13 @@ final class FileScoringTests: TemporaryFolderTestCase {
   func testOffRateDataIsLoadedWholeAndResampled() throws {
     let model = try StreamAgreement.model()
     let path = try file(rateHz: 25)
-    let loaded = try Evaluation.loadForScoring([path], model: model, options: LoadOptions())
+    let loaded = try Evaluation.loadForScoring(DataSource(files: [path]), model: model)
     XCTAssertNotNil(loaded.dataset, "loaded whole")
     XCTAssertTrue(loaded.resampled)
-    let expected = try Evaluation.load([path], model: model, options: LoadOptions())
-    XCTAssertEqual(loaded.dataset, expected.result.dataset)
+    var options = LoadOptions()
+    options.modelRecipes = model.featureSpec.recipes
+    options.sampleRateHz = model.featureSpec.sampleRateHz
+    let expected = try DatasetLoader.load([path], options: options)
+    XCTAssertEqual(loaded.dataset, expected.dataset)
   }
 }

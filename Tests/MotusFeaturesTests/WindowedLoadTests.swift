@@ -43,9 +43,11 @@ final class WindowedLoadTests: TemporaryFolderTestCase {
     streamed: WindowedLoad, whole: WindowedLoad
   ) {
     let choice = choice()
-    let chooseSpec: WindowedLoad.SpecChoice = { try choice.spec(recipes: $0, recordingRates: $1) }
-    let streamed = try WindowedLoad.load(
-      paths, options: options, minimumPurity: 0.4, chooseSpec: chooseSpec)
+    let chooseSpec: DataSource.SpecChoice = {
+      .use(try choice.spec(recipes: $0, recordingRates: $1))
+    }
+    let streamed = try DataSource(files: paths, options: options).windows(
+      minimumPurity: 0.4, chooseSpec: chooseSpec)
     let whole = try WindowedLoad(
       result: DatasetLoader.load(paths, options: options), minimumPurity: 0.4,
       chooseSpec: chooseSpec)
@@ -106,10 +108,10 @@ final class WindowedLoadTests: TemporaryFolderTestCase {
     guard FileManager.default.fileExists(atPath: path) else { throw XCTSkip("\(path) is absent") }
     ChunkSplitter.chunkBytes = 256 << 10
     let options = LoadOptions()
-    let spec: WindowedLoad.SpecChoice = {
-      try FeatureChoice().spec(recipes: $0, recordingRates: $1)
+    let spec: DataSource.SpecChoice = {
+      .use(try FeatureChoice().spec(recipes: $0, recordingRates: $1))
     }
-    let streamed = try WindowedLoad.load([path], options: options, chooseSpec: spec)
+    let streamed = try DataSource(files: [path], options: options).windows(chooseSpec: spec)
     let whole = try WindowedLoad(
       result: DatasetLoader.load([path], options: options), chooseSpec: spec)
     XCTAssertTrue(streamed.streamed)

@@ -4,7 +4,7 @@
 import Foundation
 import MotusData
 import MotusFeatures
-import MotusIngest
+@testable import MotusIngest
 import MotusLinearAlgebra
 import MotusModels
 import MotusStreaming

@@ -44,7 +44,7 @@ public enum StreamAgreement {
     var options = LoadOptions()
     options.channelPatterns = channelPatterns
     options.sampleRateHz = sampleRateHz
-    return try DatasetLoader.load([url.path], options: options)
+    return try DataSource(files: [url.path], options: options).load().result
   }
 
   /// Six synthetic activities, three subjects, 20 s each, at `rateHz`.

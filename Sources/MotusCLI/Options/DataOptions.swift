@@ -201,106 +201,24 @@ struct DataOptions: ParsableArguments {
     return options
   }
 
-  /// Loads the data the flags describe.
+  /// The data the flags describe, for the library to load (`DataSource`).
   ///
   /// - Parameters:
   ///   - requireLabels: `false` for commands that also read unlabelled data.
-  ///   - progress: Forwarded to `DatasetLoader.load`.
   ///   - checkValueRange: `LoadOptions.checkValueRange` (CSV paths only).
-  func load(
-    requireLabels: Bool = true, checkValueRange: Bool = true,
-    progress: ((Int, Int) -> Void)? = nil
-  ) throws -> LoadResult {
-    try loadWeighted(
-      requireLabels: requireLabels, checkValueRange: checkValueRange, progress: progress
-    ).result
-  }
-
-  /// What `load` finds, less the samples: CSV files are read a session at a time and only
-  /// each recording's outline kept (`DatasetLoader.loadOutline`).
-  func loadOutline(
-    requireLabels: Bool = true, checkValueRange: Bool = true,
-    progress: ((Int, Int) -> Void)? = nil
-  ) throws -> LoadOutline {
-    if manifest != nil {
-      return LoadOutline(
-        try load(requireLabels: requireLabels, checkValueRange: checkValueRange, progress: progress)
-      )
-    }
-    return try DatasetLoader.loadOutline(
-      paths, options: loadOptions(requireLabels: requireLabels, checkValueRange: checkValueRange),
-      progress: progress)
-  }
-
-  /// `load`, plus each source's training weight from a manifest (empty for CSV paths).
-  func loadWeighted(
-    requireLabels: Bool = true, checkValueRange: Bool = true,
-    progress: ((Int, Int) -> Void)? = nil
-  ) throws -> (result: LoadResult, sourceWeights: [String: Double]) {
-    if manifest != nil {
-      let loaded = try loadManifest(progress: progress)
-      return (try filterSubjects(loaded.result), loaded.sourceWeights)
-    }
-    let options = try loadOptions(requireLabels: requireLabels, checkValueRange: checkValueRange)
-    return (try DatasetLoader.load(paths, options: options, progress: progress), [:])
-  }
-
-  /// `loadOptions()` with whether labels are required and values held to their range.
-  private func loadOptions(requireLabels: Bool, checkValueRange: Bool) throws -> LoadOptions {
+  func source(requireLabels: Bool = true, checkValueRange: Bool = true) throws -> DataSource {
     var options = try loadOptions()
     options.requireLabels = requireLabels
     options.checkValueRange = checkValueRange
-    return options
-  }
-
-  /// Applies `--subjects` / `--exclude-subjects` to manifest data (subjects are
-  /// source-prefixed there, e.g. `motionsense:17-20`).
-  private func filterSubjects(_ result: LoadResult) throws -> LoadResult {
-    let keep = try subjects.map { try SubjectFilter(parsing: $0, flag: "--subjects") }
-    let drop = try excludeSubjects.map {
-      try SubjectFilter(parsing: $0, flag: "--exclude-subjects")
-    }
-    let filtered = result.keepingSubjects(keep, dropping: drop)
-    guard !filtered.dataset.recordings.isEmpty else {
-      throw ToolError(
-        "no recording of the manifest is left after --subjects/--exclude-subjects.",
-        hint: "subjects are source-prefixed there: e.g. --subjects motionsense:1-16,qrowd:1-2 "
-          + "(motus inspect --manifest FILE lists them).")
-    }
-    return filtered
-  }
-
-  /// Loads `--manifest` (with its weights and known repetition counts).
-  ///
-  /// - Throws: `ToolError` carrying the manifest error (file, key, hint).
-  func loadManifest(progress: ((Int, Int) -> Void)? = nil) throws -> ManifestLoadResult {
-    guard let manifest else {
-      throw ToolError("no --manifest given.", hint: "add --manifest FILE.")
-    }
-    return try DatasetLoader.load(
+    guard let manifest else { return DataSource(files: paths, options: options) }
+    return DataSource(
       manifest: manifest, dataRoot: dataRoot, allowOutsideDataRoot: allowOutsideDataRoot,
-      progress: progress)
+      options: options)
   }
 
-  /// Every file the command will read (CSV files, the manifest and its sources), so that an
-  /// output can be refused when it is one of them. Paths that do not resolve are left out:
-  /// loading reports them.
-  func inputFiles() -> [String] {
-    guard let manifest else { return (try? DatasetLoader.expand(paths)) ?? paths }
-    return Self.inputFiles(manifest: manifest, dataRoot: dataRoot)
-  }
-
-  /// A manifest and every file its sources read (the manifest alone when it does not parse).
-  static func inputFiles(manifest: String, dataRoot: String?) -> [String] {
-    var files = [manifest]
-    guard let parsed = try? Manifest.read(manifest) else { return files }
-    let root = parsed.resolvedDataRoot(manifestFile: manifest, dataRoot: dataRoot)
-    for source in parsed.sources {
-      let paths = source.files.map { (root as NSString).appendingPathComponent($0) }
-      files += (try? DatasetLoader.expand(paths)) ?? paths
-    }
-    return files
-  }
+  /// Every file the command will read (`DataSource.inputFiles`), so that an output can be
+  /// refused when it is one of them.
+  func inputFiles() throws -> [String] { try source().inputFiles() }
 
   /// Splits a comma-separated list, trimming spaces and dropping empty items.
   static func list(_ text: String) -> [String] {

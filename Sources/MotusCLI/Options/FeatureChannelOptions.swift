@@ -49,6 +49,11 @@ struct FeatureChannelOptions: ParsableArguments {
 }
 
 extension FeatureChoice {
+  /// `cliSpec(recipes:recordingRates:)` as the chooser `DataSource.windows` takes.
+  var cliSpecChoice: DataSource.SpecChoice {
+    { recipes, rates in .use(try cliSpec(recipes: recipes, recordingRates: rates)) }
+  }
+
   /// `spec(for:)`; a window that does not fit the data names the window flags.
   func cliSpec(for result: LoadResult) throws -> FeatureSpec {
     try cliSpec(
