@@ -234,10 +234,10 @@ final class ParquetTableTests: TemporaryFolderTestCase {
 
   func testDeclaredCountsBeyondTheLimit_AreRefusedBeforeDecoding() throws {
     let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: fixture("windows-none.parquet"))))
-    XCTAssertThrowsError(try ParquetTable.decode(bytes, file: "f.parquet", valueLimit: 69)) {
-      XCTAssertEqual($0 as? ParquetError, .tooLarge(file: "f.parquet", values: 70, limit: 69))
+    XCTAssertThrowsError(try ParquetTable.decode(bytes, file: "f.parquet", valueLimit: 76)) {
+      XCTAssertEqual($0 as? ParquetError, .tooLarge(file: "f.parquet", values: 77, limit: 76))
     }
-    XCTAssertEqual(try ParquetTable.decode(bytes, file: "f.parquet", valueLimit: 70).rowCount, 7)
+    XCTAssertEqual(try ParquetTable.decode(bytes, file: "f.parquet", valueLimit: 77).rowCount, 7)
   }
 
   func testEveryCutAndFlippedByte_IsAResultOrAParquetError() throws {

@@ -116,7 +116,7 @@ struct ParquetColumnReader {
       case .dataV1:
         let data = try pageData(payload, uncompressed: uncompressed, snappy: snappy)
         seen += try readDataPage(
-          header, data, levelsEnd: nil, seen: seen, of: valueCount,
+          header, data, version2Levels: nil, seen: seen, of: valueCount,
           dictionary: dictionary)
       case .dataV2:
         let levels = Int(header.repetitionLength) + Int(header.definitionLength)
@@ -131,7 +131,8 @@ struct ParquetColumnReader {
           (payload.lowerBound + levels)..<payload.upperBound, uncompressed: uncompressed - levels,
           snappy: snappy && header.isCompressed)
         seen += try readDataPage(
-          header, data, levelsEnd: levels, seen: seen, of: valueCount,
+          header, data, version2Levels: Int(header.repetitionLength)..<levels, seen: seen,
+          of: valueCount,
           dictionary: dictionary)
       case .index, nil:
         continue
@@ -165,23 +166,23 @@ struct ParquetColumnReader {
     return .doubles(try plainNumbers(data, &position, count: Int(header.valueCount)))
   }
 
-  /// Reads a data page (version 1, or version 2 when `levelsEnd` is where its levels end) and
-  /// returns its value count.
+  /// Reads a data page and returns its value count. A version 2 page gives where its
+  /// definition levels lie (after its repetition levels; its values follow them).
   private mutating func readDataPage(
-    _ header: ParquetPageHeader, _ data: [UInt8], levelsEnd: Int?, seen: Int, of total: Int,
-    dictionary: Dictionary?
+    _ header: ParquetPageHeader, _ data: [UInt8], version2Levels: Range<Int>?, seen: Int,
+    of total: Int, dictionary: Dictionary?
   ) throws -> Int {
     let count = Int(header.valueCount)
     guard count >= 0, count <= total - seen else {
       throw damaged("a page of \(header.valueCount) values where \(total - seen) remain")
     }
     // Definition levels: 1 a value, 0 a null; a required column has none.
-    var position = levelsEnd ?? 0
+    var position = version2Levels?.upperBound ?? 0
     var defined: [UInt32]?
     if optional {
-      var levelsStart = 0
-      var levelsStop = levelsEnd ?? 0
-      if levelsEnd == nil {
+      var levelsStart = version2Levels?.lowerBound ?? 0
+      var levelsStop = version2Levels?.upperBound ?? 0
+      if version2Levels == nil {
         guard header.definitionEncoding == 3 else {
           throw unsupportedEncoding(header.definitionEncoding, of: "definition levels")
         }
@@ -198,8 +199,18 @@ struct ParquetColumnReader {
       defined = try decoder.decode(count: count)
     }
     let present = defined.map { $0.reduce(0) { $0 + Int($1) } } ?? count
-    if let nulls = header.nullCount, levelsEnd != nil, Int(nulls) != count - present {
+    if let nulls = header.nullCount, version2Levels != nil, Int(nulls) != count - present {
       throw damaged("a page declares \(nulls) nulls and its levels hold \(count - present)")
+    }
+    // A page of nulls only has no values to decode (and a chunk of nulls only may be
+    // dictionary-encoded without a dictionary page).
+    if present == 0 {
+      if physical == .text {
+        strings += repeatElement(nil, count: count)
+      } else {
+        doubles += repeatElement(nil, count: count)
+      }
+      return count
     }
 
     switch header.encoding {
@@ -213,12 +224,11 @@ struct ParquetColumnReader {
       }
     case 2, 8:
       guard let dictionary else { throw damaged("dictionary indices without a dictionary page") }
-      guard position < data.count || present == 0 else {
+      guard position < data.count else {
         throw damaged("a dictionary-encoded page without its bit width")
       }
-      let width = present == 0 ? 0 : Int(data[position])
       var decoder = try RLEBitPackedDecoder(
-        data, from: min(position + 1, data.count), to: data.count, bitWidth: width)
+        data, from: position + 1, to: data.count, bitWidth: Int(data[position]))
       let indices = try decoder.decode(count: present)
       switch dictionary {
       case .doubles(let entries):

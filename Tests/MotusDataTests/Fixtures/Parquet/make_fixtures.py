@@ -32,6 +32,7 @@ SCHEMA = T.StructType(
         T.StructField("gyro_energy", T.FloatType(), True),
         T.StructField("steps", T.IntegerType(), True),
         T.StructField("frames", T.LongType(), True),
+        T.StructField("placement", T.StringType(), True),
     ]
 )
 
@@ -47,12 +48,16 @@ ROWS = [
     ("rec-ü.csv", "s3", "", "walking", 1.0, 3.84, 2.0**-1074, -1e30, 2**31 - 1, -(2**53)),
 ]
 
+# The last column is null in every row (no dictionary page, pages of nulls only).
+ROWS = [row + (None,) for row in ROWS]
+
 # A second frame of the same columns, for the second part of a folder.
 MORE_ROWS = [
     ("rec-c.csv", "s4", "p03", "sitting", 1.0, 0.0, 0.5, 0.25, 1, 1),
     ("rec-c.csv", "s4", "p03", "sitting", 1.0, 1.28, None, 0.5, 2, 2),
     ("rec-c.csv", "s4", "p03", "standing", 0.25, 2.56, 0.75, None, 3, None),
 ]
+MORE_ROWS = [row + (None,) for row in MORE_ROWS]
 
 
 def expected(rows, names):
