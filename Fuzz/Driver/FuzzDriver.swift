@@ -1,8 +1,8 @@
 // The fuzzing executable. Built with `-sanitize=fuzzer -DFUZZING` (scripts/fuzz.sh) it is a
 // libFuzzer binary whose target is chosen by MOTUS_FUZZ_TARGET (a name of FuzzTargets.all:
-// csv, model, manifest, stream, export, app-file, app-folder). Built plainly it replays inputs:
-// `MotusFuzz TARGET FILE_OR_FOLDER...` runs each file through the target once, to reproduce a
-// finding without libFuzzer.
+// csv, model, manifest, stream, export, app-file, app-folder, parquet). Built plainly it replays
+// inputs: `MotusFuzz TARGET FILE_OR_FOLDER...` runs each file through the target once, to
+// reproduce a finding without libFuzzer.
 
 import Foundation
 import MotusFuzzTargets

@@ -1,8 +1,9 @@
 // The inputs libFuzzer mutates, one function per parser a user's file reaches: the CSV reader
 // (through loading, resampling and feature extraction), the model-file loader (through a
 // stream that runs what loaded), the manifest loader (through path confinement), the
-// stream's line parser (through the streaming engine) and the phone-app readers, a file or a
-// folder of files at a time (through the clock rule, the join and the loader). Each must
+// stream's line parser (through the streaming engine), the phone-app readers, a file or a
+// folder of files at a time (through the clock rule, the join and the loader), and the Parquet
+// reader (footer, pages, Snappy, levels and dictionaries). Each must
 // return, with a result or a thrown error, for every input: a trap, a hang or a huge
 // allocation is a finding.
 //
@@ -23,8 +24,23 @@ public enum FuzzTargets {
   public static let all: [String: @Sendable ([UInt8]) -> Void] = [
     "csv": csvReader, "model": modelFile, "manifest": manifest, "stream": streamLines,
     "export": exportGraph,
-    "app-file": appFile, "app-folder": appFolder,
+    "app-file": appFile, "app-folder": appFolder, "parquet": parquetFile,
   ]
+
+  /// Decodes the bytes as one Parquet file (at most 2^16 values, so a tiny file declaring
+  /// billions of nulls is refused rather than allocated) and asks for every column both ways;
+  /// a table that decodes must hold one value per row in every column.
+  public static func parquetFile(_ bytes: [UInt8]) {
+    guard let table = try? ParquetTable.decode(bytes, file: "fuzz.parquet", valueLimit: 1 << 16)
+    else { return }
+    guard table.columns.allSatisfy({ $0.count == table.rowCount }),
+      table.columns.count == table.columnNames.count
+    else { fatalError("a Parquet table whose columns do not all hold its rows") }
+    for name in table.columnNames {
+      _ = try? table.doubles(name)
+      _ = try? table.strings(name)
+    }
+  }
 
   /// Loads the bytes as a CSV file under load options chosen by the first byte (its top bit:
   /// also gzipped, from a file), then windows whatever loaded.

@@ -85,6 +85,20 @@ final class FuzzFindingsTests: XCTestCase {
     }
   }
 
+  /// The Parquet seeds are worth mutating only if those Spark wrote to be read decode.
+  func testParquetSeeds_Decode() throws {
+    let folder = FuzzCorpusTests.fuzzFolder.appendingPathComponent("Corpus/parquet")
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+    XCTAssertGreaterThanOrEqual(names.count, 5)
+    for name in names
+    where name.hasPrefix("windows-") && !name.contains("gzip")
+      && !name.contains("delta")
+    {
+      let table = try ParquetTable.decode(try bytes("Corpus/parquet/\(name)"), file: name)
+      XCTAssertEqual(table.rowCount, 7, name)
+    }
+  }
+
   /// Found by review, confirmed on the app-file target: times 1e-300 s apart, then steps of
   /// 0.2 s that the gap rule bridges, made a typical step of 1e-300 s, and counting the common
   /// clock over the bridged 0.2 s trapped converting 2e299 to Int. The rate is now checked
