@@ -7,7 +7,8 @@
         -m motus_spark ...   (or a two-line driver script; see README.md)
 
 `score` writes OUT/predictions (one row per window) and OUT/recordings (one row per
-recording); `features` writes OUT/features and OUT/recordings. A recording motus refuses
+recording); `features` writes OUT/features, OUT/spec.json and OUT/recordings, which `motus
+train --windows OUT/features --spec OUT/spec.json` trains on. A recording motus refuses
 (exit code != 0) is a `failed` row of OUT/recordings with motus's error text; the rest goes on.
 """
 
@@ -17,13 +18,16 @@ import argparse
 import atexit
 import itertools
 import json
+import math
 import os
 import shutil
 import stat
+import struct
 import sys
 import tempfile
 from collections import Counter
 from dataclasses import asdict
+from fractions import Fraction
 from typing import Any, Iterable, Iterator, Optional, Sequence
 
 from .cohort import CohortError, Recording, list_recordings, pack, partition_count
@@ -36,6 +40,9 @@ from .kernel import (
 )
 
 FEATURE_META_COLUMNS = ("session", "subject", "label")  # text columns of `motus features`
+# Numbers of `motus features` that are not features: kept as doubles. The features are float32
+# in motus and go to Parquet as FloatType, so `motus train --windows` reads the very values.
+PLACE_COLUMNS = ("purity", "start_s")
 
 
 # ---- Output schemas (Spark types are imported late: the kernel runs without Spark) ----
@@ -135,10 +142,12 @@ def _prediction_rows(predictions: Iterable[Any]) -> Iterator[tuple]:
 def _feature_result(
     summary: RecordingSummary, table: Optional[FeatureTable]
 ) -> Iterator[tuple[str, tuple]]:
-    yield "s", (summary_row(summary), table.header if table else None)
+    yield "s", (summary_row(summary), (table.header, table.spec) if table else None)
     if table:
-        for row in table.rows:
-            yield "f", (summary.recording, row)
+        # The window's place in its recording: motus orders a table's rows by it, whatever
+        # order the parts come back in.
+        for index, row in enumerate(table.rows):
+            yield "f", (summary.recording, index, row)
 
 
 def process_files(mode: str, where: Executable, extra: Sequence[str]):
@@ -264,7 +273,7 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
         )
     args.model, args.cohort = args.inputs if wanted == 2 else (None, args.inputs[0])
     # The job reads motus's JSON lines and standard output: flags that change them are its own.
-    owned = {"score": ("--format", "--segments", "--realtime"), "features": ("-o", "--output")}[
+    owned = {"score": ("--format", "--segments", "--realtime"), "features": ("-o", "--output", "--spec-output")}[
         args.mode
     ]
     for flag in extra:
@@ -383,48 +392,125 @@ def refuse_existing_output(spark: Any, output: str, tables: Sequence[str]) -> No
             )
 
 
+def _float32_bits(value: float) -> int:
+    return struct.unpack("<I", struct.pack("<f", value))[0]
+
+
+def _float32_from_bits(bits: int) -> float:
+    return struct.unpack("<f", struct.pack("<I", bits))[0]
+
+
+def _float32_toward(value: float, upward: bool) -> float:
+    """The float32 next to the float32 `value`, up or down."""
+    if value == 0:
+        return _float32_from_bits(1) if upward else -_float32_from_bits(1)
+    return _float32_from_bits(_float32_bits(value) + (1 if (value > 0) == upward else -1))
+
+
+def float32_of(text: str) -> float:
+    """The float32 nearest to the decimal `text` (motus prints each feature, a float32, as the
+    shortest decimal that reads back to it), as a Python float holding that float32 exactly.
+    Reading the decimal as a double and then narrowing it can round twice and land on the
+    neighbouring float32 when the double falls on or next to the midpoint between two; there
+    the decimal itself is compared with the midpoint, exactly."""
+    wide = float(text)
+    try:
+        near = struct.unpack("<f", struct.pack("<f", wide))[0]
+    except OverflowError:  # beyond float32: motus never prints one
+        return wide
+    if near == wide or not math.isfinite(near):
+        return near
+    other = _float32_toward(near, upward=wide > near)
+    middle = (near + other) / 2  # exact: two float32s' mean fits a double
+    if abs(wide - middle) > abs(wide) * 2.0**-50:
+        return near  # the decimal is on the double's side of the midpoint
+    exact, half = Fraction(text), Fraction(middle)
+    if exact == half:  # a tie goes to the even float32, as a direct parse does
+        return near if _float32_bits(near) % 2 == 0 else other
+    return near if abs(exact - Fraction(near)) < abs(exact - Fraction(other)) else other
+
+
+def spec_key(spec: str) -> str:
+    """A recording's spec without its row count, which differs between recordings."""
+    fields = json.loads(spec)
+    fields.pop("windowCount", None)
+    return json.dumps(fields, sort_keys=True)
+
+
 def feature_frame(
-    spark: Any, tagged: Any, summaries: list[tuple], headers: dict[str, list[str]]
-) -> tuple[Any, list[tuple]]:
-    """The window table of every recording whose columns are the cohort's (those of most
-    recordings); a recording with other columns is marked failed, saying which differ."""
+    spark: Any, tagged: Any, summaries: list[tuple], tables: dict[str, tuple[list[str], str]]
+) -> tuple[Any, list[tuple], Optional[str]]:
+    """The window table of every recording whose columns and spec are the cohort's (those of
+    most recordings), and the cohort's spec file with its row count; a recording with other
+    columns or another spec (its rate, say) is marked failed, saying what differs."""
     from pyspark.sql import types as T
 
-    if not headers:
-        return None, summaries
-    cohort_header = Counter(tuple(h) for h in headers.values()).most_common(1)[0][0]
-    kept, marked = set(), []
+    if not tables:
+        return None, summaries, None
+    cohort = Counter((tuple(h), spec_key(s)) for h, s in tables.values()).most_common(1)[0][0]
+    cohort_header, cohort_spec = cohort
+    kept, marked, windows, spec_text = set(), [], 0, None
     for row in summaries:
-        header = headers.get(row[0])
-        if header is not None and tuple(header) != cohort_header:
-            missing = sorted(set(cohort_header) - set(header))[:3]
-            extra = sorted(set(header) - set(cohort_header))[:3]
-            fields = list(row)
-            fields[3], fields[5] = "failed", (
-                f"{row[0]}: its feature columns are not the cohort's ({len(header)} against "
+        table = tables.get(row[0])
+        reason = None
+        if table is not None and tuple(table[0]) != cohort_header:
+            missing = sorted(set(cohort_header) - set(table[0]))[:3]
+            extra = sorted(set(table[0]) - set(cohort_header))[:3]
+            reason = (
+                f"{row[0]}: its feature columns are not the cohort's ({len(table[0])} against "
                 f"{len(cohort_header)}; missing {missing}, extra {extra}). HINT: give every "
                 "recording the same channels (motus flag --channels) and rate (--sample-rate)."
             )
+        elif table is not None and spec_key(table[1]) != cohort_spec:
+            theirs, ours = json.loads(table[1])["featureSpec"], json.loads(cohort_spec)["featureSpec"]
+            differing = sorted(k for k in set(theirs) | set(ours) if theirs.get(k) != ours.get(k))
+            reason = (
+                f"{row[0]}: its windows are not the cohort's (the spec differs in "
+                f"{', '.join(differing[:3])}). HINT: give every recording one rate with the "
+                "motus flag --sample-rate."
+            )
+        if reason is not None:
+            fields = list(row)
+            fields[3], fields[5] = "failed", reason
             row = tuple(fields)
-        elif header is not None:
+        elif table is not None:
             kept.add(row[0])
+            windows += row[7] or 0
+            spec_text = spec_text or table[1]
         marked.append(row)
+    spec = json.loads(spec_text) if spec_text else None
+    if spec is not None:
+        spec["windowCount"] = windows
     text = set(FEATURE_META_COLUMNS)
     schema = T.StructType(
-        [T.StructField("recording", T.StringType(), False)]
+        [
+            T.StructField("recording", T.StringType(), False),
+            T.StructField("window", T.LongType(), False),
+        ]
         + [
-            T.StructField(c, T.StringType() if c in text else T.DoubleType(), True)
+            T.StructField(
+                c,
+                T.StringType()
+                if c in text
+                else T.DoubleType() if c in PLACE_COLUMNS else T.FloatType(),
+                True,
+            )
             for c in cohort_header
         ]
     )
     wanted = spark.sparkContext.broadcast(kept)
 
     def typed(record: tuple) -> tuple:
-        recording, values = record
+        recording, index, values = record
         return (
             recording,
+            index,
             *[
-                v if c in text else (float(v) if v != "" else None)
+                (
+                    v
+                    if c in text
+                    else None if v == "" else float(v) if c in PLACE_COLUMNS else float32_of(v)
+                )
                 for c, v in zip(cohort_header, values)
             ],
         )
@@ -432,7 +518,21 @@ def feature_frame(
     rows = tagged.filter(lambda t: t[0] == "f" and t[1][0] in wanted.value).map(
         lambda t: typed(t[1])
     )
-    return spark.createDataFrame(rows, schema), marked
+    spec_file = json.dumps(spec, indent=2, sort_keys=True) + "\n" if spec is not None else None
+    return spark.createDataFrame(rows, schema), marked, spec_file
+
+
+def write_text(spark: Any, path: str, text: str, overwrite: bool) -> None:
+    """One small file through Spark's Hadoop file system, so any store the job writes to
+    (a local folder, HDFS, s3a://) takes it."""
+    jvm = spark.sparkContext._jvm
+    target = jvm.org.apache.hadoop.fs.Path(path)
+    fs = target.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration())
+    out = fs.create(target, overwrite)
+    try:
+        out.write(bytearray(text.encode("utf-8")))
+    finally:
+        out.close()
 
 
 def run(argv: Sequence[str], spark: Any = None) -> int:
@@ -451,7 +551,9 @@ def run(argv: Sequence[str], spark: Any = None) -> int:
             refuse_existing_output(
                 spark,
                 args.output,
-                ("predictions" if args.mode == "score" else "features", "recordings"),
+                ("predictions", "recordings")
+                if args.mode == "score"
+                else ("features", "spec.json", "recordings"),
             )
         tagged = tagged_results(spark, args, where).persist(StorageLevel.MEMORY_AND_DISK)
         # One pass of motus over the cohort: the summaries are collected (small), the window
@@ -463,10 +565,13 @@ def run(argv: Sequence[str], spark: Any = None) -> int:
                 tagged.filter(lambda t: t[0] == "p").map(lambda t: t[1]), prediction_schema()
             ).write.mode(mode).parquet(os.path.join(args.output, "predictions"))
         else:
-            headers = {row[0]: header for row, header in records if header is not None}
-            frame, summaries = feature_frame(spark, tagged, [row for row, _ in records], headers)
+            tables = {row[0]: table for row, table in records if table is not None}
+            frame, summaries, spec = feature_frame(
+                spark, tagged, [row for row, _ in records], tables
+            )
             if frame is not None:
                 frame.write.mode(mode).parquet(os.path.join(args.output, "features"))
+                write_text(spark, os.path.join(args.output, "spec.json"), spec, args.overwrite)
         spark.createDataFrame(sorted(summaries), summary_schema()).coalesce(1).write.mode(
             mode
         ).parquet(os.path.join(args.output, "recordings"))

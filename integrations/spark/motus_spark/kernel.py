@@ -266,10 +266,13 @@ def score_recording(
 
 @dataclass
 class FeatureTable:
-    """`motus features` of one recording: its CSV header and rows (text, as motus wrote them)."""
+    """`motus features` of one recording: its CSV header and rows (text, as motus wrote them),
+    and the spec motus wrote beside them (`--spec-output`, JSON text), which `motus train
+    --windows` needs to rebuild the features at inference."""
 
     header: list[str]
     rows: list[list[str]]
+    spec: str
 
 
 def features_recording(
@@ -281,12 +284,14 @@ def features_recording(
     extra: Sequence[str] = (),
     display_path: Optional[str] = None,
 ) -> tuple[RecordingSummary, Optional[FeatureTable]]:
-    """`motus features PATH -o -`: one row per window, every feature motus computes."""
+    """`motus features PATH -o - --spec-output SPEC`: one row per window, every feature motus
+    computes, and the table's spec."""
     stdout_path = os.path.join(scratch, f"features-{os.getpid()}.csv")
+    spec_path = os.path.join(scratch, f"spec-{os.getpid()}.json")
     shown = display_path or path
     try:
         code, stderr, seconds, cpu = run_motus(
-            [motus, "features", path, "-o", "-", *extra], stdout_path
+            [motus, "features", path, "-o", "-", "--spec-output", spec_path, *extra], stdout_path
         )
         summary = RecordingSummary(
             recording=recording, path=shown, bytes=size, status="ok", exit_code=code
@@ -304,11 +309,14 @@ def features_recording(
             reader = csv.reader(text)
             header = next(reader, [])
             rows = list(reader)
+        with open(spec_path, encoding="utf-8") as text:
+            spec = text.read()
     finally:
-        if os.path.exists(stdout_path):
-            os.remove(stdout_path)
+        for scratch_file in (stdout_path, spec_path):
+            if os.path.exists(scratch_file):
+                os.remove(scratch_file)
     summary.windows = len(rows)
-    return summary, FeatureTable(header, rows)
+    return summary, FeatureTable(header, rows, spec)
 
 
 def write_long_layout(header: Sequence[str], rows: Iterable[Sequence[object]], path: str) -> None:

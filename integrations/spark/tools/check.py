@@ -7,7 +7,10 @@ from some of them), then motus itself on every recording, and requires:
   else of it;
 - the summary's seconds per activity, steps and push-ups equal to what `motus stream
   --segments --steps` says (the sums of its segments), its samples and windows to motus's
-  summary line.
+  summary line;
+- the cluster's window table (`features` on the MotionSense recordings) trains, with `motus
+  train --windows OUT/features --spec OUT/spec.json`, the model file that `motus train` on
+  the folder of those recordings writes, byte for byte.
 Prints what differs and exits 1, or exits 0.
 
     python tools/check.py MOTUS MODEL COHORT WORK [--master local[2]]
@@ -30,6 +33,47 @@ from motus_spark import job  # noqa: E402
 from motus_spark.kernel import _STREAM_LINE  # noqa: E402
 
 PARQUET_RECORDINGS = 8  # MotionSense files also checked through --input parquet
+TABLE_RECORDINGS = 24  # MotionSense files whose cluster-made table trains a model
+
+
+def check_table_training(
+    spark: Any, motus: str, cohort: str, names: list[str], work: str, problems: list[str]
+) -> None:
+    """`features` on the cluster, then training from its table and from the recordings: the
+    two model files must be the same bytes. The recordings are hard links in a folder of
+    their own, so motus reads that folder as the job listed it."""
+    folder = os.path.join(work, "table-cohort")
+    os.mkdir(folder)
+    for name in names:
+        os.link(os.path.join(cohort, name), os.path.join(folder, name))
+    out = os.path.join(work, "table")
+    if job.run(["features", folder, "-o", out, "--motus", motus], spark) != 0:
+        problems.append("table: the features job failed")
+        return
+    from_table, from_files = (os.path.join(work, n) for n in ("table.motus", "files.motus"))
+    for argv in (
+        [
+            "--windows",
+            os.path.join(out, "features"),
+            "--spec",
+            os.path.join(out, "spec.json"),
+            "-o",
+            from_table,
+        ],
+        [folder, "--augment", "0", "-o", from_files],
+    ):
+        run = subprocess.run(
+            [motus, "train", *argv, "--seed", "1"], capture_output=True, text=True, check=False
+        )
+        if run.returncode != 0:
+            problems.append(f"table: motus train {' '.join(argv[:2])} failed: {run.stderr[-400:]}")
+            return
+    with open(from_table, "rb") as a, open(from_files, "rb") as b:
+        if a.read() != b.read():
+            problems.append(
+                "table: the model trained from the cluster's window table differs from the one "
+                "trained from the recordings"
+            )
 
 
 def prediction_key(p: dict[str, Any], recording: str) -> tuple:
@@ -231,6 +275,8 @@ def main() -> int:
         if job.run(argv, spark) != 0:
             return 1
         compare(spark, parquet_out, {n: expected[n] for n in chosen}, problems, "parquet")
+        trained = [n for n in names if n.startswith("motionsense-")][:TABLE_RECORDINGS]
+        check_table_training(spark, args.motus, args.cohort, trained, args.work, problems)
     finally:
         spark.stop()
     for problem in problems[:20]:
@@ -240,7 +286,8 @@ def main() -> int:
         return 1
     print(
         f"check: the Spark job's predictions and summaries equal motus's ({len(names)} recordings "
-        f"as files, {len(chosen)} through Parquet)"
+        f"as files, {len(chosen)} through Parquet); the model trained from the cluster's "
+        f"window table of {len(trained)} recordings is the one trained from them"
     )
     return 0
 
