@@ -57,7 +57,7 @@ public enum FuzzTargets {
     if selector & 128 != 0, let folder = AppScratch.fresh() {
       let path = (folder as NSString).appendingPathComponent("fuzz.csv.gz")
       if FileManager.default.createFile(atPath: path, contents: Data(Gzip.compress(bytes))) {
-        _ = try? DatasetLoader.load([path], options: options)
+        _ = try? DataSource(files: [path], options: options).load()
       }
     }
     guard

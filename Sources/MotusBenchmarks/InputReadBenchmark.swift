@@ -5,6 +5,7 @@
 import Foundation
 import MotusData
 import MotusGzip
+import MotusIngest
 
 #if canImport(Glibc)
   import Glibc

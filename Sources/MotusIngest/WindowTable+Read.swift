@@ -4,6 +4,7 @@
 // their order, labels, sessions and subjects are all training reads of the data.
 
 import MotusData
+import MotusGzip
 import MotusFeatures
 import MotusLinearAlgebra
 
@@ -24,19 +25,21 @@ extension WindowTable {
     try WindowTable(columns: columns(of: path), spec: spec, specFile: specFile)
   }
 
-  /// The columns of the table at `path`, by format: where a format plugs in.
-  ///
-  /// A Parquet table (a `.parquet` file, or a folder of parts as Spark writes them) is read by
-  /// `ParquetTable.read(path)` once MotusIngest has it: its conformance to
-  /// `WindowTableColumns` (`strings`, `doubles` and `floats` by column name through
-  /// `ParquetTable.strings(_:)` and `.doubles(_:)`, `place` as "file, row N, column 'name'")
-  /// is returned here, and everything after (checks, order, training) is shared.
+  /// The columns of the table at `path`, by format: Parquet (a `.parquet` file, a file that
+  /// starts with Parquet's magic bytes, or a folder of parts as Spark writes them) through
+  /// `ParquetTable.read`, else CSV. Everything after (checks, order, training) is shared.
   static func columns(of path: String) throws -> any WindowTableColumns {
-    if path.lowercased().hasSuffix(".parquet") || InputFile.kind(path) == .folder {
-      throw WindowTableError.unsupportedFormat(
-        file: InputFile.displayName(path), format: "Parquet")
-    }
+    if isParquet(path) { return try ParquetTable.read(path) }
     return try WindowTableCSV(path)
+  }
+
+  private static func isParquet(_ path: String) -> Bool {
+    if path.lowercased().hasSuffix(".parquet") { return true }
+    switch InputFile.kind(path) {
+    case .folder: return true
+    case .regularFile: return (try? InputFile.readTextPrefix(path, count: 4)) == Array("PAR1".utf8)
+    default: return false  // standard input and pipes are read once, as CSV
+    }
   }
 
   /// The table `columns` hold, checked against `spec`, rows in training order.

@@ -4,6 +4,7 @@
 // String per cell.
 
 import MotusData
+import MotusGzip
 
 /// The columns of a CSV window table.
 public struct WindowTableCSV: WindowTableColumns {
@@ -27,7 +28,7 @@ public struct WindowTableCSV: WindowTableColumns {
     file = InputFile.displayName(path)
     let bytes: [UInt8]
     do {
-      bytes = try InputFile.read(path)
+      bytes = try InputFile.readText(path)
     } catch let error as InputFileError {
       throw WindowTableError.unreadable(file: error.file, reason: error.reason)
     }

@@ -9,7 +9,6 @@ public enum WindowTableError: Error, Equatable, CustomStringConvertible {
   case unreadable(file: String, reason: String)
   case notText(file: String, encoding: String)
   /// A format this build does not read (a Parquet table).
-  case unsupportedFormat(file: String, format: String)
   case badSpec(file: String, reason: String)
   case noHeader(file: String)
   case noRows(file: String)
@@ -41,8 +40,6 @@ public enum WindowTableError: Error, Equatable, CustomStringConvertible {
       return "\(file): cannot read the file (\(reason))."
     case .notText(let file, let encoding):
       return "\(file): the input looks like \(encoding), not UTF-8 text."
-    case .unsupportedFormat(let file, let format):
-      return "\(file): a \(format) window table, which this build does not read."
     case .badSpec(let file, let reason):
       return "\(file): not a usable window-table spec: \(reason)."
     case .noHeader(let file):
@@ -89,9 +86,6 @@ public enum WindowTableError: Error, Equatable, CustomStringConvertible {
     switch self {
     case .unreadable: return "check the path and its permissions."
     case .notText(_, let encoding): return TextEncoding.hint(for: encoding)
-    case .unsupportedFormat:
-      return "write the table as CSV (`motus features DATA -o windows.csv --spec-output "
-        + "windows.json`) and train on that."
     case .badSpec:
       return "pass the JSON that `motus features ... --spec-output FILE` wrote with this table."
     case .noHeader, .noRows:

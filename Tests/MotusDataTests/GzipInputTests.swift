@@ -63,8 +63,8 @@ final class GzipInputTests: TemporaryFolderTestCase {
     choice.hop = .samples(8)
     choice.channelRule = .all
     choice.statistics = [.mean, .std]
-    let windowed = try WindowedLoad.load([path], options: LoadOptions()) {
-      try choice.spec(recipes: $0, recordingRates: $1)
+    let windowed = try DataSource(files: [path]).windows {
+      .use(try choice.spec(recipes: $0, recordingRates: $1))
     }
     let blocks = try DatasetLoader.load([path], options: LoadOptions())
     let whole = try DatasetLoader.load(inputs: DatasetLoader.read([path]), options: LoadOptions())
@@ -155,8 +155,8 @@ final class GzipInputTests: TemporaryFolderTestCase {
                         "labels": {"walk": "walking", "run": "running"} }] }
         """, "m.json")
     }
-    let plain = try DatasetLoader.load(manifest: manifest("plain.csv")).result.dataset
-    let packed = try DatasetLoader.load(manifest: manifest("packed.csv.gz")).result.dataset
+    let plain = try DataSource(manifest: manifest("plain.csv")).load().result.dataset
+    let packed = try DataSource(manifest: manifest("packed.csv.gz")).load().result.dataset
     XCTAssertEqual(packed.recordings.map(\.columns), plain.recordings.map(\.columns))
     XCTAssertEqual(packed.recordings.map(\.labelIndices), plain.recordings.map(\.labelIndices))
     XCTAssertGreaterThan(plain.recordings.count, 0)

@@ -220,10 +220,4 @@ final class WindowTableReadTests: TemporaryFolderTestCase {
       ["b/x.csv", "a10.csv", "a2/z.csv", "a2.csv", "a2/b/c.csv"].sorted(by: RecordingOrder.precedes),
       ["a2/b/c.csv", "a2/z.csv", "a2.csv", "a10.csv", "b/x.csv"])
   }
-
-  func testParquet_IsRefusedByNameUntilAReaderPlugsIn() throws {
-    XCTAssertThrowsError(try WindowTable.read("cohort.parquet", spec: tableSpec(), specFile: "s.json")) {
-      XCTAssertTrue("\($0)".contains("a Parquet window table, which this build does not read"), "\($0)")
-    }
-  }
 }
