@@ -104,6 +104,43 @@ final class WindowTableCommandTests: TemporaryFolderTestCase {
     XCTAssertNotEqual(try bytes(path("r.motus")), a)
   }
 
+  /// The Spark job's table of six SYNTHETIC gzipped recordings, as its `features` mode wrote
+  /// it (Tests/MotusDataTests/Fixtures/Parquet/make_cluster_table.py): Parquet parts with
+  /// float32 features, a `recording` and a `window` column, and the spec with its row count.
+  private static let clusterFixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("MotusDataTests/Fixtures/Parquet/cluster-table")
+
+  func testSparkParquetTable_TrainsTheModelOfItsRecordings() throws {
+    let fixture = Self.clusterFixture.path
+    _ = try run(
+      ["train", fixture + "/recordings", "--augment", "0", "--seed", "1", "-o", path("a.motus")])
+    _ = try run(
+      ["train", "--windows", fixture + "/features", "--spec", fixture + "/spec.json", "--seed", "1",
+       "-o", path("b.motus")])
+    XCTAssertEqual(try bytes(path("a.motus")), try bytes(path("b.motus")))
+    // The parts in another order are the same table: rows go by recording and window.
+    let shuffled = path("shuffled")
+    try FileManager.default.createDirectory(atPath: shuffled, withIntermediateDirectories: true)
+    let parts = try FileManager.default.contentsOfDirectory(atPath: fixture + "/features")
+      .filter { $0.hasSuffix(".parquet") }.sorted()
+    XCTAssertGreaterThan(parts.count, 1)
+    for (k, part) in parts.reversed().enumerated() {
+      try FileManager.default.copyItem(
+        atPath: fixture + "/features/" + part, toPath: shuffled + "/part-\(k).parquet")
+    }
+    _ = try run(
+      ["train", "--windows", shuffled, "--spec", fixture + "/spec.json", "--seed", "1", "-o",
+       path("c.motus")])
+    XCTAssertEqual(try bytes(path("c.motus")), try bytes(path("a.motus")))
+    // A part left out is a table of another row count than its spec's.
+    try FileManager.default.removeItem(atPath: shuffled + "/part-0.parquet")
+    let cut = try MotusRunner.run(
+      ["train", "--windows", shuffled, "--spec", fixture + "/spec.json", "-o", path("d.motus")])
+    XCTAssertEqual(cut.exitCode, 1, cut.standardError)
+    XCTAssertTrue(cut.standardError.contains("spec.json was written with a table of 54"), cut.standardError)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: path("d.motus")))
+  }
+
   func testWindowsFlags_ThatWouldBeIgnoredOrCannotHoldAreUsageErrors() throws {
     let data = try recordingFolder()
     _ = try run(["features", data, "-o", path("w.csv"), "--spec-output", path("s.json")])
