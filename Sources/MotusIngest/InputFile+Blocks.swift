@@ -28,6 +28,8 @@ final class InputBlocks {
   /// The size of the text when opened, when known: a small file is never given a large block.
   /// nil for gzip, whose text is known only by inflating it (blocks then grow by doubling).
   private let size: Int?
+  /// gzip, read ahead a block: a loader gives it blocks half the size (the same memory).
+  var isCompressed: Bool { size == nil }
   /// Read straight into, without clearing first (an array would be zero-filled before each
   /// read, a pass over every block on the reading thread).
   private var storage = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
