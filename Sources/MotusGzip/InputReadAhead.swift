@@ -25,6 +25,7 @@ public final class InputReadAhead {
   public static var runningThreads: Int { running.load(ordering: .relaxed) }
   private static let running = Atomic<Int>(0)
   private var thread = pthread_t()
+  private var started = false
 
   /// Starts reading `reader` into a ring of `capacity` bytes. From then on the reader is the
   /// thread's: read only through this object.
@@ -34,9 +35,6 @@ public final class InputReadAhead {
     precondition(capacity > 0, "a ring of \(capacity) bytes")
     name = reader.name
     ring = ReadAheadRing(reader: reader, capacity: capacity)
-    // The first read here: zlib allocates its state then, on this thread. A thread that
-    // allocates gets a malloc arena of its own, megabytes of resident memory.
-    _ = ring.step(most: 1 << 16)
     // The thread inherits the signal mask it is created with: all blocked, so that a signal
     // reaches the thread that waits for the text, whose wait it then interrupts.
     var all = sigset_t()
@@ -48,7 +46,7 @@ public final class InputReadAhead {
       &thread, nil,
       { raw in
         guard let raw else { return nil }
-        Unmanaged<ReadAheadRing>.fromOpaque(raw).takeRetainedValue().produce()
+        Unmanaged<ReadAheadRing>.fromOpaque(raw).takeRetainedValue().produceWhenTold()
         return nil
       }, context.toOpaque())
     pthread_sigmask(SIG_SETMASK, &previous, nil)
@@ -56,10 +54,16 @@ public final class InputReadAhead {
       context.release()
       return nil
     }
+    started = true
     Self.running.add(1, ordering: .relaxed)
+    // The first read here, before the thread may read: zlib allocates its state then, on this
+    // thread. A thread that allocates gets a malloc arena of its own, megabytes resident.
+    ring.startProducing(firstReadingHere: 1 << 16)
   }
 
   deinit {
+    // A failed init (no thread) has read nothing: the reader is the caller's again.
+    guard started else { return }
     ring.stop()
     pthread_join(thread, nil)
     Self.running.subtract(1, ordering: .relaxed)
@@ -154,8 +158,16 @@ private final class ReadAheadRing {
     return n == 0 ? .over : .filled
   }
 
-  /// The thread's work: steps until the reading is over, waiting for room when it is full.
-  func produce() {
+  /// Reads once here, at most `most` bytes, then lets the thread go on.
+  func startProducing(firstReadingHere most: Int) {
+    _ = step(most: most)
+    sem_post(emptied)
+  }
+
+  /// The thread's work: once `startProducing` lets it, steps until the reading is over,
+  /// waiting for room when the ring is full.
+  func produceWhenTold() {
+    wait(emptied)
     while true {
       switch step() {
       case .filled: continue
