@@ -6,7 +6,6 @@
 // caller's wait as it would have interrupted the caller's own read.
 
 import MotusData
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -22,8 +21,21 @@ public final class InputReadAhead {
   public private(set) var bytesRead = 0
   private let ring: ReadAheadRing
   /// Threads started and not yet joined, in the whole process (tests look at it).
-  public static var runningThreads: Int { running.load(ordering: .relaxed) }
-  private static let running = Atomic<Int>(0)
+  public static var runningThreads: Int { countRunning(0) }
+  nonisolated(unsafe) private static var running = 0
+  nonisolated(unsafe) private static let runningLock: UnsafeMutablePointer<pthread_mutex_t> = {
+    let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    pthread_mutex_init(lock, nil)
+    return lock
+  }()
+
+  @discardableResult
+  private static func countRunning(_ change: Int) -> Int {
+    pthread_mutex_lock(runningLock)
+    defer { pthread_mutex_unlock(runningLock) }
+    running += change
+    return running
+  }
   private var thread = pthread_t()
   private var started = false
 
@@ -55,7 +67,7 @@ public final class InputReadAhead {
       return nil
     }
     started = true
-    Self.running.add(1, ordering: .relaxed)
+    Self.countRunning(1)
     // The first read here, before the thread may read: zlib allocates its state then, on this
     // thread. A thread that allocates gets a malloc arena of its own, megabytes resident.
     ring.startProducing(firstReadingHere: 1 << 16)
@@ -66,7 +78,7 @@ public final class InputReadAhead {
     guard started else { return }
     ring.stop()
     pthread_join(thread, nil)
-    Self.running.subtract(1, ordering: .relaxed)
+    Self.countRunning(-1)
   }
 
   /// Reads up to `count` bytes of text into `buffer`, as `InputReader.read` does.
