@@ -1,6 +1,7 @@
-// What reading gzip costs: one recording read plain and gzipped by the same command, each run
+// What reading gzip costs: one recording read plain and gzipped by the same commands, each run
 // its own process (so each run's peak resident memory is its own, `wait4`'s ru_maxrss),
-// alternating plain and gzipped so that a busy machine slows both alike.
+// alternating plain and gzipped so that a busy machine slows both alike; beside them, the time
+// inflating alone takes, the floor of any command that reads the copy.
 
 import Foundation
 import MotusData
@@ -13,19 +14,32 @@ import MotusIngest
   import Darwin
 #endif
 
-/// Times a command on a recording and on its gzip copy.
+/// Times commands on a recording and on its gzip copy.
 public enum InputReadBenchmark {
-  /// One run of the command.
+  /// One run of a command.
   public struct Run: Sendable {
     public var seconds: Double
     public var peakResidentBytes: Int
   }
 
-  public struct Report: Sendable {
-    public var plainBytes: Int
-    public var compressedBytes: Int
-    public var plain: [Run]
-    public var compressed: [Run]
+  /// A command to time: its name, and its arguments for an input and a scratch output path.
+  public struct Command: Sendable {
+    public var name: String
+    public var arguments: @Sendable (_ input: String, _ output: String) -> [String]
+
+    public init(
+      name: String, arguments: @escaping @Sendable (_ input: String, _ output: String) -> [String]
+    ) {
+      self.name = name
+      self.arguments = arguments
+    }
+  }
+
+  /// One command's runs on the plain file and on the gzip copy.
+  public struct CommandReport: Sendable {
+    public var name: String
+    public var plain: [Run] = []
+    public var compressed: [Run] = []
 
     public var medianSeconds: (plain: Double, compressed: Double) {
       (median(plain.map(\.seconds)), median(compressed.map(\.seconds)))
@@ -36,36 +50,81 @@ public enum InputReadBenchmark {
         median(compressed.map { Double($0.peakResidentBytes) })
       )
     }
-    /// gzip over plain, of the medians (and of the file sizes).
-    public var ratios: (seconds: Double, peakResidentBytes: Double, fileBytes: Double) {
+    /// gzip over plain, of the medians.
+    public var ratios: (seconds: Double, peakResidentBytes: Double) {
       let (time, memory) = (medianSeconds, medianPeakResidentBytes)
-      return (
-        time.compressed / time.plain, memory.compressed / memory.plain,
-        Double(compressedBytes) / Double(plainBytes)
-      )
+      return (time.compressed / time.plain, memory.compressed / memory.plain)
     }
   }
 
+  public struct Report: Sendable {
+    public var plainBytes: Int
+    public var compressedBytes: Int
+    public var commands: [CommandReport]
+    /// Inflating the copy alone (zlib and line counting, this process, one thread), per run:
+    /// the least a command reading it can take when it does nothing else.
+    public var inflateSeconds: [Double]
+    /// The 1-minute load average before the first run and after the last.
+    public var loadAverage: (before: Double, after: Double)
+
+    public var medianInflateSeconds: Double { median(inflateSeconds) }
+    public var fileBytesRatio: Double { Double(compressedBytes) / Double(plainBytes) }
+  }
+
   /// Writes a gzip copy of `file` into `folder` (zlib level 6, gzip's default, in members of
-  /// 16 MiB as pigz writes them, so this process never holds the file), then runs
-  /// `executable arguments(path)` `runs` times on each, standard output to /dev/null.
+  /// 16 MiB as pigz writes them, so this process never holds the file), then `runs` times:
+  /// inflates the copy alone, and runs `executable` with each command's arguments on the file
+  /// and on the copy, alternately, standard output to /dev/null, the scratch output in
+  /// `folder` removed after each run.
   ///
   /// - Throws: `InputFileError` when `file` cannot be read; `BenchmarkRunError` when a run
   ///   cannot start or fails.
   public static func run(
-    file: String, folder: String, runs: Int, executable: String,
-    arguments: (String) -> [String]
+    file: String, folder: String, runs: Int, executable: String, commands: [Command]
   ) throws -> Report {
     let copy = (folder as NSString).appendingPathComponent(PathName.last(file) + ".gz")
+    // A CSV name, which every command writing a table accepts.
+    let output = (folder as NSString).appendingPathComponent(
+      "motus-bench-io-\(getpid())-" + PathName.last(file) + ".out.csv")
     let (plainBytes, compressedBytes) = try writeCompressedCopy(of: file, to: copy)
     defer { try? FileManager.default.removeItem(atPath: copy) }
     var report = Report(
-      plainBytes: plainBytes, compressedBytes: compressedBytes, plain: [], compressed: [])
+      plainBytes: plainBytes, compressedBytes: compressedBytes,
+      commands: commands.map { CommandReport(name: $0.name) }, inflateSeconds: [],
+      loadAverage: (loadAverage(), 0))
     for _ in 0..<runs {
-      report.plain.append(try measure(executable, arguments(file)))
-      report.compressed.append(try measure(executable, arguments(copy)))
+      report.inflateSeconds.append(try inflateAlone(copy))
+      for (i, command) in commands.enumerated() {
+        for (input, compressed) in [(file, false), (copy, true)] {
+          defer { try? FileManager.default.removeItem(atPath: output) }
+          let run = try measure(executable, command.arguments(input, output))
+          if compressed {
+            report.commands[i].compressed.append(run)
+          } else {
+            report.commands[i].plain.append(run)
+          }
+        }
+      }
     }
+    report.loadAverage.after = loadAverage()
     return report
+  }
+
+  /// Seconds to read the text of `path` through `InputReader` into a 1 MiB buffer.
+  private static func inflateAlone(_ path: String) throws -> Double {
+    let reader = try InputReader(path: path)
+    var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    let start = DispatchTime.now().uptimeNanoseconds
+    try buffer.withUnsafeMutableBytes { raw in
+      guard let base = raw.baseAddress else { return }
+      while try reader.read(into: base, count: raw.count) != 0 {}
+    }
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+  }
+
+  private static func loadAverage() -> Double {
+    var loads = [Double](repeating: .nan, count: 1)
+    return getloadavg(&loads, 1) == 1 ? loads[0] : .nan
   }
 
   /// The gzip copy, member by member; the sizes of the text and of the copy.
@@ -101,7 +160,9 @@ public enum InputReadBenchmark {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
+    // Output and progress to /dev/null: a failure says to run the command alone.
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     // posix_spawn shares this process's memory until the child's exec, and exec records that

@@ -1,5 +1,6 @@
 // Reads a file or standard input one line at a time as it arrives, so `motus stream` works
-// behind a pipe, a FIFO or `tail -f`; gzip input is inflated as it arrives (`InputReader`).
+// behind a pipe, a FIFO or `tail -f`; gzip input is inflated as it arrives (`InputReader`),
+// and a gzip file on a thread of its own (`InputReadAhead`), beside the stream's work.
 // Lines are bounded: input without line ends (/dev/zero, a binary file) is an error after
 // `maximumLineBytes`, never a buffer that grows to gigabytes.
 
@@ -16,8 +17,11 @@ final class LineReader {
   /// Longest line accepted: a CSV row of a few hundred channels is a few kilobytes.
   static let maximumLineBytes = 1 << 20
 
+  /// Text read ahead for a gzip file: a ring of this many bytes (memory the stream adds).
+  static let readAheadBytes = 1 << 20
+
   let name: String
-  private let reader: InputReader
+  private let readText: (UnsafeMutableRawPointer, Int) throws -> Int?
   private var buffer = [UInt8](repeating: 0, count: 1 << 16)
   private var start = 0
   private var end = 0
@@ -29,7 +33,15 @@ final class LineReader {
   init(path: String, displayName: String? = nil) throws {
     name = displayName ?? InputFile.displayName(path)
     // The one opening rule of every input (folders, disks, /proc files refused).
-    reader = try InputReader(path: path, limit: Int.max)
+    let reader = try InputReader(path: path, limit: Int.max)
+    // Only a file: a pipe may wait for ever, and the thread must end when the stream does.
+    if reader.isRegularFile, try reader.isCompressed(),
+      let readAhead = InputReadAhead(reader, capacity: Self.readAheadBytes)
+    {
+      readText = { try readAhead.read(into: $0, count: $1) }
+    } else {
+      readText = { try reader.read(into: $0, count: $1) }
+    }
   }
 
   /// Called before each read that may wait for input: what was produced from the input so
@@ -92,10 +104,11 @@ final class LineReader {
       do {
         read = try buffer.withUnsafeMutableBytes { raw -> Int? in
           guard let base = raw.baseAddress else { return 0 }
-          return try reader.read(into: base + end, count: raw.count - end)
+          return try readText(base + end, raw.count - end)
         }
       } catch InputFileError.readFailed(_, let reason) {
-        throw ToolError("\(name): cannot read (\(reason)).", hint: "check the file or the pipe feeding it.")
+        throw ToolError(
+          "\(name): cannot read (\(reason)).", hint: "check the file or the pipe feeding it.")
       } catch var error as CompressedInputError {
         error.file = name
         throw error

@@ -75,4 +75,11 @@ extension InputFile {
     let lowered = name.lowercased()
     return lowered.hasSuffix(".csv") || lowered.hasSuffix(".csv.gz")
   }
+
+  /// A folder entry's name as its text is named: `.gz` dropped from a `.csv.gz` name
+  /// (`Accelerometer.csv.gz` is `Accelerometer.csv`), so that readers that look for a file
+  /// by its name find a compressed one by the same rule.
+  public static func textName(_ name: String) -> String {
+    name.lowercased().hasSuffix(".csv.gz") ? String(name.dropLast(3)) : name
+  }
 }

@@ -167,7 +167,8 @@ public final class InputReader {
       let step: (consumed: Int, written: Int)
       do {
         step = try member.inflate(
-          UnsafeMutableBufferPointer(start: pending + pendingStart, count: pendingEnd - pendingStart),
+          UnsafeMutableBufferPointer(
+            start: pending + pendingStart, count: pendingEnd - pendingStart),
           into: UnsafeMutableRawBufferPointer(start: buffer, count: count))
       } catch GzipMember.Failure.damaged(let reason) {
         throw failure(.damaged(reason: reason))
@@ -185,9 +186,16 @@ public final class InputReader {
     }
   }
 
+  /// memchr from one line feed to the next: a vector scan, where a loop over the bytes took
+  /// a sixth of inflate's own time.
   private func countLineFeeds(_ text: UnsafeRawBufferPointer) {
+    guard let base = text.baseAddress else { return }
     var found = 0
-    for byte in text where byte == UInt8(ascii: "\n") { found += 1 }
+    var at = 0
+    while at < text.count, let hit = memchr(base + at, Int32(UInt8(ascii: "\n")), text.count - at) {
+      found += 1
+      at = base.distance(to: UnsafeRawPointer(hit)) + 1
+    }
     lineFeeds += found
   }
 

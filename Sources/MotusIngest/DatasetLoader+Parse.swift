@@ -82,7 +82,9 @@ struct LoadState {
       let (header, scanner) = try Self.header(of: buffer, file: file)
       let layout = try rowLayout(file: file, header: header, scanner: scanner)
       var rows = FileRows(layout: layout, fileIndex: fileIndex, line: scanner.line)
-      try parsePieces(buffer, scanner.position..<buffer.count, &rows) { progress($0) }
+      try parsePieces(buffer, scanner.position..<buffer.count, &rows, chunkBytes: chunkBytes) {
+        progress($0)
+      }
       try finishFile(rows)
     }
   }
@@ -105,6 +107,8 @@ struct LoadState {
     file: String, fileIndex: Int, blocks: InputBlocks, progress: (Int) -> Void
   ) throws {
     files.append(file)
+    // gzip is inflated a block ahead (`InputBlocks`): in half blocks, it holds what text does.
+    let chunkBytes = blocks.isCompressed ? max(1, chunkBytes / 2) : chunkBytes
     let blockBytes = Self.batchSize * chunkBytes
     try blocks.refill(dropping: 0, minimum: blockBytes)
     // The first block holds the rows that choose the channels (see `chooseChannels`).
@@ -120,7 +124,9 @@ struct LoadState {
     while true {
       let end = try Self.wholeLines(blocks, from: start, minimum: blockBytes)
       try blocks.withBytes { buffer in
-        try parsePieces(buffer, start..<end, &rows) { progress(done + $0) }
+        try parsePieces(buffer, start..<end, &rows, chunkBytes: chunkBytes) {
+          progress(done + $0)
+        }
       }
       if blocks.atEnd && end == blocks.count { break }
       // Every session before the last row's is taken as complete (one that reappears later
@@ -199,7 +205,7 @@ struct LoadState {
   /// Parses `range` of `buffer` (whole lines) in chunks and merges them into `sessions`.
   private mutating func parsePieces(
     _ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ rows: inout FileRows,
-    progress: (Int) -> Void
+    chunkBytes: Int, progress: (Int) -> Void
   ) throws {
     guard let base = buffer.baseAddress, !range.isEmpty else { return }
     let pieces = ChunkSplitter.split(

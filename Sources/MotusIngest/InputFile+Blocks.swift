@@ -1,6 +1,7 @@
 // A regular file read a block at a time, so a loader holds a few blocks rather than the
 // whole file: peak memory follows what is kept from the rows, not the file's size. A gzip
-// file is inflated straight into the block (`InputReader`), so it costs what its text does.
+// file is inflated on a thread of its own into a ring of one block (`InputReadAhead`), so the
+// next block is inflated while this one is parsed; it costs its text and that one block.
 
 import Foundation
 import MotusData
@@ -17,10 +18,18 @@ import MotusGzip
 /// The text of a file not yet handed out; `refill` drops what was used and reads more.
 final class InputBlocks {
   let name: String
-  private let reader: InputReader
+  private enum Source {
+    /// Read on this thread: a text file, or gzip until its first refill.
+    case direct(InputReader)
+    /// gzip inflated on a thread of its own.
+    case readAhead(InputReadAhead)
+  }
+  private var source: Source
   /// The size of the text when opened, when known: a small file is never given a large block.
   /// nil for gzip, whose text is known only by inflating it (blocks then grow by doubling).
   private let size: Int?
+  /// gzip, read ahead a block: a loader gives it blocks half the size (the same memory).
+  var isCompressed: Bool { size == nil }
   /// Read straight into, without clearing first (an array would be zero-filled before each
   /// read, a pass over every block on the reading thread).
   private var storage = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
@@ -30,7 +39,7 @@ final class InputBlocks {
   private(set) var atEnd = false
   /// Bytes of text read so far (the file may grow while it is read, as `InputFile.read`
   /// allows).
-  var bytesRead: Int { reader.bytesRead }
+  private(set) var bytesRead = 0
 
   /// Opens `path` when it is a regular file (nil otherwise: streams are read whole).
   ///
@@ -40,7 +49,8 @@ final class InputBlocks {
     guard path != InputFile.standardInputPath, InputFile.kind(path) == .regularFile else {
       return nil
     }
-    reader = try InputReader(path: path, limit: limit)
+    let reader = try InputReader(path: path, limit: limit)
+    source = .direct(reader)
     name = reader.name
     size = try reader.isCompressed() ? nil : Int(reader.info.st_size)
     if let size, size > limit { throw InputFileError.tooLarge(file: name, limitBytes: limit) }
@@ -60,9 +70,37 @@ final class InputBlocks {
     var scratch = [UInt8](repeating: 0, count: 1 << 16)
     try scratch.withUnsafeMutableBytes { raw in
       guard let base = raw.baseAddress else { return }
-      while try reader.read(into: base, count: raw.count) != 0 {}
+      while try read(into: base, count: raw.count) != 0 {}
     }
   }
+
+  /// The next text, from the read-ahead thread once one is started; nil when a signal
+  /// interrupted the read.
+  private func read(into buffer: UnsafeMutableRawPointer, count: Int) throws -> Int? {
+    let n =
+      switch source {
+      case .direct(let reader): try reader.read(into: buffer, count: count)
+      case .readAhead(let readAhead): try readAhead.read(into: buffer, count: count)
+      }
+    bytesRead += n ?? 0
+    return n
+  }
+
+  /// For gzip: hands the reader to a thread that inflates ahead into a ring of one block, at
+  /// most `readAheadBytes` (memory grows by that much), when a thread can be started.
+  private func startReadingAhead(blockBytes: Int) {
+    guard size == nil, case .direct(let reader) = source,
+      let readAhead = InputReadAhead(
+        reader, capacity: min(max(blockBytes, 1 << 16), Self.readAheadBytes))
+    else { return }
+    source = .readAhead(readAhead)
+  }
+
+  /// The most text read ahead. The ring overlaps inflating with parsing: it need hold only
+  /// what inflating makes while one block is parsed; more (blocks grow with the cores) would
+  /// hold text the parser is not ready for. At least 64 KiB: a smaller ring wakes the thread
+  /// for every few bytes.
+  static let readAheadBytes = 16 << 20
 
   /// `body` on the bytes held; they stay valid until the next `refill`.
   func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
@@ -82,6 +120,7 @@ final class InputBlocks {
     let most = size.map { max($0 - bytesRead, 0) + 1 } ?? max(2 * capacity, 1 << 26)
     let want = min(max(minimum - count, 0), most)
     guard !atEnd, want > 0 else { return }
+    startReadingAhead(blockBytes: want)
     let target = count + want
     if target > capacity {
       let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: target)
@@ -91,7 +130,7 @@ final class InputBlocks {
     }
     while count < target {
       // nil: a signal interrupted the read; read again.
-      guard let n = try reader.read(into: storage + count, count: target - count) else { continue }
+      guard let n = try read(into: storage + count, count: target - count) else { continue }
       if n == 0 {
         atEnd = true
         break

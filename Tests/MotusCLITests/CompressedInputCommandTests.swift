@@ -46,13 +46,15 @@ final class CompressedInputCommandTests: TemporaryFolderTestCase {
       ["train", packed, "--seed", "1", "--window", "128", "--hop", "64", "-o", model])
     XCTAssertEqual(train.exitCode, 0, train.standardError)
     let evaluated = try MotusRunner.run(["evaluate", model, plain])
-    XCTAssertEqual(try MotusRunner.run(["evaluate", model, "-"], inputData: Data(compressed))
-      .standardOutput, evaluated.standardOutput)
+    XCTAssertEqual(
+      try MotusRunner.run(["evaluate", model, "-"], inputData: Data(compressed))
+        .standardOutput, evaluated.standardOutput)
     // The stream, from the file and from a pipe, as it streams the text.
     let streamed = try MotusRunner.run(["stream", model, plain])
     XCTAssertEqual(streamed.exitCode, 0, streamed.standardError)
     XCTAssertTrue(streamed.standardOutput.contains("\"prediction\""), streamed.standardOutput)
-    XCTAssertEqual(try MotusRunner.run(["stream", model, packed]).standardOutput,
+    XCTAssertEqual(
+      try MotusRunner.run(["stream", model, packed]).standardOutput,
       streamed.standardOutput)
     XCTAssertEqual(
       try MotusRunner.run(["stream", model, "-"], inputData: Data(compressed)).standardOutput,
@@ -80,6 +82,29 @@ final class CompressedInputCommandTests: TemporaryFolderTestCase {
     }
     XCTAssertFalse(FileManager.default.fileExists(atPath: model))
     XCTAssertFalse(FileManager.default.fileExists(atPath: self.path("f.csv")))
+  }
+
+  func testBenchIO_TimesEachCommandPlainAndGzipAgainstTheTarget() throws {
+    let plain = try write(recordingText(), "bench-rec.csv")
+    let model = path("m.motus")
+    let train = try MotusRunner.run(
+      ["train", plain, "--seed", "1", "--window", "128", "--hop", "64", "-o", model])
+    XCTAssertEqual(train.exitCode, 0, train.standardError)
+    let run = try MotusRunner.run(["bench", "io", plain, "--runs", "1", "--model", model])
+    XCTAssertEqual(run.exitCode, 0, run.standardError)
+    let lines = run.standardOutput.split(separator: "\n").map(String.init)
+    for command in ["inspect", "features", "stream"] {
+      let row = lines.first { $0.hasPrefix(command + " ") }
+      XCTAssertEqual(row?.split(separator: " ").count, 8, "\(command): \(run.standardOutput)")
+    }
+    for part in ["target: gzip within 1.5x", "load average", "inflating the copy alone"] {
+      XCTAssertTrue(run.standardOutput.contains(part), run.standardOutput)
+    }
+    // The copy and the scratch output are removed.
+    let temporary = FileManager.default.temporaryDirectory.path
+    let left = try FileManager.default.contentsOfDirectory(atPath: temporary)
+      .filter { $0.contains("bench-rec.csv") }
+    XCTAssertEqual(left, [])
   }
 
   private func path(_ name: String) -> String { folder.appendingPathComponent(name).path }

@@ -119,7 +119,8 @@ final class GzipInputTests: TemporaryFolderTestCase {
     XCTAssertEqual(gzError?.location?.line, 12)
     XCTAssertEqual(gzError?.location?.column, plainError?.location?.column)
     XCTAssertEqual(
-      gzError?.description, plainError?.description.replacingOccurrences(of: "x.csv", with: gz)
+      gzError?.description,
+      plainError?.description.replacingOccurrences(of: "x.csv", with: gz)
         .replacingOccurrences(of: folder.path + "/" + folder.path, with: folder.path))
     XCTAssertTrue(gzError?.description.contains("x.csv.gz:12:5") ?? false, "\(gzError!)")
   }
@@ -178,7 +179,58 @@ final class GzipInputTests: TemporaryFolderTestCase {
     let gz = try writeBytes(Gzip.compress(bytes), "walk.csv.gz")
     XCTAssertEqual(try AppExport.recognise(path: gz), .physicsToolbox)
     let listed = try AppFixtures.load([folder.path])
-    XCTAssertEqual(listed.dataset.recordings.map(\.columns), plain.dataset.recordings.map(\.columns))
+    XCTAssertEqual(
+      listed.dataset.recordings.map(\.columns), plain.dataset.recordings.map(\.columns))
+  }
+
+  func testAppFolders_WithCompressedSensorFilesReadAsThePlainOnes() throws {
+    // Sensor Logger and phyphox look for their files by name: `Accelerometer.csv.gz` is
+    // `Accelerometer.csv` compressed, found by the same rule (a meta/ subfolder too).
+    for fixture in [
+      "synthetic-sensor-logger-ios", "synthetic-sensor-logger-android",
+      "synthetic-phyphox-multisensor",
+    ] {
+      let source = URL(fileURLWithPath: AppFixtures.path(fixture))
+      let packed = folder.appendingPathComponent(fixture)
+      for sub in ["", "meta"] {
+        let from = source.appendingPathComponent(sub)
+        guard FileManager.default.fileExists(atPath: from.path) else { continue }
+        let to = packed.appendingPathComponent(sub)
+        try FileManager.default.createDirectory(at: to, withIntermediateDirectories: true)
+        for name in try FileManager.default.contentsOfDirectory(atPath: from.path)
+        where name.hasSuffix(".csv") {
+          let bytes = try InputFile.read(from.appendingPathComponent(name).path)
+          try Data(Gzip.compress(bytes)).write(to: to.appendingPathComponent(name + ".gz"))
+        }
+      }
+      let plain = try AppFixtures.load([source.path])
+      let compressed = try AppFixtures.load([packed.path])
+      XCTAssertEqual(
+        try AppExport.recognise(path: packed.path), try AppExport.recognise(path: source.path))
+      // The same recording but for its source (the folder's path).
+      var moved = compressed.dataset
+      for i in moved.recordings.indices {
+        moved.recordings[i].source = source.path
+        moved.recordings[i].pedometer?.source =
+          plain.dataset.recordings[i].pedometer?.source ?? ""
+        XCTAssertEqual(
+          compressed.dataset.recordings[i].pedometer?.source.contains("Pedometer.csv.gz"),
+          plain.dataset.recordings[i].pedometer.map { _ in true }, fixture)
+      }
+      XCTAssertTrue(moved == plain.dataset, "\(fixture): not the plain folder's recordings")
+      XCTAssertGreaterThan(plain.dataset.recordings.first?.sampleCount ?? 0, 100, fixture)
+      let recording = try XCTUnwrap(AppExport.read(path: packed.path, label: "walking"))
+      let original = try XCTUnwrap(AppExport.read(path: source.path, label: "walking"))
+      XCTAssertEqual(recording.platform, original.platform, fixture)
+      XCTAssertEqual(
+        recording.notes.map { $0.replacingOccurrences(of: ".csv.gz", with: ".csv") },
+        original.notes.map { $0.replacingOccurrences(of: source.path, with: packed.path) },
+        fixture)
+    }
+    // A single file's recording is named without `.csv.gz`, as without `.csv`.
+    let file = AppFixtures.path("synthetic-physics-toolbox-linear/synthetic_walking.csv")
+    let gz = try writeBytes(Gzip.compress(try InputFile.read(file)), "synthetic_walking.csv.gz")
+    XCTAssertEqual(try AppExport.read(path: gz, label: "walking").name, "synthetic_walking")
   }
 
   // MARK: - gzip that cannot be read

@@ -155,13 +155,13 @@ public enum AppExport {
       timestamps: joined.timestamps, columns: joined.columns)
   }
 
-  /// CSV files directly in `folder` (regular files, or links to them; not hidden), in natural
-  /// order. A subfolder named `x.csv` is a folder, not one of them.
+  /// CSV files directly in `folder` (`.csv` or `.csv.gz`, regular files or links to them; not
+  /// hidden), in natural order. A subfolder named `x.csv` is a folder, not one of them.
   ///
   /// - Throws: `CSVError.unreadable` when the folder cannot be listed.
   static func csvFiles(in folder: String) throws -> [String] {
     try folderEntries(folder).filter { name in
-      !name.hasPrefix(".") && name.lowercased().hasSuffix(".csv")
+      !name.hasPrefix(".") && InputFile.isCSVName(name)
         && InputFile.kind((folder as NSString).appendingPathComponent(name)) == .regularFile
     }.sorted(by: naturalOrder)
   }

@@ -1,12 +1,15 @@
 // Labels for phone-app recordings: the apps write none, so the user names the activity, once
 // for every recording (`--label walking`) or per recording (`--label-map 'bike-ride=cycling'`).
 
+import MotusData
+import MotusGzip
+
 /// The activity of each phone-app recording.
 public struct AppExportLabels: Sendable, Equatable {
   /// Label of every app recording the map does not name.
   public var label: String?
   /// Recording name -> label. A key matches the recording's folder or file name (with or
-  /// without `.csv`), or any folder above it, the nearest first.
+  /// without `.csv` or `.csv.gz`), or any folder above it, the nearest first.
   public var byName: [String: String]
 
   public init(label: String? = nil, byName: [String: String] = [:]) {
@@ -32,6 +35,7 @@ public struct AppExportLabels: Sendable, Equatable {
   }
 
   static func withoutCSV(_ name: String) -> String {
-    name.lowercased().hasSuffix(".csv") ? String(name.dropLast(4)) : name
+    let text = InputFile.textName(name)
+    return text.lowercased().hasSuffix(".csv") ? String(text.dropLast(4)) : name
   }
 }

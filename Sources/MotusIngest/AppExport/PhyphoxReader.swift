@@ -6,6 +6,7 @@
 
 import Foundation
 import MotusData
+import MotusGzip
 
 enum PhyphoxReader {
   static func recognises(header: [String]) -> Bool { header.first == "Time (s)" }
@@ -23,7 +24,8 @@ enum PhyphoxReader {
       if columns.allSatisfy(header.contains) { return (group, columns, scale, conversion) }
     }
     // Multi-sensor files: the file name says which sensor `"X (unit)"` is.
-    let base = (PathName.last(file) as NSString).deletingPathExtension.lowercased()
+    let base = (InputFile.textName(PathName.last(file)) as NSString).deletingPathExtension
+      .lowercased()
     let byFile: [(String, String, String, (Double, String))] = [
       ("linear accelerometer", "userAcceleration", "m/s^2", toG),
       ("linear acceleration", "userAcceleration", "m/s^2", toG),
@@ -42,7 +44,7 @@ enum PhyphoxReader {
     var parts = AppRecordingParts(layout: .phyphox)
     for path in paths {
       let name = PathName.last(path)
-      guard InputFile.sizeHint(path) > 0 else {
+      guard InputFile.textSizeHint(path) > 0 else {
         parts.ignored.append("\(name) (empty)")
         continue
       }
@@ -77,10 +79,14 @@ enum PhyphoxReader {
     return parts
   }
 
-  /// Platform and app version from `meta/device.csv`, when the folder has one.
+  /// Platform and app version from `meta/device.csv` (or `.csv.gz`), when the folder has one.
   static func device(folder: String) -> String? {
-    let path = (folder as NSString).appendingPathComponent("meta/device.csv")
-    guard let table = try? AppTable.read(path), let p = table.column("property"),
+    let meta = (folder as NSString).appendingPathComponent("meta")
+    let name = (try? AppExport.csvFiles(in: meta))?.first {
+      InputFile.textName($0).lowercased() == "device.csv"
+    }
+    guard let name, let table = try? AppTable.read((meta as NSString).appendingPathComponent(name)),
+      let p = table.column("property"),
       let v = table.column("value")
     else { return nil }
     var values: [String: String] = [:]

@@ -5,10 +5,12 @@
 // - Android: Accelerometer (linear acceleration), Gravity and TotalAcceleration in m/s²,
 //   Android sign (+9.81 on the axis pointing up), so they are negated.
 // Gyroscope is rad/s on both. Missing and empty files are tolerated (with a note), and file
-// names are matched whatever their case (`accelerometer.csv`).
+// names are matched whatever their case (`accelerometer.csv`), compressed or not
+// (`Accelerometer.csv.gz`, by `InputFile.textName`).
 
 import Foundation
 import MotusData
+import MotusGzip
 
 enum SensorLoggerReader {
   /// Sensor files Motus uses; any other CSV in the folder is listed as ignored.
@@ -226,7 +228,7 @@ enum SensorLoggerReader {
 }
 
 /// A Sensor Logger folder's CSV files by the names the app gives them, whatever their case on
-/// disk; empty files (Sensor Logger leaves `Annotation.csv` empty) are set apart.
+/// disk, gzip-compressed (`.csv.gz`) or not; empty files (Sensor Logger leaves `Annotation.csv` empty) are set apart.
 struct SensorLoggerFiles {
   let folder: String
   /// Each file's name as Sensor Logger writes it (as on disk when it is not one Motus knows).
@@ -241,11 +243,12 @@ struct SensorLoggerFiles {
     var empty: Set<String> = []
     var names: [String] = []
     for file in files {
-      let name = known.first { $0.lowercased() == file.lowercased() } ?? file
+      let text = InputFile.textName(file).lowercased()
+      let name = known.first { $0.lowercased() == text } ?? file
       guard onDisk[name] == nil else { continue }
       onDisk[name] = file
       names.append(name)
-      if InputFile.sizeHint((folder as NSString).appendingPathComponent(file)) == 0 {
+      if InputFile.textSizeHint((folder as NSString).appendingPathComponent(file)) == 0 {
         empty.insert(name)
       }
     }
