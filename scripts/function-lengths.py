@@ -122,8 +122,12 @@ def main() -> int:
         print(f"{length:5}  {name}  {place}")
     if args.check:
         count, maximum = args.check
-        if len(long) > count or any(length > maximum for length, _, _ in found):
+        longest = max((length for length, _, _ in found), default=0)
+        if len(long) > count or longest > maximum:
+            print(f"function lengths: FAILED (at most {count} over {args.over} and none over "
+                  f"{maximum} lines allowed)")
             return 1
+        print(f"function lengths: ok ({len(long)} over {args.over}, longest {longest})")
     return 0
 
 

@@ -96,35 +96,10 @@ extension WindowTable {
     let rowLabels = try text(labelColumn, emptyAllowed: false)
     let recordings = try Self.recordingColumn(columns).map { cells in order.map { cells[$0] } }
 
-    let purityValues = try columns.floats([purityColumn])
-    for row in 0..<rowCount {
-      let p = purityValues[row]
-      let at = { columns.place(row: row, column: purityColumn) }
-      guard p.isFinite else { throw WindowTableError.nonFinite(text: "\(p)", at: at()) }
-      guard (0...1).contains(p) else { throw WindowTableError.purityOutOfRange(value: p, at: at()) }
-      guard p >= spec.minimumPurity else {
-        throw WindowTableError.purityBelowMinimum(
-          value: p, minimum: spec.minimumPurity, at: at(), specFile: specFile)
-      }
-    }
-    let startCells = try columns.doubles(startColumn)
-    for row in 0..<rowCount {
-      guard let start = startCells[row] else {
-        throw WindowTableError.emptyCell(at: columns.place(row: row, column: startColumn))
-      }
-      guard start.isFinite else {
-        throw WindowTableError.nonFinite(
-          text: "\(start)", at: columns.place(row: row, column: startColumn))
-      }
-    }
-
-    try WindowTable.checkMemory(windowCount: rowCount, featureCount: featureColumns.count)
-    var values = try columns.floats(featureColumns)
-    if let bad = values.firstIndex(where: { !$0.isFinite }) {
-      let (row, k) = bad.quotientAndRemainder(dividingBy: featureColumns.count)
-      throw WindowTableError.nonFinite(
-        text: "\(values[bad])", at: columns.place(row: row, column: featureColumns[k]))
-    }
+    let purityValues = try Self.purity(
+      columns, column: purityColumn, minimum: spec.minimumPurity, specFile: specFile)
+    let startCells = try Self.startTimes(columns, column: startColumn)
+    var values = try Self.features(columns, featureColumns)
     if order != Array(0..<rowCount) { values = Self.rows(values, order, featureColumns.count) }
 
     // A load's vocabulary is in natural order; names it calls equal go by their bytes.
@@ -141,6 +116,55 @@ extension WindowTable {
     assignRecordings(
       recordings: recordings, sessions: sessions, subjects: subjects,
       rateHz: spec.featureSpec.sampleRateHz)
+  }
+
+  /// Each row's purity, in file order: finite, within 0...1 and not below the spec's minimum.
+  private static func purity(
+    _ columns: some WindowTableColumns, column: Int, minimum: Float, specFile: String
+  ) throws -> [Float] {
+    let values = try columns.floats([column])
+    for (row, p) in values.enumerated() {
+      let at = { columns.place(row: row, column: column) }
+      guard p.isFinite else { throw WindowTableError.nonFinite(text: "\(p)", at: at()) }
+      guard (0...1).contains(p) else { throw WindowTableError.purityOutOfRange(value: p, at: at()) }
+      guard p >= minimum else {
+        throw WindowTableError.purityBelowMinimum(
+          value: p, minimum: minimum, at: at(), specFile: specFile)
+      }
+    }
+    return values
+  }
+
+  /// Each row's start in seconds, in file order: present and finite.
+  private static func startTimes(_ columns: some WindowTableColumns, column: Int) throws
+    -> [Double?]
+  {
+    let cells = try columns.doubles(column)
+    for (row, start) in cells.enumerated() {
+      guard let start else {
+        throw WindowTableError.emptyCell(at: columns.place(row: row, column: column))
+      }
+      guard start.isFinite else {
+        throw WindowTableError.nonFinite(
+          text: "\(start)", at: columns.place(row: row, column: column))
+      }
+    }
+    return cells
+  }
+
+  /// The feature columns as `[rows, featureColumns.count]` Floats in file order, every one
+  /// finite, once the memory they need is known to be there.
+  private static func features(_ columns: some WindowTableColumns, _ featureColumns: [Int])
+    throws -> [Float]
+  {
+    try WindowTable.checkMemory(windowCount: columns.rowCount, featureCount: featureColumns.count)
+    let values = try columns.floats(featureColumns)
+    if let bad = values.firstIndex(where: { !$0.isFinite }) {
+      let (row, k) = bad.quotientAndRemainder(dividingBy: featureColumns.count)
+      throw WindowTableError.nonFinite(
+        text: "\(values[bad])", at: columns.place(row: row, column: featureColumns[k]))
+    }
+    return values
   }
 
   /// Refuses feature columns that are not the spec's features, naming the first difference.

@@ -26,15 +26,7 @@ public struct WindowTableCSV: WindowTableColumns {
   ///   that cannot be read.
   public init(_ path: String) throws {
     file = InputFile.displayName(path)
-    let bytes: [UInt8]
-    do {
-      bytes = try InputFile.readText(path)
-    } catch let error as InputFileError {
-      throw WindowTableError.unreadable(file: error.file, reason: error.reason)
-    }
-    if let encoding = TextEncoding.problem(bytes) {
-      throw WindowTableError.notText(file: file, encoding: encoding)
-    }
+    let bytes = try Self.readText(path, file: file)
     let file = self.file
     var header: [String] = []
     var textBuffers: [[String]?] = []
@@ -59,27 +51,9 @@ public struct WindowTableCSV: WindowTableColumns {
       }
       while !scanner.atEnd {
         let line = scanner.line
-        var column = 0
-        while true {
-          let field = scanner.next()
-          if field.terminator == .unterminatedQuote {
-            throw WindowTableError.unterminatedQuote(at: place(line, min(column, header.count - 1)))
-          }
-          if column < header.count {
-            let cell = scanner.text(field)
-            if isText[column] {
-              textBuffers[column]?.append(cell)
-            } else {
-              guard !cell.isEmpty else { throw WindowTableError.emptyCell(at: place(line, column)) }
-              guard let value = Float(cell) else {
-                throw WindowTableError.nonNumeric(text: cell, at: place(line, column))
-              }
-              values.append(value)
-            }
-          }
-          column += 1
-          if field.terminator != .comma { break }
-        }
+        let column = try Self.readRow(
+          &scanner, isText: isText, texts: &textBuffers, values: &values,
+          place: { place(line, $0) })
         guard column == header.count else {
           throw WindowTableError.raggedRow(
             at: CSVLocation(file: file, line: line, column: min(column, header.count + 1))
@@ -95,6 +69,51 @@ public struct WindowTableCSV: WindowTableColumns {
     numericColumns = numeric
     self.lines = lines
     self.values = values
+  }
+
+  /// The text of `path` (gzip inflated), refused when it is not UTF-8.
+  private static func readText(_ path: String, file: String) throws -> [UInt8] {
+    let bytes: [UInt8]
+    do {
+      bytes = try InputFile.readText(path)
+    } catch let error as InputFileError {
+      throw WindowTableError.unreadable(file: error.file, reason: error.reason)
+    }
+    if let encoding = TextEncoding.problem(bytes) {
+      throw WindowTableError.notText(file: file, encoding: encoding)
+    }
+    return bytes
+  }
+
+  /// One row's fields: a text column's cell goes to its buffer, any other is parsed to Float.
+  /// Fields beyond the header are counted, not kept.
+  ///
+  /// - Returns: How many fields the row has.
+  private static func readRow(
+    _ scanner: inout CSVScanner, isText: [Bool], texts: inout [[String]?],
+    values: inout [Float], place: (_ column: Int) -> String
+  ) throws -> Int {
+    var column = 0
+    while true {
+      let field = scanner.next()
+      if field.terminator == .unterminatedQuote {
+        throw WindowTableError.unterminatedQuote(at: place(min(column, isText.count - 1)))
+      }
+      if column < isText.count {
+        let cell = scanner.text(field)
+        if isText[column] {
+          texts[column]?.append(cell)
+        } else {
+          guard !cell.isEmpty else { throw WindowTableError.emptyCell(at: place(column)) }
+          guard let value = Float(cell) else {
+            throw WindowTableError.nonNumeric(text: cell, at: place(column))
+          }
+          values.append(value)
+        }
+      }
+      column += 1
+      if field.terminator != .comma { return column }
+    }
   }
 
   /// The header's names, each once.

@@ -176,28 +176,9 @@ struct ParquetColumnReader {
     guard count >= 0, count <= total - seen else {
       throw damaged("a page of \(header.valueCount) values where \(total - seen) remain")
     }
-    // Definition levels: 1 a value, 0 a null; a required column has none.
-    var position = version2Levels?.upperBound ?? 0
-    var defined: [UInt32]?
-    if optional {
-      var levelsStart = version2Levels?.lowerBound ?? 0
-      var levelsStop = version2Levels?.upperBound ?? 0
-      if version2Levels == nil {
-        guard header.definitionEncoding == 3 else {
-          throw unsupportedEncoding(header.definitionEncoding, of: "definition levels")
-        }
-        guard data.count >= 4 else { throw damaged("a page too short for its levels") }
-        let length = data[0..<4].reversed().reduce(0) { $0 << 8 | Int($1) }
-        guard length <= data.count - 4 else {
-          throw damaged("levels of \(length) bytes in a page of \(data.count)")
-        }
-        levelsStart = 4
-        levelsStop = 4 + length
-        position = levelsStop
-      }
-      var decoder = try RLEBitPackedDecoder(data, from: levelsStart, to: levelsStop, bitWidth: 1)
-      defined = try decoder.decode(count: count)
-    }
+    let levels = try definitionLevels(header, data, version2Levels: version2Levels, count: count)
+    let defined = levels.defined
+    var position = levels.valuesStart
     let present = defined.map { $0.reduce(0) { $0 + Int($1) } } ?? count
     if let nulls = header.nullCount, version2Levels != nil, Int(nulls) != count - present {
       throw damaged("a page declares \(nulls) nulls and its levels hold \(count - present)")
@@ -213,6 +194,44 @@ struct ParquetColumnReader {
       return count
     }
 
+    try appendValues(
+      header, data, from: &position, present: present, defined: defined, dictionary: dictionary)
+    return count
+  }
+
+  /// A page's definition levels (1 a value, 0 a null; nil for a required column, which has
+  /// none) and where its values start: after the levels' 4-byte length and bytes in a
+  /// version 1 page, after `version2Levels` in a version 2 page.
+  private func definitionLevels(
+    _ header: ParquetPageHeader, _ data: [UInt8], version2Levels: Range<Int>?, count: Int
+  ) throws -> (defined: [UInt32]?, valuesStart: Int) {
+    var position = version2Levels?.upperBound ?? 0
+    guard optional else { return (nil, position) }
+    var levelsStart = version2Levels?.lowerBound ?? 0
+    var levelsStop = version2Levels?.upperBound ?? 0
+    if version2Levels == nil {
+      guard header.definitionEncoding == 3 else {
+        throw unsupportedEncoding(header.definitionEncoding, of: "definition levels")
+      }
+      guard data.count >= 4 else { throw damaged("a page too short for its levels") }
+      let length = data[0..<4].reversed().reduce(0) { $0 << 8 | Int($1) }
+      guard length <= data.count - 4 else {
+        throw damaged("levels of \(length) bytes in a page of \(data.count)")
+      }
+      levelsStart = 4
+      levelsStop = 4 + length
+      position = levelsStop
+    }
+    var decoder = try RLEBitPackedDecoder(data, from: levelsStart, to: levelsStop, bitWidth: 1)
+    return (try decoder.decode(count: count), position)
+  }
+
+  /// Decodes a page's `present` values (PLAIN, or dictionary indices) and appends them to the
+  /// column, a nil where `defined` has a null.
+  private mutating func appendValues(
+    _ header: ParquetPageHeader, _ data: [UInt8], from position: inout Int, present: Int,
+    defined: [UInt32]?, dictionary: Dictionary?
+  ) throws {
     switch header.encoding {
     case 0:
       if physical == .text {
@@ -241,7 +260,6 @@ struct ParquetColumnReader {
     default:
       throw unsupportedEncoding(header.encoding, of: "values")
     }
-    return count
   }
 
   private func entry<T>(_ entries: [T], _ index: UInt32) throws -> T {
