@@ -10,7 +10,7 @@
 # .build/fuzz/artifacts/<target>-crash-*; copy it to Fuzz/Regressions/<target>/ and pin the
 # error it should give in Tests/MotusFuzzTests.
 #
-#   bash scripts/fuzz.sh              # 60 s per target (what .ci/run does)
+#   bash scripts/fuzz.sh              # 60 s per target (.ci/run gives each 45 s)
 #   bash scripts/fuzz.sh 600 model    # one target for ten minutes
 #
 # Prints one line per target and exits non-zero when any target found something.
