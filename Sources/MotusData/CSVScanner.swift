@@ -5,6 +5,18 @@
 /// How a field ended.
 package enum CSVFieldEnd: UInt8 {
   case comma, lineEnd, endOfInput, unterminatedQuote
+
+  // Inlinable, as `next` is: the batch loader (MotusIngest) tests every field's terminator,
+  // and a call to the synthesized witness across modules costs it a few percent.
+  @inlinable
+  package static func == (lhs: CSVFieldEnd, rhs: CSVFieldEnd) -> Bool {
+    lhs.rawValue == rhs.rawValue
+  }
+
+  @inlinable
+  package static func != (lhs: CSVFieldEnd, rhs: CSVFieldEnd) -> Bool {
+    lhs.rawValue != rhs.rawValue
+  }
 }
 
 /// One field: `start..<end` in the buffer, or (when `quoted`) in the scanner's `unquoted`.
@@ -13,6 +25,11 @@ package struct CSVField {
   package var end: Int
   package var quoted: Bool
   package var terminator: CSVFieldEnd
+
+  @inlinable
+  package init(start: Int, end: Int, quoted: Bool, terminator: CSVFieldEnd) {
+    (self.start, self.end, self.quoted, self.terminator) = (start, end, quoted, terminator)
+  }
 }
 
 package struct CSVScanner {
@@ -39,7 +56,9 @@ package struct CSVScanner {
   package var atEnd: Bool { position >= count }
 
   /// Scans one field and consumes its terminator. Increments `line` after a line end.
-  @inline(__always)
+  /// Inlinable: the batch loader in MotusIngest calls it for every field, and a call across
+  /// modules cannot be inlined otherwise.
+  @inlinable @inline(__always)
   package mutating func next() -> CSVField {
     let start = position
     if start < count && base[start] == UInt8(ascii: "\"") { return nextQuoted() }
@@ -79,8 +98,8 @@ package struct CSVScanner {
     return (CSVField(start: start, end: end, quoted: false, terminator: .lineEnd), value)
   }
 
-  @inline(__always)
-  private mutating func consumeLineEnd(at i: Int) {
+  @inlinable @inline(__always)
+  package mutating func consumeLineEnd(at i: Int) {
     if base[i] == UInt8(ascii: "\r") && i + 1 < count && base[i + 1] == UInt8(ascii: "\n") {
       position = i + 2
     } else {
@@ -89,7 +108,8 @@ package struct CSVScanner {
     line += 1
   }
 
-  private mutating func nextQuoted() -> CSVField {
+  @usableFromInline
+  package mutating func nextQuoted() -> CSVField {
     unquoted.removeAll(keepingCapacity: true)
     var i = position + 1
     var closed = false
