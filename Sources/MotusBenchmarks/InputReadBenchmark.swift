@@ -71,23 +71,31 @@ public enum InputReadBenchmark {
     public var fileBytesRatio: Double { Double(compressedBytes) / Double(plainBytes) }
   }
 
-  /// Writes a gzip copy of `file` into `folder` (zlib level 6, gzip's default, in members of
+  /// Writes a gzip copy of `file` into a folder of its own made in `folder` (zlib level 6, gzip's default, in members of
   /// 16 MiB as pigz writes them, so this process never holds the file), then `runs` times:
   /// inflates the copy alone, and runs `executable` with each command's arguments on the file
-  /// and on the copy, alternately, standard output to /dev/null, the scratch output in
-  /// `folder` removed after each run.
+  /// and on the copy, alternately, standard output to /dev/null, the scratch output
+  /// removed after each run and the folder at the end.
   ///
   /// - Throws: `InputFileError` when `file` cannot be read; `BenchmarkRunError` when a run
   ///   cannot start or fails.
   public static func run(
     file: String, folder: String, runs: Int, executable: String, commands: [Command]
   ) throws -> Report {
-    let copy = (folder as NSString).appendingPathComponent(PathName.last(file) + ".gz")
+    // A folder of its own: the copy and the scratch output never take the name of a file
+    // already there (a `FILE.gz` beside a FILE in the temporary folder stays untouched).
+    var template = Array(
+      (folder as NSString).appendingPathComponent("motus-bench-io-XXXXXX").utf8CString)
+    guard let made = mkdtemp(&template) else {
+      throw BenchmarkRunError(
+        message: "cannot make a scratch folder in \(folder): \(InputFile.describe(errno))")
+    }
+    let scratch = String(cString: made)
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
+    let copy = (scratch as NSString).appendingPathComponent(PathName.last(file) + ".gz")
     // A CSV name, which every command writing a table accepts.
-    let output = (folder as NSString).appendingPathComponent(
-      "motus-bench-io-\(getpid())-" + PathName.last(file) + ".out.csv")
+    let output = (scratch as NSString).appendingPathComponent("out.csv")
     let (plainBytes, compressedBytes) = try writeCompressedCopy(of: file, to: copy)
-    defer { try? FileManager.default.removeItem(atPath: copy) }
     var report = Report(
       plainBytes: plainBytes, compressedBytes: compressedBytes,
       commands: commands.map { CommandReport(name: $0.name) }, inflateSeconds: [],

@@ -90,8 +90,14 @@ final class CompressedInputCommandTests: TemporaryFolderTestCase {
     let train = try MotusRunner.run(
       ["train", plain, "--seed", "1", "--window", "128", "--hop", "64", "-o", model])
     XCTAssertEqual(train.exitCode, 0, train.standardError)
+    // A file of the copy's name already in the temporary folder is not the benchmark's.
+    let temporary = FileManager.default.temporaryDirectory.path
+    let bystander = (temporary as NSString).appendingPathComponent("bench-rec.csv.gz")
+    try Data("someone else's".utf8).write(to: URL(fileURLWithPath: bystander))
     let run = try MotusRunner.run(["bench", "io", plain, "--runs", "1", "--model", model])
     XCTAssertEqual(run.exitCode, 0, run.standardError)
+    XCTAssertEqual(try String(contentsOfFile: bystander, encoding: .utf8), "someone else's")
+    try FileManager.default.removeItem(atPath: bystander)
     let lines = run.standardOutput.split(separator: "\n").map(String.init)
     for command in ["inspect", "features", "stream"] {
       let row = lines.first { $0.hasPrefix(command + " ") }
@@ -101,9 +107,8 @@ final class CompressedInputCommandTests: TemporaryFolderTestCase {
       XCTAssertTrue(run.standardOutput.contains(part), run.standardOutput)
     }
     // The copy and the scratch output are removed.
-    let temporary = FileManager.default.temporaryDirectory.path
     let left = try FileManager.default.contentsOfDirectory(atPath: temporary)
-      .filter { $0.contains("bench-rec.csv") }
+      .filter { $0.contains("bench-rec.csv") || $0.hasPrefix("motus-bench-io-") }
     XCTAssertEqual(left, [])
   }
 

@@ -1,17 +1,10 @@
 import MotusData
+@testable import MotusIngest
 import XCTest
 
 /// Where JSONLocator places a syntax error, a value and a key, object and list alike.
 final class JSONLocatorTests: XCTestCase {
-  struct Key: CodingKey {
-    var stringValue: String
-    var intValue: Int?
-    init(stringValue: String) { self.stringValue = stringValue }
-    init(intValue: Int) {
-      self.stringValue = "\(intValue)"
-      self.intValue = intValue
-    }
-  }
+  typealias Key = JSONKeyPath.Key
 
   private func syntaxError(_ text: String) -> String? {
     JSONLocator.syntaxError(in: Array(text.utf8)).map { "\($0.position): \($0.reason)" }

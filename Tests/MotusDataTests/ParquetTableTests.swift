@@ -97,6 +97,14 @@ final class ParquetTableTests: TemporaryFolderTestCase {
     XCTAssertThrowsError(try table.strings("purity")) { error in
       XCTAssertTrue("\(error)".contains("'purity' holds numbers, not text"), "\(error)")
     }
+    // As window-table columns (by index), the same errors: a numeric column read as text is
+    // named as such, not reported as a cell that is not a number.
+    let purity = try XCTUnwrap(table.columnNames.firstIndex(of: "purity"))
+    XCTAssertThrowsError(try (table as any WindowTableColumns).strings(purity)) { error in
+      XCTAssertEqual(
+        error as? ParquetError,
+        .wrongKind(file: path, column: "purity", holds: "numbers", asked: "text"))
+    }
   }
 
   func testTruncatedFileAndBadMagic_AreNotParquet() throws {

@@ -9,25 +9,10 @@ import MotusData
 extension ParquetTable: WindowTableColumns {
   public var file: String { InputFile.displayName(path) }
 
-  public func strings(_ index: Int) throws -> [String?] {
-    switch columns[index] {
-    case .strings(let values): return values
-    case .doubles(let values):
-      guard let first = values.firstIndex(where: { $0 != nil }) else { return values.map { _ in nil } }
-      throw WindowTableError.nonNumeric(
-        text: "a number where text is expected", at: place(row: first, column: index))
-    }
-  }
+  // By name, so a column of the other kind is `ParquetError.wrongKind` naming it.
+  public func strings(_ index: Int) throws -> [String?] { try strings(columnNames[index]) }
 
-  public func doubles(_ index: Int) throws -> [Double?] {
-    switch columns[index] {
-    case .doubles(let values): return values
-    case .strings(let values):
-      guard let first = values.firstIndex(where: { $0 != nil }) else { return values.map { _ in nil } }
-      throw WindowTableError.nonNumeric(
-        text: Excerpt.text(values[first] ?? "", limit: 60), at: place(row: first, column: index))
-    }
-  }
+  public func doubles(_ index: Int) throws -> [Double?] { try doubles(columnNames[index]) }
 
   public func floats(_ indices: [Int]) throws -> [Float] {
     let sources = try indices.map { try doubles($0) }
