@@ -207,8 +207,8 @@ extension TransferBenchmark {
       var options = configuration.training
       options.seed = seeds[s]
       let model = try Trainer.train(
-        dataset: training, spec: spec, validationGroup: .subject, options: options,
-        sourceWeights: data.sourceWeights
+        dataset: training, spec: spec, validationGroup: configuration.validationGroup,
+        options: options, sourceWeights: data.sourceWeights
       ).model
       var tallies = [Tally(), Tally()]
       for set in sets[f] {

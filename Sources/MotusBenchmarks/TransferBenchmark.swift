@@ -28,6 +28,8 @@ public enum TransferBenchmark {
     public var features = FeatureChoice()
     /// Training options of the learned model; the seed is replaced by each of `seeds`.
     public var training = TrainingOptions()
+    /// What the learned model's validation part (calibration, confidence levels) holds out.
+    public var validationGroup = Trainer.ValidationGroup.subject
     /// The stream's smoothing for the "streamed" rows.
     public var streamed: Smoothing = .hiddenMarkov(
       switchProbability: StreamConfiguration.defaultSwitchProbability)
@@ -298,7 +300,8 @@ public enum TransferBenchmark {
       let table = tables[job.seed].keepingRecordings { training[$0 % recordingCount] }
       let model = try Trainer.train(
         windows: table, negativeLabels: setup.dataset.negativeLabels, spec: setup.spec,
-        validationGroup: .subject, options: options, sourceWeights: setup.data.sourceWeights
+        validationGroup: configuration.validationGroup, options: options,
+        sourceWeights: setup.data.sourceWeights
       ).model
       var run = try stream(model: model, setup: setup, group: job.group, fold: job.fold)
       if configuration.keepWindows {

@@ -136,6 +136,7 @@ struct BenchTransfer: ParsableCommand {
     configuration.seeds = try seedList()
     configuration.features = featureChannels.apply(to: try windows.featureChoice())
     configuration.training = try training.trainingOptions()
+    configuration.validationGroup = training.validationGroup.trainerGroup
     configuration.streamed = .hiddenMarkov(switchProbability: switchProbability)
     configuration.placementFolds = placementFolds
     configuration.pushUpFolds = pushUpFolds

@@ -24,7 +24,7 @@ struct CrossValidate: ParsableCommand {
   @OptionGroup var windows: WindowOptions
   @OptionGroup var featureChannels: FeatureChannelOptions
 
-  @Option(help: "What one fold holds out: whole subjects or whole sessions.")
+  @Option(help: "What one fold holds out: whole subjects, sessions or a manifest's sources.")
   var group: TrainingFlags.GroupChoice = .subject
 
   @Option(

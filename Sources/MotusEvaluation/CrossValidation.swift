@@ -108,7 +108,7 @@ public enum CrossValidation {
   /// - Parameters:
   ///   - table: Windows of the whole dataset, features following `spec`.
   ///   - spec: Stored in each fold's model.
-  ///   - group: What a fold holds out (`.subject` or `.session`).
+  ///   - group: What a fold holds out (subjects, sessions or a manifest's sources).
   ///   - foldCount: In `2...distinct groups`.
   ///   - seed: Fold assignment; `options.seed` drives each fold's training.
   ///   - validationGroup: What each fold's inner calibration split holds out.
@@ -122,7 +122,7 @@ public enum CrossValidation {
     sourceWeights: [String: Double] = [:], progress: ((Int, Int) -> Void)? = nil
   ) throws -> [FoldResult] {
     let groupOf = { (row: Int) -> String in
-      group == .subject ? table.subject(at: row) : table.session(at: row)
+      group.group(subject: table.subject(at: row), session: table.session(at: row))
     }
     let folds = try folds(
       groups: (0..<table.windowCount).map(groupOf), foldCount: foldCount, seed: seed)
@@ -141,7 +141,7 @@ public enum CrossValidation {
         classNames.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
       let labels = fold.trainingRows.map { classIndex[table.label(at: $0), default: 0] }
       let innerGroups = fold.trainingRows.map {
-        validationGroup == .subject ? table.subject(at: $0) : table.session(at: $0)
+        validationGroup.group(subject: table.subject(at: $0), session: table.session(at: $0))
       }
       let trained = try Trainer.train(
         features: table.features.rows(fold.trainingRows), labels: labels, groups: innerGroups,

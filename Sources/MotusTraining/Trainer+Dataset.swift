@@ -11,6 +11,19 @@ extension Trainer {
   /// What whole units the validation part holds out.
   public enum ValidationGroup: String, Codable, Sendable, CaseIterable {
     case subject, session
+    /// Whole sources of a manifest (subjects named `source:subject`), so that calibration and
+    /// the confidence cut-offs are set on predictions for sources the fit never saw; a subject
+    /// without a source prefix is its own group.
+    case source
+
+    /// The group of a window of `subject` in `session`.
+    public func group(subject: String, session: String) -> String {
+      switch self {
+      case .subject: subject
+      case .session: session
+      case .source: Manifest.source(ofSubject: subject) ?? subject
+      }
+    }
   }
 
   /// Windows `dataset` (plus its perturbed copies when `options.augmentation` is set) with
@@ -87,7 +100,7 @@ extension Trainer {
     let classNames = kept.map { table.labels[$0] }
     let labels = rows.map { newIndex[Int(table.labelIndices[$0])] }
     let groups = rows.map {
-      validationGroup == .subject ? table.subject(at: $0) : table.session(at: $0)
+      validationGroup.group(subject: table.subject(at: $0), session: table.session(at: $0))
     }
     let effective = balancedSourceWeights(
       table: table, rows: rows, sourceWeights: sourceWeights, balance: options.sourceBalance)

@@ -75,6 +75,28 @@ final class TrainerDatasetTests: XCTestCase {
     XCTAssertEqual(report.trainingRowCount, 9 * (sessions.count - report.validationGroups.count))
   }
 
+  func testTrainDataset_SourceGroupsHoldOutWholeSources() throws {
+    // Subjects named `source:subject`, as a manifest names them: subjects 1-2 from "a",
+    // 3-4 from "b". Holding out by source puts all of one source's windows on one side.
+    var data = dataset()
+    for r in data.recordings.indices {
+      let subject = Int(data.recordings[r].subject) ?? 0
+      data.recordings[r].subject = (subject <= 2 ? "a:" : "b:") + data.recordings[r].subject
+    }
+    let (_, report, _) = try Trainer.train(
+      dataset: data, spec: spec, validationGroup: .source, options: asRecorded)
+    XCTAssertEqual(report.validationGroups.count, 1)
+    XCTAssertTrue(["a", "b"].contains(report.validationGroups.first ?? ""))
+    XCTAssertEqual(report.validationRowCount, 36)
+    XCTAssertEqual(report.trainingRowCount, 36)
+  }
+
+  func testValidationGroup_SourceOfAnUnprefixedSubjectIsTheSubject() {
+    XCTAssertEqual(Trainer.ValidationGroup.source.group(subject: "qrowd:2", session: "x"), "qrowd")
+    XCTAssertEqual(Trainer.ValidationGroup.source.group(subject: "7", session: "x"), "7")
+    XCTAssertEqual(Trainer.ValidationGroup.session.group(subject: "qrowd:2", session: "x"), "x")
+  }
+
   func testTrainDataset_NoWindowsThrows() {
     var long = spec
     long.windowLength = 1000

@@ -18,9 +18,15 @@ struct TrainingFlags: ParsableArguments {
   }
 
   enum GroupChoice: String, ExpressibleByArgument, CaseIterable {
-    case subject, session
+    case subject, session, source
 
-    var trainerGroup: Trainer.ValidationGroup { self == .subject ? .subject : .session }
+    var trainerGroup: Trainer.ValidationGroup {
+      switch self {
+      case .subject: .subject
+      case .session: .session
+      case .source: .source
+      }
+    }
   }
 
   // Computed, not stored: a stored static read from these property initialisers crashed in
@@ -99,7 +105,12 @@ struct TrainingFlags: ParsableArguments {
       discussion: "Data without a manifest has one source and is not affected."))
   var sourceBalance: SourceBalance?
 
-  @Option(help: "Hold out whole subjects or whole sessions for validation.")
+  @Option(
+    help: ArgumentHelp(
+      "Hold out whole subjects, sessions or sources for validation.",
+      discussion:
+        "'source' (a manifest's sources) sets calibration and the confidence levels on "
+        + "predictions for sources the fit never saw."))
   var validationGroup: GroupChoice = .subject
 
   @Option(
