@@ -38,7 +38,7 @@ from .kernel import (
     score_recording,
     write_long_layout,
 )
-from .outputs import MARKER, HadoopFiles, check_output, marker_text
+from .outputs import MARKER, HadoopFiles, check_output, write_marker
 
 FEATURE_META_COLUMNS = ("session", "subject", "label")  # text columns of `motus features`
 # Numbers of `motus features` that are not features: kept as doubles. The features are float32
@@ -595,8 +595,7 @@ def run(argv: Sequence[str], spark: Any = None) -> int:
         # Before any work, through the file system the tables go to (see outputs.py).
         check_output(args, HadoopFiles(spark))
         tagged = tagged_results(spark, args, where).persist(StorageLevel.MEMORY_AND_DISK)
-        # The marker goes first, so a run stopped half way is still known as the job's.
-        write_text(spark, os.path.join(args.output, MARKER), marker_text(args.mode), True)
+        write_marker(spark, args)
         summaries = write_tables(spark, args, tagged)
         tagged.unpersist()
     except CohortError as error:

@@ -141,6 +141,9 @@ class HadoopFiles:
         return qualified
 
     def kind(self, path: str) -> Optional[str]:
+        if self.qualify(path).startswith("file:"):  # the local rule sees symbolic links
+            return LocalFiles().kind(path)
+
         def look(fs: Any, p: Any) -> Optional[str]:
             if not fs.exists(p):
                 return None
@@ -273,6 +276,24 @@ def refuse_earlier_output(args: Any, files: Any) -> None:
             f"it holds the output of motus_spark {kind}, and this is motus_spark {args.mode}",
             f"give another -o; --overwrite replaces only an output of motus_spark {args.mode}.",
         )
+
+
+def write_marker(spark: Any, args: Any) -> None:
+    """OUT/_MOTUS_JOB, before the tables: a run stopped half way is still known as the job's."""
+    from py4j.protocol import Py4JError
+
+    from .job import write_text
+
+    path = posixpath.join(args.output, MARKER)
+    try:
+        write_text(spark, path, marker_text(args.mode), True)
+    except Py4JError as error:
+        reason = (str(error).strip().splitlines() or [""])[-1][:200]
+        raise refusal(
+            args.output,
+            f"{path} cannot be written: {reason}",
+            "check that the folder can be written there (permissions, the store's settings).",
+        ) from None
 
 
 def check_output(args: Any, files: Any) -> None:

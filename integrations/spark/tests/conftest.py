@@ -28,13 +28,17 @@ def place(tmp_path: Path) -> Path:
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
-    """Every file under `folder` with its bytes (folders by their trailing /)."""
+    """Every file under `folder` with its bytes (folders by their trailing /, links by their
+    target)."""
     found: dict[str, bytes] = {}
     for root, dirs, files in os.walk(folder):
         for name in dirs:
             found[os.path.relpath(os.path.join(root, name), folder) + "/"] = b""
         for name in files:
             path = os.path.join(root, name)
+            if os.path.islink(path):
+                found[os.path.relpath(path, folder) + " ->"] = os.readlink(path).encode()
+                continue
             with open(path, "rb") as f:
                 found[os.path.relpath(path, folder)] = f.read()
     return found

@@ -135,3 +135,12 @@ def test_overwritten_features_output_keeps_no_table_of_the_earlier_run(spark, sh
     assert run(spark, shipped, "features", str(folder), "-o", str(out), "--overwrite") == 0
     assert not (out / "features").exists() and not (out / "spec.json").exists()
     assert spark.read.parquet(str(out / "recordings")).count() == 2
+
+
+def test_symbolic_link_to_nothing_as_output_is_refused(spark, shipped, capsys, tmp_path):
+    """Hadoop's file system does not see the link: the job's local rule does."""
+    folder = cohort(tmp_path / "c")
+    (tmp_path / "scored").symlink_to(tmp_path / "nowhere")
+    argv = ["score", str(folder), "-o", str(tmp_path / "scored")]
+    said = assert_refused(spark, shipped, capsys, tmp_path, *argv)
+    assert "it is a symbolic link to nothing" in said
