@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Fuzzes the parsers a user's file reaches: the CSV reader, the model-file loader, the manifest
 # loader, the stream's line parser, the phone-app readers, a file or a folder at a time, the
-# Parquet reader (Fuzz/Targets/FuzzTargets.swift), and export's graph builder
-# (Fuzz/Targets/ExportFuzzTarget.swift). Builds MotusFuzz with
+# Parquet reader (Fuzz/Targets/FuzzTargets.swift), export's graph builder
+# (Fuzz/Targets/ExportFuzzTarget.swift), and the Spark job's argument handling and output rule
+# (spark-args: integrations/spark/tools/fuzz_arguments.py, Python and hypothesis, no libFuzzer;
+# its findings go to .build/fuzz/artifacts/spark-args-crash-*.json). Builds MotusFuzz with
 # libFuzzer and AddressSanitizer (-sanitize=fuzzer,address, Linux), then runs each target for
 # SECONDS from its committed seeds in Fuzz/Corpus/<target>; inputs it finds go to
 # .build/fuzz/corpus/<target>, never into the repository. A crash, a hang (over 10 s on one
@@ -12,6 +14,7 @@
 #
 #   bash scripts/fuzz.sh              # 60 s per target (.ci/run gives each 45 s)
 #   bash scripts/fuzz.sh 600 model    # one target for ten minutes
+#   bash scripts/fuzz.sh 30 spark-args  # the Spark job's arguments only (no Swift build)
 #
 # Prints one line per target and exits non-zero when any target found something.
 set -euo pipefail
@@ -19,20 +22,46 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-((${#targets[@]})) || targets=(csv model manifest stream export app-file app-folder parquet)
+((${#targets[@]})) || targets=(csv model manifest stream export app-file app-folder parquet spark-args)
+scratch=.build/fuzz
+mkdir -p "$scratch/artifacts"
+failed=0
+
+# A Python with hypothesis: this one's, else .venv-spark's, installed there from PyPI if need be.
+hypothesis_python() {
+  local python
+  for python in python3 .venv-spark/bin/python; do
+    if "$python" -c "import hypothesis" 2>/dev/null; then
+      echo "$python"
+      return 0
+    fi
+  done
+  { [ -x .venv-spark/bin/python ] || python3 -m venv .venv-spark; } >&2 \
+    && .venv-spark/bin/pip install --quiet hypothesis >&2 && echo .venv-spark/bin/python
+}
+
+swift_targets=()
+for target in "${targets[@]}"; do
+  if [ "$target" != spark-args ]; then
+    swift_targets+=("$target")
+  elif python=$(hypothesis_python); then
+    "$python" integrations/spark/tools/fuzz_arguments.py "$seconds" \
+      --artifacts "$scratch/artifacts" || failed=$((failed + 1))
+  else
+    echo "fuzz spark-args: skipped (hypothesis could not be installed)" >&2
+  fi
+done
+((${#swift_targets[@]})) || exit $((failed > 0))
 
 if [ "$(uname -s)" != Linux ]; then
   echo "fuzz: libFuzzer (-sanitize=fuzzer) needs Linux; skipped" >&2
-  exit 0
+  exit $((failed > 0))
 fi
-scratch=.build/fuzz
 swift build -c release --scratch-path "$scratch" --product MotusFuzz \
   -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING >&2
 binary="$scratch/release/MotusFuzz"
-mkdir -p "$scratch/artifacts"
 
-failed=0
-for target in "${targets[@]}"; do
+for target in "${swift_targets[@]}"; do
   mkdir -p "$scratch/corpus/$target"
   log="$scratch/$target.log"
   # Swift's own crash reporter would take the signal libFuzzer needs to save the input.

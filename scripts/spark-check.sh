@@ -3,7 +3,8 @@
 # machine: makes a cohort of 110 recordings from ../shared/datasets in a temporary folder
 # (sessions of MotionSense, QROWD, DSADS and fitness_learning as long-layout files, phone-app
 # export folders, a .csv.gz and two files motus refuses), scores it in local mode, and requires
-# identical predictions and summaries (integrations/spark/tools/check.py). Prints
+# identical predictions and summaries (integrations/spark/tools/check.py), after the job's
+# unit tests (integrations/spark/tests, pytest). Prints
 # "spark check: ok" when they are; skips (and says so) when ../shared/datasets, Java 17 or
 # pyspark is out of reach.
 #
@@ -31,6 +32,10 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 PY=.venv-spark/bin/python
+# The job's own tests first (integrations/spark/tests: the output rule and argument checks,
+# then issue 42's reproductions through the job in a local session): pytest from PyPI.
+$PY -c "import pytest" 2>/dev/null || $PY -m pip install --quiet pytest >&2
+$PY -m pytest -q -p no:cacheprovider integrations/spark/tests
 $PY integrations/spark/tools/make_cohort.py "$work/cohort" --datasets "$data"
 mkdir "$work/out"
 $PY integrations/spark/tools/check.py "$(realpath "$MOTUS")" models/six-class.motus \

@@ -36,17 +36,24 @@ def _hidden(name: str) -> bool:
     return name.startswith((".", "_"))
 
 
+def cohort_root(cohort: str) -> str:
+    """The folder a cohort's listing starts in: the folder itself, or for a glob the folder
+    before its first glob character (`/data/*/day-*.csv`: `/data`)."""
+    root = cohort.rstrip("/")
+    if not any(c in GLOB_CHARACTERS for c in root):
+        return root or "/"
+    head = root[: min(root.index(c) for c in GLOB_CHARACTERS if c in root)]
+    return (head.rsplit("/", 1)[0] or "/") if "/" in head else "."
+
+
 def list_recordings(spark: Any, cohort: str) -> list[Recording]:
     """Every entry matched by `cohort`: a folder means its entries (`cohort/*`), a glob its
     matches; each match is one recording. Sizes of folders are the sum of their files."""
     jvm = spark.sparkContext._jvm
     conf = spark.sparkContext._jsc.hadoopConfiguration()
     is_glob = any(c in GLOB_CHARACTERS for c in cohort)
-    root = cohort.rstrip("/")
-    pattern = root if is_glob else root + "/*"
-    if is_glob:  # the names are relative to the folder the glob starts in
-        head = root[: min(root.index(c) for c in GLOB_CHARACTERS if c in root)]
-        root = head.rsplit("/", 1)[0] if "/" in head else "."
+    pattern = cohort.rstrip("/") if is_glob else cohort.rstrip("/") + "/*"
+    root = cohort_root(cohort)  # the names are relative to the folder the listing starts in
     path = jvm.org.apache.hadoop.fs.Path(pattern)
     fs = path.getFileSystem(conf)
     scheme = fs.getUri().getScheme()

@@ -38,6 +38,7 @@ from .kernel import (
     score_recording,
     write_long_layout,
 )
+from .outputs import MARKER, HadoopFiles, check_output, write_marker
 
 FEATURE_META_COLUMNS = ("session", "subject", "label")  # text columns of `motus features`
 # Numbers of `motus features` that are not features: kept as doubles. The features are float32
@@ -211,7 +212,7 @@ def process_parquet(
 # ---- Driver side ----
 
 
-def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
+def argument_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="motus_spark",
         description="Score a cohort of recordings, or make its window table, with motus on Spark.",
@@ -224,7 +225,9 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
         metavar="MODEL COHORT",
         help="score: the model file and the cohort; features: the cohort",
     )
-    parser.add_argument("-o", "--output", required=True, help="folder for the Parquet tables")
+    parser.add_argument(
+        "-o", "--output", required=True, help="folder for the Parquet tables (new or empty)"
+    )
     parser.add_argument("--master", help="Spark master, e.g. local[2] (default: spark-submit's)")
     parser.add_argument(
         "--input",
@@ -260,7 +263,17 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
         default=256.0,
         help="file cohorts: at most about this much data per task",
     )
-    parser.add_argument("--overwrite", action="store_true", help="replace an earlier output")
+    parser.add_argument(
+        "--overwrite",
+        action="store_true",
+        help=f"replace an earlier output of the same job (a folder holding its {MARKER})",
+    )
+    return parser
+
+
+def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
+    """The job's arguments; a usage error (exit 2) for anything the job cannot run with."""
+    parser = argument_parser()
     own, extra = (
         (argv, []) if "--" not in argv else (argv[: argv.index("--")], argv[argv.index("--") + 1 :])
     )
@@ -272,11 +285,16 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
             f"{args.mode} takes {'MODEL COHORT' if wanted == 2 else 'COHORT'}, got {len(args.inputs)} paths"
         )
     args.model, args.cohort = args.inputs if wanted == 2 else (None, args.inputs[0])
+    check_arguments(parser, args)
+    return args
+
+
+def check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     # The job reads motus's JSON lines and standard output: flags that change them are its own.
     owned = {"score": ("--format", "--segments", "--realtime"), "features": ("-o", "--output", "--spec-output")}[
         args.mode
     ]
-    for flag in extra:
+    for flag in args.extra:
         if flag.split("=")[0] in owned:
             parser.error(
                 f"{flag} after -- would change the output the job reads; "
@@ -284,6 +302,16 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
             )
     if args.partitions is not None and args.partitions < 1:
         parser.error(f"--partitions must be positive, got {args.partitions}")
+    if not (0 < args.target_partition_mb < math.inf):
+        parser.error(
+            f"--target-partition-mb must be a positive number, got {args.target_partition_mb}"
+        )
+    paths = {"-o": args.output, "--motus": args.motus, "MODEL": args.model, "COHORT": args.cohort}
+    paths["--motus-on-executors"] = args.motus_on_executors
+    for name, path in paths.items():
+        if path is not None and (not path or "\0" in path):
+            problem = "an empty path" if not path else "a path cannot hold a NUL character"
+            parser.error(f"{name} {path!r}: {problem}")
     for name, path in (
         ("--motus", None if args.motus_on_executors else args.motus),
         ("MODEL", args.model),
@@ -297,7 +325,6 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
                     else ""
                 )
             )
-    return args
 
 
 _archive: Optional[str] = None
@@ -378,18 +405,6 @@ def tagged_results(spark: Any, args: argparse.Namespace, where: Executable) -> A
     time_flag = [] if args.time_column == "timestamp" else ["--time-column", args.time_column]
     task = process_parquet(args.mode, where, time_flag + args.extra, header, args.cohort)
     return rows.rdd.mapPartitions(task)
-
-
-def refuse_existing_output(spark: Any, output: str, tables: Sequence[str]) -> None:
-    """Before any work: an earlier output is kept unless --overwrite (Spark would only find
-    out at the write, after motus had run on the whole cohort)."""
-    jvm = spark.sparkContext._jvm
-    for table in tables:
-        path = jvm.org.apache.hadoop.fs.Path(output.rstrip("/") + "/" + table)
-        if path.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration()).exists(path):
-            raise CohortError(
-                f"{output}/{table} exists. HINT: give another -o, or --overwrite to replace it."
-            )
 
 
 def _float32_bits(value: float) -> int:
@@ -535,6 +550,37 @@ def write_text(spark: Any, path: str, text: str, overwrite: bool) -> None:
         out.close()
 
 
+def remove(spark: Any, path: str) -> None:
+    """Deletes a table of an earlier run of the job (its marker checked), if it is there."""
+    target = spark.sparkContext._jvm.org.apache.hadoop.fs.Path(path)
+    target.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration()).delete(target, True)
+
+
+def write_tables(spark: Any, args: argparse.Namespace, tagged: Any) -> list[tuple]:
+    """One pass of motus over the cohort: the summaries are collected (small), the window
+    rows then come from the persisted results, not from a second run. Returns the summaries."""
+    mode = "overwrite" if args.overwrite else "errorifexists"
+    records = tagged.filter(lambda t: t[0] == "s").map(lambda t: t[1]).collect()
+    if args.mode == "score":
+        summaries = records
+        spark.createDataFrame(
+            tagged.filter(lambda t: t[0] == "p").map(lambda t: t[1]), prediction_schema()
+        ).write.mode(mode).parquet(os.path.join(args.output, "predictions"))
+    else:
+        tables = {row[0]: table for row, table in records if table is not None}
+        frame, summaries, spec = feature_frame(spark, tagged, [row for row, _ in records], tables)
+        if frame is not None:
+            frame.write.mode(mode).parquet(os.path.join(args.output, "features"))
+            write_text(spark, os.path.join(args.output, "spec.json"), spec, args.overwrite)
+        elif args.overwrite:  # no recording made a table: the earlier run's must not stay
+            for name in ("features", "spec.json"):
+                remove(spark, os.path.join(args.output, name))
+    spark.createDataFrame(sorted(summaries), summary_schema()).coalesce(1).write.mode(
+        mode
+    ).parquet(os.path.join(args.output, "recordings"))
+    return summaries
+
+
 def run(argv: Sequence[str], spark: Any = None) -> int:
     """The job; with `spark`, in that running session (the check and the benchmark start one
     JVM for several jobs), which is left running."""
@@ -543,38 +589,14 @@ def run(argv: Sequence[str], spark: Any = None) -> int:
     where = Executable(args.motus if shipped else args.motus_on_executors, args.model, shipped)
     owned = spark is None
     spark = start_spark(args.master, where, f"motus {args.mode}", spark)
-    mode = "overwrite" if args.overwrite else "errorifexists"
     try:
         from pyspark import StorageLevel
 
-        if not args.overwrite:
-            refuse_existing_output(
-                spark,
-                args.output,
-                ("predictions", "recordings")
-                if args.mode == "score"
-                else ("features", "spec.json", "recordings"),
-            )
+        # Before any work, through the file system the tables go to (see outputs.py).
+        check_output(args, HadoopFiles(spark))
         tagged = tagged_results(spark, args, where).persist(StorageLevel.MEMORY_AND_DISK)
-        # One pass of motus over the cohort: the summaries are collected (small), the window
-        # rows then come from the persisted results, not from a second run.
-        records = tagged.filter(lambda t: t[0] == "s").map(lambda t: t[1]).collect()
-        if args.mode == "score":
-            summaries = records
-            spark.createDataFrame(
-                tagged.filter(lambda t: t[0] == "p").map(lambda t: t[1]), prediction_schema()
-            ).write.mode(mode).parquet(os.path.join(args.output, "predictions"))
-        else:
-            tables = {row[0]: table for row, table in records if table is not None}
-            frame, summaries, spec = feature_frame(
-                spark, tagged, [row for row, _ in records], tables
-            )
-            if frame is not None:
-                frame.write.mode(mode).parquet(os.path.join(args.output, "features"))
-                write_text(spark, os.path.join(args.output, "spec.json"), spec, args.overwrite)
-        spark.createDataFrame(sorted(summaries), summary_schema()).coalesce(1).write.mode(
-            mode
-        ).parquet(os.path.join(args.output, "recordings"))
+        write_marker(spark, args)
+        summaries = write_tables(spark, args, tagged)
         tagged.unpersist()
     except CohortError as error:
         print(f"motus_spark: {error}", file=sys.stderr)
