@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzes the parsers a user's file reaches: the CSV reader, the model-file loader, the manifest
 # loader, the stream's line parser, the phone-app readers, a file or a folder at a time, the
-# Parquet reader (Fuzz/Targets/FuzzTargets.swift), and export's graph builder
+# Parquet reader, the window-table spec reader (Fuzz/Targets/FuzzTargets.swift), and export's
+# graph builder
 # (Fuzz/Targets/ExportFuzzTarget.swift). Builds MotusFuzz with
 # libFuzzer and AddressSanitizer (-sanitize=fuzzer,address, Linux), then runs each target for
 # SECONDS from its committed seeds in Fuzz/Corpus/<target>; inputs it finds go to
@@ -19,7 +20,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-((${#targets[@]})) || targets=(csv model manifest stream export app-file app-folder parquet)
+((${#targets[@]})) || targets=(csv model manifest stream export app-file app-folder parquet window-spec)
 
 if [ "$(uname -s)" != Linux ]; then
   echo "fuzz: libFuzzer (-sanitize=fuzzer) needs Linux; skipped" >&2
