@@ -2,8 +2,9 @@
 // (through loading, resampling and feature extraction), the model-file loader (through a
 // stream that runs what loaded), the manifest loader (through path confinement), the
 // stream's line parser (through the streaming engine), the phone-app readers, a file or a
-// folder of files at a time (through the clock rule, the join and the loader), and the Parquet
-// reader (footer, pages, Snappy, levels and dictionaries). Each must
+// folder of files at a time (through the clock rule, the join and the loader), the Parquet
+// reader (footer, pages, Snappy, levels, dictionaries and page CRCs), and the window-table
+// spec reader (JSON, the feature spec's checks, its digest). Each must
 // return, with a result or a thrown error, for every input: a trap, a hang or a huge
 // allocation is a finding.
 //
@@ -25,7 +26,28 @@ public enum FuzzTargets {
     "csv": csvReader, "model": modelFile, "manifest": manifest, "stream": streamLines,
     "export": exportGraph,
     "app-file": appFile, "app-folder": appFolder, "parquet": parquetFile,
+    "window-spec": windowTableSpec,
   ]
+
+  /// Reads the bytes as the spec file beside a window table (`WindowTableSpec.read`: syntax,
+  /// kind and version, every feature-spec field, the digest). A spec that reads must encode to
+  /// bytes that read back as the same spec, its digest that of its feature spec.
+  public static func windowTableSpec(_ bytes: [UInt8]) {
+    guard let folder = AppScratch.fresh() else { return }
+    let path = (folder as NSString).appendingPathComponent("spec.json")
+    guard FileManager.default.createFile(atPath: path, contents: Data(bytes)),
+      let spec = try? WindowTableSpec.read(path)
+    else { return }
+    guard spec.featureSpecDigest == nil
+      || spec.featureSpecDigest == WindowTableSpec.digest(of: spec.featureSpec)
+    else { fatalError("a spec read whose digest is not its feature spec's") }
+    guard let again = try? spec.encoded(),
+      FileManager.default.createFile(atPath: path, contents: Data(again))
+    else { return }
+    guard let reread = try? WindowTableSpec.read(path), reread == spec else {
+      fatalError("a spec that reads does not read back as itself once encoded")
+    }
+  }
 
   /// Decodes the bytes as one Parquet file (at most 2^16 values, so a tiny file declaring
   /// billions of nulls is refused rather than allocated) and asks for every column both ways;

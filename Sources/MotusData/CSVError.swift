@@ -31,6 +31,9 @@ public enum CSVError: Error, Equatable, CustomStringConvertible {
   /// One file named twice (two paths, a link, a folder and a file in it): `first` and `again`
   /// say how (`'d/a.csv' (in 'd')`).
   case sameFileTwice(first: String, again: String)
+  /// A CSV file and its gzip copy side by side (`x.csv` and `x.csv.gz`, what `gzip -k`
+  /// leaves), named as in `sameFileTwice`: one recording, read twice.
+  case compressedTwin(first: String, again: String)
   case emptyFile(file: String)
   case noDataRows(file: String)
   case missingColumn(name: String, option: String, file: String, available: [String])
@@ -93,6 +96,11 @@ public enum CSVError: Error, Equatable, CustomStringConvertible {
     }
   }
 
+  /// What to do about a CSV file beside its gzip copy (`compressedTwin`).
+  public static let compressedTwinHint =
+    "remove one of the two (keep either x.csv or x.csv.gz, not both; `gzip x.csv` without -k "
+    + "leaves only the copy), or move it out of the folder."
+
   public var line: Int? { location?.line }
   public var column: Int? { location?.column }
 
@@ -108,6 +116,10 @@ public enum CSVError: Error, Equatable, CustomStringConvertible {
     case .sameFileTwice(let first, let again):
       return "\(first) and \(again) are one file (the same device and inode): it would be "
         + "read, and its rows counted, twice."
+    case .compressedTwin(let first, let again):
+      return "\(first) and \(again) are one CSV file and its gzip copy (what `gzip -k` leaves): "
+        + "both would be read, and the rows counted twice (a held-out session would have an "
+        + "exact copy in training)."
     case .emptyFile(let file):
       return "\(file): the file is empty (no header line)."
     case .noDataRows(let file):
@@ -175,6 +187,8 @@ public enum CSVError: Error, Equatable, CustomStringConvertible {
     case .sameFileTwice:
       return "give each file once; a folder already reads every .csv file in it (an app "
         + "export folder its sensor files)."
+    case .compressedTwin:
+      return Self.compressedTwinHint
     case .emptyFile, .noDataRows:
       return "expected a header `timestamp,session,subject,label,<channels>` then one row "
         + "per sample (see ../shared/datasets/README.md)."

@@ -20,6 +20,13 @@ public enum Limits {
   /// fourth, summed over a window) finite in 32-bit floats.
   public static let channelMagnitude: Double = 1e7
 
+  /// Largest magnitude of a feature cell in a window table read back for training. Features
+  /// of channel values within `channelMagnitude` (means, spreads, band powers of squared
+  /// values) stay far below it, and its square (a feature's variance when training
+  /// standardises it) is still finite in 32-bit floats; beyond it a cell is damage or a unit
+  /// error (1e30), not a feature.
+  public static let featureMagnitude: Double = 1e18
+
   /// Largest magnitude of a timestamp, in seconds (Unix time reaches it in the year 2286).
   /// Milliseconds or nanoseconds read as seconds exceed it.
   public static let timeMagnitude: Double = 1e10

@@ -52,8 +52,8 @@ extension DatasetLoader {
   /// subfolders). A CSV without the time column is read as an app export when its header is
   /// one (`AppExport.recognise`).
   ///
-  /// - Throws: `CSVError` as `expand`, and `.sameFileTwice` when two paths lead to one file
-  ///   (`DistinctInputs`); `AppExportError` for an app recording without a label when labels
+  /// - Throws: `CSVError` as `expand`, `.sameFileTwice` when two paths lead to one file and
+  ///   `.compressedTwin` for a file and its gzip copy (`DistinctInputs`); `AppExportError` for an app recording without a label when labels
   ///   are required, or a `--label-map` key that names no recording.
   static func inputs(_ paths: [String], options: LoadOptions) throws -> [LoadInput] {
     guard !paths.isEmpty else { throw CSVError.noFiles }
@@ -61,12 +61,14 @@ extension DatasetLoader {
     var distinct = DistinctInputs()
     for path in paths {
       for input in try collect(path, options: options) {
-        if let (earlier, again) = distinct.insert(input, origin: path) {
-          if again.path == InputFile.standardInputPath {
+        if let conflict = distinct.insert(input, origin: path) {
+          let (earlier, again) = (conflict.earlier.description, conflict.again.description)
+          if conflict.isTwin { throw CSVError.compressedTwin(first: earlier, again: again) }
+          if conflict.again.path == InputFile.standardInputPath {
             throw CSVError.unreadable(
               file: InputFile.displayName(path), reason: "standard input can be read only once")
           }
-          throw CSVError.sameFileTwice(first: earlier.description, again: again.description)
+          throw CSVError.sameFileTwice(first: earlier, again: again)
         }
         found.append(input)
       }

@@ -332,18 +332,32 @@ extension DatasetLoader {
             file: file, key: key, reason: error.descriptionWithoutFileText)
         }
         for input in found {
-          guard let (earlier, again) = distinct.insert(input, origin: key, isKey: true) else {
+          guard let conflict = distinct.insert(input, origin: key, isKey: true) else {
             continue
           }
-          throw ManifestError.invalidValue(
-            file: file, key: key,
-            reason: "\(again.description) is the file \(earlier.description) names already (the "
-              + "same device and inode): it would be read, and its rows counted, twice",
-            hint: "list each file once, in one source; a folder already reads every .csv file "
-              + "in it")
+          throw Self.conflictError(conflict, file: file, key: key)
         }
       }
     }
+  }
+
+  /// The error for two keys that lead to one file, or to a file and its gzip copy.
+  private static func conflictError(_ conflict: DistinctInputs.Conflict, file: String, key: String)
+    -> ManifestError
+  {
+    let (earlier, again) = (conflict.earlier.description, conflict.again.description)
+    guard conflict.isTwin else {
+      return ManifestError.invalidValue(
+        file: file, key: key,
+        reason: "\(again) is the file \(earlier) names already (the same device and inode): it "
+          + "would be read, and its rows counted, twice",
+        hint: "list each file once, in one source; a folder already reads every .csv file in it")
+    }
+    return ManifestError.invalidValue(
+      file: file, key: key,
+      reason: "\(again) and \(earlier) are one CSV file and its gzip copy (what `gzip -k` "
+        + "leaves): both would be read, and the rows counted twice",
+      hint: CSVError.compressedTwinHint)
   }
 
   /// Keeps the manifest labels that have samples, in manifest order, re-indexes `recordings`

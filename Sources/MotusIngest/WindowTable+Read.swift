@@ -46,8 +46,11 @@ extension WindowTable {
   ///
   /// Checks: the columns `session`, `subject`, `label`, `purity`, `start_s` are there; the
   /// other columns (features) are exactly `spec.featureSpec.featureNames`, in order; every
-  /// feature is a finite number; labels are not empty; purity is in `spec.minimumPurity...1`;
-  /// the row count is `spec.windowCount` when the spec gives one.
+  /// feature is a finite number within `Limits.featureMagnitude`; labels are not empty; purity
+  /// is in `spec.minimumPurity...1`; the row count is `spec.windowCount` when the spec gives
+  /// one; no recording comes back after others; within a recording, windows start about the
+  /// spec's hop apart (`checkTiming`), so a repeated or missing row, or an edited rate or hop,
+  /// is refused.
   ///
   /// Row order: the file's, when there is no `recording` column. With one, recordings are
   /// put in `RecordingOrder` (how motus reads a folder), each keeping its rows' order, or
@@ -73,15 +76,13 @@ extension WindowTable {
     let textNames = Set(Self.textColumnNames)
     let featureColumns = names.indices.filter { !textNames.contains(names[$0]) }
     try Self.checkFeatures(
-      featureColumns.map { names[$0] }, spec: spec.featureSpec, file: columns.file,
-      specFile: specFile)
+      featureColumns.map { names[$0] }, spec: spec.featureSpec, file: columns.file, specFile: specFile)
     let rowCount = columns.rowCount
     if let expected = spec.windowCount, expected != rowCount {
       throw WindowTableError.windowCountDiffers(
         file: columns.file, specFile: specFile, table: rowCount, spec: expected)
     }
     let order = try Self.trainingOrder(columns)
-
     func text(_ column: Int, emptyAllowed: Bool) throws -> [String] {
       let cells = try columns.strings(column)
       return try order.map { row in
@@ -116,6 +117,54 @@ extension WindowTable {
     assignRecordings(
       recordings: recordings, sessions: sessions, subjects: subjects,
       rateHz: spec.featureSpec.sampleRateHz)
+    try checkRecordingsOnce(columns, order: order, column: sessionColumn, recordings: recordings)
+    try checkTiming(columns, order: order, column: startColumn, spec: spec, specFile: specFile)
+  }
+
+  /// Refuses a recording (a run of rows of one session and subject, and recording when the
+  /// table has that column) that comes back after others: a table appended twice, or rows
+  /// moved. `motus features` names each recording's session uniquely, so its runs never do.
+  private func checkRecordingsOnce(
+    _ columns: some WindowTableColumns, order: [Int], column: Int, recordings: [String]?
+  ) throws {
+    var firstRow: [[String]: Int] = [:]
+    for row in 0..<windowCount where row == 0 || recordingIndices[row] != recordingIndices[row - 1]
+    {
+      let r = recordingIndices[row]
+      let key = [recordingSessions[r], recordingSubjects[r], recordings?[row] ?? ""]
+      if let earlier = firstRow[key] {
+        throw WindowTableError.recordingSplit(
+          recording: recordings?[row] ?? recordingSessions[r],
+          at: columns.place(row: order[row], column: column),
+          earlier: columns.place(row: order[earlier], column: column))
+      }
+      firstRow[key] = row
+    }
+  }
+
+  /// Refuses a window that does not start about the spec's hop (`hopLength / sampleRateHz`
+  /// seconds) after the one before it in its recording: a repeated row (no step), a missing
+  /// one (two hops), or a spec whose rate or hop was edited. A recording read at its own
+  /// rate has jitter and bridged gaps (`GapRule`: up to a quarter second a step), so a step
+  /// may be from half a hop (less half a sample) to one and a half hops plus a quarter
+  /// second; where the spec's minimum purity dropped windows, any longer step too.
+  private func checkTiming(
+    _ columns: some WindowTableColumns, order: [Int], column: Int, spec: WindowTableSpec,
+    specFile: String
+  ) throws {
+    let rate = spec.featureSpec.sampleRateHz
+    let hop = Double(spec.featureSpec.hopLength) / rate
+    let dropsAllowed = spec.minimumPurity > 0
+    let shortest = 0.5 * hop - 0.5 / rate
+    let longest = dropsAllowed ? .infinity : 1.5 * hop + GapRule.defaultMinimumGapSeconds
+    for row in 1..<max(windowCount, 1) where recordingIndices[row] == recordingIndices[row - 1] {
+      let step = startTimes[row] - startTimes[row - 1]
+      if step > 0, step >= shortest, step <= longest { continue }
+      throw WindowTableError.windowTiming(
+        recording: recordingSessions[recordingIndices[row]],
+        at: columns.place(row: order[row], column: column), step: step, hop: hop,
+        dropsAllowed: dropsAllowed, specFile: specFile)
+    }
   }
 
   /// Each row's purity, in file order: finite, within 0...1 and not below the spec's minimum.
@@ -153,16 +202,22 @@ extension WindowTable {
   }
 
   /// The feature columns as `[rows, featureColumns.count]` Floats in file order, every one
-  /// finite, once the memory they need is known to be there.
+  /// finite and within `Limits.featureMagnitude`, once the memory they need is known to be
+  /// there.
   private static func features(_ columns: some WindowTableColumns, _ featureColumns: [Int])
     throws -> [Float]
   {
     try WindowTable.checkMemory(windowCount: columns.rowCount, featureCount: featureColumns.count)
     let values = try columns.floats(featureColumns)
-    if let bad = values.firstIndex(where: { !$0.isFinite }) {
+    let limit = Float(Limits.featureMagnitude)
+    if let bad = values.firstIndex(where: { !(abs($0) <= limit) }) {
       let (row, k) = bad.quotientAndRemainder(dividingBy: featureColumns.count)
-      throw WindowTableError.nonFinite(
-        text: "\(values[bad])", at: columns.place(row: row, column: featureColumns[k]))
+      let at = columns.place(row: row, column: featureColumns[k])
+      guard values[bad].isFinite else {
+        throw WindowTableError.nonFinite(text: "\(values[bad])", at: at)
+      }
+      throw WindowTableError.outOfRange(
+        text: "\(values[bad])", at: at, limit: Limits.featureMagnitude)
     }
     return values
   }

@@ -31,6 +31,16 @@ public enum WindowTableError: Error, Equatable, CustomStringConvertible {
   case recordingSplit(recording: String, at: String, earlier: String)
   /// A window column that does not number a recording's rows 0, 1, 2...
   case windowNumbering(recording: String, expected: Int, found: String, at: String)
+  /// A spec whose feature spec is not the one its digest was computed from: edited by hand.
+  case specEdited(file: String, stored: String, computed: String)
+  /// A feature cell beyond `Limits.featureMagnitude`.
+  case outOfRange(text: String, at: String, limit: Double)
+  /// A window that starts `step` seconds after the one before it in its recording, where the
+  /// spec's hop and rate put windows `hop` seconds apart (`dropsAllowed`: or more, since
+  /// windows below the minimum purity were dropped).
+  case windowTiming(
+    recording: String, at: String, step: Double, hop: Double, dropsAllowed: Bool,
+    specFile: String)
 
   public var description: String { message + " HINT: " + hint }
 
@@ -79,6 +89,26 @@ public enum WindowTableError: Error, Equatable, CustomStringConvertible {
     case .windowNumbering(let recording, let expected, let found, let at):
       return "\(at): window \(Excerpt.text(found)) of recording '\(Excerpt.text(recording))', "
         + "where window \(expected) comes next."
+    case .specEdited(let file, let stored, let computed):
+      return "\(file): its featureSpec is not the one the table was written with (the spec's "
+        + "featureSpecDigest is \(stored), its featureSpec gives \(computed)): it was edited "
+        + "after `motus features` wrote it, and the table's features were not computed with it."
+    case .outOfRange(let text, let at, let limit):
+      return "\(at): feature \(Excerpt.text(text)) is beyond \(CSVError.format(limit)) in "
+        + "magnitude, which no recording motus reads gives."
+    case .windowTiming(let recording, let at, let step, let hop, let dropsAllowed, let specFile):
+      let what =
+        step == 0
+        ? "the same start as the row before (a repeated row)"
+        : step < 0
+          ? "a start before the row before's"
+          : "a start \(CSVError.format(step)) s after the row before"
+      let spacing = "\(specFile)'s hop and rate start windows \(CSVError.format(hop)) s apart"
+      let note =
+        dropsAllowed
+        ? " (or more, where impure windows were dropped)"
+        : step > 1.5 * hop ? " (a window is missing, or the spec's rate or hop was edited)" : ""
+      return "\(at): recording '\(Excerpt.text(recording))' has \(what), where \(spacing)\(note)."
     }
   }
 
@@ -114,6 +144,16 @@ public enum WindowTableError: Error, Equatable, CustomStringConvertible {
     case .windowNumbering:
       return "the window column numbers each recording's windows 0, 1, 2... in the order "
         + "`motus features` wrote them; check that no row is missing or repeated."
+    case .specEdited:
+      return "pass the spec as `motus features ... --spec-output SPEC` wrote it; to change the "
+        + "window, hop, rate or channels, run `motus features` again with the new flags."
+    case .outOfRange:
+      return "feature cells hold what `motus features` computed; write the table again from "
+        + "the recordings, and check the unit of any column scaled by hand."
+    case .windowTiming:
+      return "pass the spec written with this table (a hand-edited rate or hop moves every "
+        + "window), and check that no row of a recording is missing or repeated (a lost "
+        + "part, a table appended twice)."
     }
   }
 }

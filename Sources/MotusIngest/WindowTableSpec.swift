@@ -25,6 +25,11 @@ public struct WindowTableSpec: Codable, Sendable, Equatable {
   /// whose rows are not counted in one place. When given, a table of another length (cut
   /// short, or joined with another) is refused.
   public var windowCount: Int?
+  /// FNV-1a 64-bit digest (16 hex digits) of `featureSpec` as motus encodes it (sorted keys,
+  /// packed), written with the table: a spec edited by hand afterwards (its window, hop, rate
+  /// or a recipe's scale) no longer matches it and is refused, since the table's features were
+  /// not computed with it. Nil in a spec written before it was added (not checked then).
+  public var featureSpecDigest: String?
 
   public static let formatName = "motus-window-table"
   public static let supportedVersions: ClosedRange<Int> = 1...1
@@ -39,6 +44,22 @@ public struct WindowTableSpec: Codable, Sendable, Equatable {
     self.featureSpec = featureSpec
     self.minimumPurity = minimumPurity
     self.windowCount = windowCount
+    featureSpecDigest = Self.digest(of: featureSpec)
+  }
+
+  /// The digest `featureSpecDigest` holds for `spec`. Not cryptographic: it catches an edit,
+  /// not a forgery.
+  public static func digest(of spec: FeatureSpec) -> String? {
+    guard let bytes = try? JSONEncoder.sortedKeys(prettyPrinted: false).encode(spec) else {
+      return nil
+    }
+    var value: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in bytes {
+      value ^= UInt64(byte)
+      value = value &* 0x0000_0100_0000_01b3
+    }
+    let hex = String(value, radix: 16)
+    return String(repeating: "0", count: 16 - hex.count) + hex
   }
 
   /// Pretty-printed JSON with sorted keys and a final line end: the same spec, the same bytes.
@@ -96,6 +117,11 @@ public struct WindowTableSpec: Codable, Sendable, Equatable {
     }
     if let count = spec.windowCount, count < 0 {
       throw WindowTableError.badSpec(file: file, reason: "windowCount \(count) is negative")
+    }
+    if let stored = spec.featureSpecDigest, let computed = digest(of: spec.featureSpec),
+      stored != computed
+    {
+      throw WindowTableError.specEdited(file: file, stored: stored, computed: computed)
     }
     return spec
   }

@@ -1,9 +1,10 @@
 // `motus` end to end on inputs that are not what they seem: files of the kernel's /proc
 // interface, one file given twice (by two paths, a link, a folder and a file in it, two
-// manifest sources), manifests whose data root is a system folder or whose keys are misspelt.
+// manifest sources) or beside its gzip copy, manifests whose data root is a system folder or whose keys are misspelt.
 // Data is SYNTHETIC (MotusSimulation) or written by the test.
 
 import Foundation
+import MotusGzip
 import MotusSimulation
 import MotusTestSupport
 import XCTest
@@ -91,6 +92,42 @@ final class HostileInputCommandTests: TemporaryFolderTestCase {
       XCTAssertTrue(run.standardError.contains(message), "\(arguments): \(run.standardError)")
       XCTAssertTrue(run.standardError.contains("HINT: "), "\(arguments): \(run.standardError)")
     }
+    XCTAssertFalse(FileManager.default.fileExists(atPath: path("w.csv")))
+  }
+
+  func testCSVBesideItsGzipCopy_EveryCommandRefusesIt() throws {
+    // Issue 42, item 6: `gzip -k` leaves both; each was read, and with --validation-group
+    // session the held-out sessions had exact copies in training.
+    let data = try synthetic("d/data.csv")
+    let text = try [UInt8](Data(contentsOf: URL(fileURLWithPath: data)))
+    try Data(Gzip.compress(text)).write(to: URL(fileURLWithPath: data + ".gz"))
+    let d = path("d")
+    let json = """
+      { "dataRoot": "d", "sampleRateHz": 15,
+        "channels": ["acceleration.x", "acceleration.y", "acceleration.z"], "labels": ["walking"],
+        "sources": [
+          { "name": "a", "files": ["data.csv"], "channels": ["acceleration.*"],
+            "labels": {"walking": "walking"} },
+          { "name": "b", "files": ["data.csv.gz"], "channels": ["acceleration.*"],
+            "labels": {"walking": "walking"} } ] }
+      """
+    let manifest = try write(json, "twins.json")
+    let twins = "'\(data)' (in '\(d)') and '\(data).gz' (in '\(d)') are one CSV file and its gzip copy"
+    let runs: [([String], String)] = [
+      (["train", d, "--validation-group", "session", "-o", path("m.motus")], twins),
+      (["features", d, "-o", path("w.csv")], twins),
+      (["inspect", d], twins),
+      (["evaluate", Self.sixClassModel, data, data + ".gz"], "are one CSV file and its gzip copy"),
+      (["train", "--manifest", manifest, "-o", path("m2.motus")], "key 'sources[1].files[0]'"),
+    ]
+    for (arguments, message) in runs {
+      let run = try MotusRunner.run(arguments)
+      XCTAssertEqual(run.exitCode, 1, "\(arguments): \(run.standardError)")
+      XCTAssertTrue(run.standardError.contains(message), "\(arguments): \(run.standardError)")
+      XCTAssertTrue(
+        run.standardError.contains("HINT: remove one of the two"), "\(arguments): \(run.standardError)")
+    }
+    XCTAssertFalse(FileManager.default.fileExists(atPath: path("m.motus")))
     XCTAssertFalse(FileManager.default.fileExists(atPath: path("w.csv")))
   }
 

@@ -214,4 +214,46 @@ final class WindowTableCommandTests: TemporaryFolderTestCase {
       cut.standardError)
     XCTAssertFalse(FileManager.default.fileExists(atPath: path("m.motus")))
   }
+  func testHandEditedSpecOrLostRow_IsRefusedBeforeTraining() throws {
+    // Issue 42, item 7: each trained a model whose windows are not those of its features.
+    let data = try recordingFolder()
+    _ = try run(["features", data, "-o", path("w.csv"), "--spec-output", path("s.json")])
+    let spec = try String(contentsOfFile: path("s.json"), encoding: .utf8)
+    let edits = [
+      (#""windowLength" : \d+"#, #""windowLength" : 128"#),
+      (#""sampleRateHz" : \d+"#, #""sampleRateHz" : 100"#),
+      (#""scale" : 1"#, #""scale" : 2"#),
+    ]
+    for (pattern, replacement) in edits {
+      let edited = spec.replacingOccurrences(
+        of: pattern, with: replacement, options: .regularExpression)
+      XCTAssertNotEqual(edited, spec, pattern)
+      try edited.write(toFile: path("edited.json"), atomically: true, encoding: .utf8)
+      let refused = try MotusRunner.run(
+        ["train", "--windows", path("w.csv"), "--spec", path("edited.json"), "-o", path("m.motus")])
+      XCTAssertEqual(refused.exitCode, 1, "\(replacement): \(refused.standardError)")
+      XCTAssertTrue(
+        refused.standardError.contains("edited.json: its featureSpec is not the one the table was "
+          + "written with"), refused.standardError)
+    }
+    // Without a row count (a cluster's spec), a row lost from the middle of a recording.
+    let counted = spec.replacingOccurrences(
+      of: #""windowCount" : \d+"#, with: #""windowCount" : null"#, options: .regularExpression)
+    try counted.write(toFile: path("uncounted.json"), atomically: true, encoding: .utf8)
+    var lines = try String(contentsOfFile: path("w.csv"), encoding: .utf8).components(
+      separatedBy: "\n")
+    lines.remove(at: 3)
+    try lines.joined(separator: "\n").write(
+      toFile: path("lost.csv"), atomically: true, encoding: .utf8)
+    let lost = try MotusRunner.run(
+      ["train", "--windows", path("lost.csv"), "--spec", path("uncounted.json"), "-o",
+       path("m.motus")])
+    XCTAssertEqual(lost.exitCode, 1, lost.standardError)
+    XCTAssertTrue(lost.standardError.contains("lost.csv:4:5 ('start_s'): recording"), lost.standardError)
+    XCTAssertTrue(lost.standardError.contains("(a window is missing"), lost.standardError)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: path("m.motus")))
+    // The spec as written still trains.
+    _ = try run(
+      ["train", "--windows", path("w.csv"), "--spec", path("uncounted.json"), "-o", path("m.motus")])
+  }
 }

@@ -1,8 +1,12 @@
 // One file named twice is refused, not read and counted twice: two paths, a link, a folder and
 // a file in it, an app-export folder twice or with one of its sensor files, `-` and
-// /dev/stdin, two manifest sources. The loader identifies inputs by device and inode.
+// /dev/stdin, two manifest sources. The loader identifies inputs by device and inode. A CSV
+// file beside its gzip copy (`x.csv` and `x.csv.gz`, what `gzip -k` leaves) is one recording
+// twice and is refused by the same rule: in a folder, on the command line, in a manifest and in
+// an app-export folder (issue 42, item 6).
 
 import Foundation
+import MotusGzip
 @testable import MotusIngest
 import MotusTestSupport
 import XCTest
@@ -104,5 +108,72 @@ final class DistinctInputTests: TemporaryFolderTestCase {
           "\(error)")
       }
     }
+  }
+  /// `name` and its gzip copy beside it, as `gzip -k name` leaves them.
+  private func makeWithGzipCopy(_ name: String) throws -> String {
+    let path = try make(name)
+    try Data(Gzip.compress(Array(csv.utf8))).write(to: URL(fileURLWithPath: path + ".gz"))
+    return path
+  }
+
+  func testCSVBesideItsGzipCopy_IsRefusedNamingBothInAFolderAndOnTheCommandLine() throws {
+    let a = try makeWithGzipCopy("d/a.csv")
+    let d = folder.appendingPathComponent("d").path
+    let cases: [([String], String)] = [
+      ([d], "'\(d)/a.csv' (in '\(d)') and '\(d)/a.csv.gz' (in '\(d)') are one CSV file and its "
+        + "gzip copy"),
+      ([a, a + ".gz"], "'\(a)' and '\(a).gz' are one CSV file and its gzip copy"),
+      ([a + ".gz", d], "'\(a).gz' and '\(a)' (in '\(d)') are one CSV file and its gzip copy"),
+    ]
+    for (paths, message) in cases {
+      let error = expectCSVError { _ = try DatasetLoader.load(paths, options: LoadOptions()) }
+      XCTAssertTrue("\(error!)".contains(message), "\(paths): \(error!)")
+      XCTAssertTrue("\(error!)".contains("HINT: remove one of the two"), "\(error!)")
+      XCTAssertThrowsError(try DatasetLoader.read(paths)) { XCTAssertEqual($0 as? CSVError, error) }
+      XCTAssertNil(DatasetLoader.loadSessions(paths, options: LoadOptions()) { _ in })
+    }
+    // Either one alone loads.
+    XCTAssertEqual(try DatasetLoader.load([a], options: LoadOptions()).report.files.count, 1)
+    XCTAssertEqual(try DatasetLoader.load([a + ".gz"], options: LoadOptions()).report.files.count, 1)
+  }
+
+  func testCSVBesideItsGzipCopy_InAManifestIsRefusedNamingBothKeys() throws {
+    _ = try makeWithGzipCopy("root/a.csv")
+    for (first, second) in [("a.csv", "a.csv.gz"), (".", "a.csv")] {
+      let json = """
+        { "dataRoot": "root", "sampleRateHz": 10, "channels": ["acceleration.x"],
+          "labels": ["walking"],
+          "sources": [
+            { "name": "a", "files": ["\(first)"], "channels": ["acceleration.x"],
+              "labels": {"walk": "walking"} },
+            { "name": "b", "files": ["\(second)"], "channels": ["acceleration.x"],
+              "labels": {"walk": "walking"} } ] }
+        """
+      let path = try write(json, "m.json")
+      XCTAssertThrowsError(try DatasetLoader.load(manifest: path)) { error in
+        XCTAssertTrue("\(error)".contains("are one CSV file and its gzip copy"), "\(error)")
+        XCTAssertTrue("\(error)".contains("HINT: remove one of the two"), "\(error)")
+      }
+    }
+  }
+
+  func testSensorLoggerFolderWithASensorFileAndItsGzipCopy_IsRefused() throws {
+    let app = folder.appendingPathComponent("app").path
+    try FileManager.default.copyItem(
+      atPath: AppFixtures.path("synthetic-sensor-logger-ios"), toPath: app)
+    let sensor = app + "/Accelerometer.csv"
+    let text = try [UInt8](Data(contentsOf: URL(fileURLWithPath: sensor)))
+    try Data(Gzip.compress(text)).write(to: URL(fileURLWithPath: sensor + ".gz"))
+    XCTAssertThrowsError(try AppFixtures.load([app])) { error in
+      XCTAssertTrue(
+        "\(error)".contains("'\(sensor)' (in '\(app)') and '\(sensor).gz' (in '\(app)') are one "
+          + "CSV file and its gzip copy"), "\(error)")
+    }
+    // Read as one recording (as `motus stream` reads a folder), the same refusal.
+    XCTAssertThrowsError(try AppExport.read(path: app, label: "walking")) { error in
+      XCTAssertEqual(error as? CSVError, .compressedTwin(first: "'\(sensor)'", again: "'\(sensor).gz'"))
+    }
+    try FileManager.default.removeItem(atPath: sensor)
+    XCTAssertNoThrow(try AppFixtures.load([app]))
   }
 }

@@ -224,9 +224,59 @@ final class ParquetTableTests: TemporaryFolderTestCase {
     return count
   }
 
+  /// Turns the CRC field of the page header at `start` into a field of another type, which
+  /// the reader skips: the page then reads as one written without a checksum. Spark writes
+  /// the type, the two sizes, then the CRC, each an i32 field (header byte 0x15).
+  private func droppingCRC(_ bytes: inout [UInt8], header start: Int) {
+    var p = start
+    for _ in 0..<3 {
+      XCTAssertEqual(bytes[p], 0x15)
+      p += 1
+      while bytes[p] & 0x80 != 0 { p += 1 }
+      p += 1
+    }
+    XCTAssertEqual(bytes[p], 0x15, "field 4 (crc), an i32")
+    bytes[p] = 0x16  // field 4, an i64 now: skipped
+  }
+
+  private func firstPageHeader(_ bytes: [UInt8], column: Int) throws -> Int {
+    let meta = try XCTUnwrap(
+      try ParquetFooter.decode(bytes, file: "f").rowGroups[0].columns[column].meta)
+    return Int(min(meta.dataPageOffset, meta.dictionaryPageOffset ?? .max))
+  }
+
+  func testOneBitFlippedInAPage_IsAChecksumMismatchNamingFileColumnAndPage() throws {
+    // Issue 42, item 5: without the check an uncompressed page with one bit flipped reads as
+    // another value (pyarrow refuses the file). Every page of every Spark fixture has a CRC.
+    let name = "windows-none.parquet"
+    var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: fixture(name))))
+    let column = 6  // acc_mean, doubles
+    var reader = ThriftCompactReader(
+      bytes, from: try firstPageHeader(bytes, column: column), to: bytes.count)
+    XCTAssertNotNil(try ParquetPageHeader.decode(&reader).crc)
+    let page = try firstPage(bytes, column: column)
+    XCTAssertEqual(page.start, reader.position)
+    bytes[page.start + page.count - 1] ^= 0x01
+    XCTAssertThrowsError(try ParquetTable.decode(bytes, file: name)) { error in
+      XCTAssertEqual(
+        error as? ParquetError,
+        .checksumMismatch(file: name, column: "acc_mean", page: 1, offset: page.start))
+      let text = "\(error)"
+      XCTAssertTrue(
+        text.contains("windows-none.parquet: column 'acc_mean': page 1 of a column chunk")
+          && text.contains("CRC-32") && text.contains("HINT: copy or write the file again"),
+        text)
+    }
+    // The same bytes without the page's CRC: read, the value changed.
+    droppingCRC(&bytes, header: try firstPageHeader(bytes, column: column))
+    XCTAssertEqual(try ParquetTable.decode(bytes, file: name).rowCount, 7)
+  }
+
   func testCorruptSnappy_IsDamageNamingTheColumn() throws {
     var bytes = try [UInt8](
       Data(contentsOf: URL(fileURLWithPath: fixture("windows-snappy.parquet"))))
+    // Without its CRC (which would refuse the page first) the decoder meets the damage.
+    droppingCRC(&bytes, header: try firstPageHeader(bytes, column: 3))
     let page = try firstPage(bytes, column: 3)
     // Keep the length preamble; every tag after it copies from 65,278 bytes back.
     var preamble = 1

@@ -13,7 +13,8 @@ final class WindowTableReadTests: TemporaryFolderTestCase {
     recipes: [.copy("x")], channels: ["x"], sampleRateHz: 2, windowLength: 4, hopLength: 2,
     statistics: [.mean, .max], spectral: [], bandEdgesHz: [])
 
-  /// Two recordings with names CSV must quote, labels in an order natural order changes.
+  /// Two recordings with names CSV must quote, labels in an order natural order changes; values
+  /// as large as a feature cell may be (`Limits.featureMagnitude`) and subnormal-small.
   private func table() throws -> WindowTable {
     func recording(_ session: String, _ subject: String, values: [Float]) -> Recording {
       Recording(
@@ -24,7 +25,7 @@ final class WindowTableReadTests: TemporaryFolderTestCase {
     let dataset = Dataset(
       channels: ["x"], labels: ["walk2", "walk10"],
       recordings: [
-        recording("s,\"1\"\nb", "7", values: [1e-30, 0.1, 3e38, -2, 1 / 3, 7, 0.3, 9]),
+        recording("s,\"1\"\nb", "7", values: [1e-30, 0.1, 9.9e17, -2, 1 / 3, 7, 0.3, 9]),
         recording("s2", "8", values: (0..<8).map { Float($0) * 0.7 }),
       ])
     return try WindowTable.make(dataset: dataset, extractor: FeatureExtractor(spec: spec))
@@ -219,5 +220,96 @@ final class WindowTableReadTests: TemporaryFolderTestCase {
     XCTAssertEqual(
       ["b/x.csv", "a10.csv", "a2/z.csv", "a2.csv", "a2/b/c.csv"].sorted(by: RecordingOrder.precedes),
       ["a2/b/c.csv", "a2/z.csv", "a2.csv", "a10.csv", "b/x.csv"])
+  }
+  func testFeatureCellBeyondTheBound_IsRefusedNamingFileRowAndColumn() throws {
+    // Issue 42, item 7: 1e30 is a finite Float, and was trained on.
+    let lines = try String(contentsOfFile: csv(table()), encoding: .utf8)
+      .components(separatedBy: "\n")
+    let line = try XCTUnwrap(lines.firstIndex(where: { $0.hasPrefix("s2,") })) + 1
+    let message = try readError(text(replacingLine: line, column: 6, with: "1e30"))
+    XCTAssertTrue(message.contains(":\(line):6 ('x:mean'): feature 1e+30 is beyond 1e18"), message)
+    XCTAssertTrue(message.contains("HINT: feature cells hold what `motus features` computed"), message)
+    let negative = try readError(text(replacingLine: line, column: 7, with: "-2e18"))
+    XCTAssertTrue(negative.contains(":\(line):7 ('x:max'): feature -2e+18 is beyond"), negative)
+  }
+
+  func testRowMissingOrRepeated_IsRefusedWithoutARowCount() throws {
+    // Issue 42, item 7: without windowCount (a cluster's spec) a lost or doubled row trained.
+    let lines = try String(contentsOfFile: csv(table()), encoding: .utf8)
+      .components(separatedBy: "\n")
+    let s2 = try XCTUnwrap(lines.firstIndex(where: { $0.hasPrefix("s2,") }))
+    XCTAssertEqual(lines.count - s2, 4, "three windows of s2, then the final empty line")
+    var missing = lines
+    missing.remove(at: s2 + 1)
+    var message = try readError(missing.joined(separator: "\n"))
+    XCTAssertTrue(
+      message.contains(":\(s2 + 2):5 ('start_s'): recording 's2' has a start 2 s after the row "
+        + "before, where s.json's hop and rate start windows 1 s apart (a window is missing"),
+      message)
+    XCTAssertTrue(message.contains("HINT: pass the spec written with this table"), message)
+    var repeated = lines
+    repeated.insert(lines[s2 + 1], at: s2 + 1)
+    message = try readError(repeated.joined(separator: "\n"))
+    XCTAssertTrue(
+      message.contains(":\(s2 + 3):5 ('start_s'): recording 's2' has the same start as the row "
+        + "before (a repeated row)"), message)
+    // The table appended twice: its first recording comes back.
+    let twice = (lines.dropLast() + lines.dropFirst()).joined(separator: "\n")
+    message = try readError(twice)
+    XCTAssertTrue(message.contains("comes back after other recordings"), message)
+    // Where the minimum purity dropped windows, a step of two hops is a window dropped.
+    let dropped = WindowTableSpec(featureSpec: spec, minimumPurity: 0.1, windowCount: nil)
+    let path = try write(missing.joined(separator: "\n"), "dropped.csv")
+    XCTAssertEqual(try WindowTable.read(path, spec: dropped, specFile: "s.json").windowCount, 5)
+  }
+
+  func testSpecOfAnotherRateOrHop_IsRefusedByTheWindowsStarts() throws {
+    let text = try String(contentsOfFile: csv(table()), encoding: .utf8)
+    // The table's windows start 1 s apart (hop 2 at 2 Hz).
+    for (rate, hop, apart) in [(8.0, 2, "0.25"), (2.0, 6, "3")] {
+      var other = spec
+      other.sampleRateHz = rate
+      other.hopLength = hop
+      let message = try readError(
+        text, spec: WindowTableSpec(featureSpec: other, minimumPurity: 0, windowCount: nil))
+      XCTAssertTrue(
+        message.contains("where s.json's hop and rate start windows \(apart) s apart"), message)
+    }
+  }
+
+  func testSpecEditedByHand_IsRefusedByItsDigest() throws {
+    // Issue 42, item 7: the window, the rate or a recipe's scale edited in the spec file trained
+    // a model whose windows are not those of its features.
+    let written = String(decoding: try tableSpec(windowCount: 6).encoded(), as: UTF8.self)
+    XCTAssertTrue(written.contains("\"featureSpecDigest\" : \""), written)
+    let edits = [
+      (#""windowLength" : 4"#, #""windowLength" : 8"#),
+      (#""sampleRateHz" : 2"#, #""sampleRateHz" : 4"#),
+      (#""scale" : 1"#, #""scale" : 9.81"#),
+    ]
+    for (from, to) in edits {
+      XCTAssertTrue(written.contains(from), "\(from) in \(written)")
+      let path = try write(written.replacingOccurrences(of: from, with: to), "edited.json")
+      XCTAssertThrowsError(try WindowTableSpec.read(path)) { error in
+        guard case .specEdited(let file, _, _) = error as? WindowTableError else {
+          return XCTFail("\(to): \(error)")
+        }
+        XCTAssertEqual(file, path)
+        XCTAssertTrue("\(error)".contains("edited after `motus features` wrote it"), "\(error)")
+        XCTAssertTrue("\(error)".contains("HINT: pass the spec as `motus features"), "\(error)")
+      }
+    }
+    // Layout, key order and the row count are not the feature spec: re-encoded, the same.
+    let object = try JSONSerialization.jsonObject(with: Data(written.utf8))
+    var dict = try XCTUnwrap(object as? [String: Any])
+    dict["windowCount"] = 7
+    let rewritten = try JSONSerialization.data(withJSONObject: dict)
+    let path = try write(String(decoding: rewritten, as: UTF8.self), "rewritten.json")
+    XCTAssertEqual(try WindowTableSpec.read(path).windowCount, 7)
+    // A spec written before the digest (none) is read as it was.
+    dict["featureSpecDigest"] = nil
+    let old = try write(
+      String(decoding: try JSONSerialization.data(withJSONObject: dict), as: UTF8.self), "old.json")
+    XCTAssertNil(try WindowTableSpec.read(old).featureSpecDigest)
   }
 }

@@ -115,6 +115,11 @@ public enum AppExport {
     var parts: AppRecordingParts
     let isFolder = InputFile.kind(path) == .folder
     let files = isFolder ? try csvFiles(in: path) : []
+    if let (text, compressed) = compressedTwin(in: files) {
+      throw CSVError.compressedTwin(
+        first: "'\(Excerpt.text((path as NSString).appendingPathComponent(text), limit: 120))'",
+        again: "'\(Excerpt.text((path as NSString).appendingPathComponent(compressed), limit: 120))'")
+    }
     let full = files.map { (path as NSString).appendingPathComponent($0) }
     switch layout {
     case .sensorLogger:
@@ -164,6 +169,17 @@ public enum AppExport {
       !name.hasPrefix(".") && InputFile.isCSVName(name)
         && InputFile.kind((folder as NSString).appendingPathComponent(name)) == .regularFile
     }.sorted(by: naturalOrder)
+  }
+
+  /// The first of `files` (names in one folder) whose gzip copy is there too: `x.csv` and
+  /// `x.csv.gz`, one sensor's file twice (a reader would take one and pass over the other).
+  static func compressedTwin(in files: [String]) -> (text: String, compressed: String)? {
+    let names = Set(files)
+    for file in files {
+      let text = InputFile.textName(file)
+      if text != file && names.contains(text) { return (text, file) }
+    }
+    return nil
   }
 
   /// The names in `folder`.

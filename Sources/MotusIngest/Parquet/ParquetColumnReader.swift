@@ -1,8 +1,11 @@
 // Reads one flat column of a Parquet file, chunk by chunk (one per row group): each page's
-// header, its bytes (decompressed when SNAPPY), its definition levels (nulls) and its values
+// header, its bytes (checked against the header's CRC-32 when it has one, decompressed when
+// SNAPPY), its definition levels (nulls) and its values
 // (PLAIN or through the chunk's dictionary). Every count is checked against the chunk's declared
 // values and every length against the page, so a damaged file is an error, never a trap or an
 // allocation larger than what the file declares and the value limit allows.
+
+import MotusGzip
 
 /// Decodes the column chunks of one leaf column into values.
 struct ParquetColumnReader {
@@ -88,6 +91,7 @@ struct ParquetColumnReader {
     var dictionary: Dictionary?
     var position = start
     var seen = 0
+    var page = 0
     while seen < valueCount {
       guard position < end else {
         throw damaged("the chunk ends after \(seen) of its \(valueCount) values")
@@ -106,6 +110,8 @@ struct ParquetColumnReader {
       }
       let payload = position..<(position + compressed)
       position += compressed
+      page += 1
+      try checkCRC(header, payload, page: page)
       switch header.kind {
       case .dictionary:
         guard seen == 0, dictionary == nil else {
@@ -138,6 +144,13 @@ struct ParquetColumnReader {
         continue
       }
     }
+  }
+
+  /// Refuses a page whose bytes (as stored, after its header) do not have its header's CRC-32.
+  private func checkCRC(_ header: ParquetPageHeader, _ payload: Range<Int>, page: Int) throws {
+    guard let crc = header.crc, CRC32.checksum(bytes[payload]) != crc else { return }
+    throw ParquetError.checksumMismatch(
+      file: file, column: name, page: page, offset: payload.lowerBound)
   }
 
   /// The page's bytes, decompressed: exactly `uncompressed` of them.

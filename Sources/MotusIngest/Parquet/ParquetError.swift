@@ -13,6 +13,9 @@ public enum ParquetError: Error, Equatable, CustomStringConvertible {
   case notParquet(file: String, reason: String)
   /// A length, offset, count or encoding that does not fit the file; `column` when known.
   case damaged(file: String, column: String?, reason: String)
+  /// A page whose bytes do not have the CRC-32 its header gives: `page` counts the column
+  /// chunk's pages from 1, `offset` is where its bytes begin in the file.
+  case checksumMismatch(file: String, column: String, page: Int, offset: Int)
   /// Valid Parquet this reader does not read: a codec, an encoding, a type, a nested column.
   case unsupported(file: String, column: String?, what: String, hint: String)
   /// More values than memory allows.
@@ -36,6 +39,11 @@ public enum ParquetError: Error, Equatable, CustomStringConvertible {
     case .damaged(let file, let column, let reason):
       return "\(file)\(Self.naming(column)): the Parquet file is damaged: \(reason). HINT: "
         + "write or copy it again; a file cut short by an interrupted copy reads like this."
+    case .checksumMismatch(let file, let column, let page, let offset):
+      return "\(file)\(Self.naming(column)): page \(page) of a column chunk (its bytes at "
+        + "offset \(offset)) does not match the CRC-32 its header gives: the file was changed "
+        + "after it was written. HINT: copy or write the file again from its source; a bad "
+        + "disk, memory or transfer changes bytes like this."
     case .unsupported(let file, let column, let what, let hint):
       return "\(file)\(Self.naming(column)): \(what), which motus does not read. HINT: \(hint)"
     case .tooLarge(let file, let values, let limit):

@@ -1,5 +1,6 @@
 // A page's header (parquet.thrift `PageHeader`): its kind, sizes, value count and encodings.
-// Fields this reader does not use (statistics, CRCs, index pages) are skipped.
+// Fields this reader does not use (statistics, index pages) are skipped; the optional CRC-32
+// of the page's bytes is kept and checked.
 
 /// The header before each page of a column chunk.
 struct ParquetPageHeader {
@@ -22,6 +23,9 @@ struct ParquetPageHeader {
   var definitionLength: Int32 = 0
   var isCompressed = true
   var nullCount: Int32?
+  /// The CRC-32 of the page's bytes as stored (after the header, compressed), when the writer
+  /// gave one (parquet-mr does by default: `parquet.page.write-checksum.enabled`).
+  var crc: UInt32?
 
   /// Decodes a header at the reader's position.
   ///
@@ -34,6 +38,7 @@ struct ParquetPageHeader {
       case (1, .i32): kind = try reader.i32()
       case (2, .i32): header.uncompressedSize = try reader.i32()
       case (3, .i32): header.compressedSize = try reader.i32()
+      case (4, .i32): header.crc = UInt32(bitPattern: try reader.i32())
       case (5, .structure):
         try reader.structure { reader, id, type in
           switch (id, type) {
