@@ -251,6 +251,7 @@ struct BenchTransfer: ParsableCommand {
     }
     lines.append(TextTable.render(recall))
     lines.append("")
+    lines += falseAlarmLines(r)
     let counted = r.groups.filter { $0.pushUps != nil }
     if !counted.isEmpty {
       lines.append(
@@ -278,6 +279,51 @@ struct BenchTransfer: ParsableCommand {
     return lines.joined(separator: "\n")
   }
 
+  /// Per group, a line per class: each method's recall, precision, false alarms in minutes
+  /// per hour and false-alarm rate, medians over seeds; then each class's worst group.
+  static func falseAlarmLines(_ r: TransferReport) -> [String] {
+    guard let methods = r.groups.first?.methods.map(\.method) else { return [] }
+    var lines = [
+      "false alarms per class (answered the class where the truth is another class or a "
+        + "negative): recall / precision / false-alarm minutes per hour / false-alarm % of "
+        + "the other labels' samples (of all samples where the class is absent), median over "
+        + "seeds"
+    ]
+    var rows: [[String]] = [["held out", "class"] + methods]
+    for group in r.groups {
+      for (c, name) in r.classes.enumerated() {
+        let present = group.classes.firstIndex(of: name)
+        rows.append(
+          [c == 0 ? group.name : "", name]
+            + group.methods.map { m in
+              let recall = m.recall
+              return [
+                present.flatMap { $0 < recall.count ? f(recall[$0]) : nil } ?? "-",
+                f(m.precision[safe: c] ?? nil),
+                String(format: "%.1f", m.falseAlarmMinutesPerHour[safe: c] ?? 0),
+                String(format: "%.1f%%", 100 * (m.falseAlarmRate[safe: c] ?? 0)),
+              ].joined(separator: " ")
+            })
+      }
+    }
+    lines.append(TextTable.render(rows))
+    lines.append("")
+    for method in methods {
+      let worst = r.classes.indices.map { c -> String in
+        let rates = r.groups.compactMap { g in
+          g.methods.first { $0.method == method }.map { (g.name, $0.falseAlarmRate[safe: c] ?? 0) }
+        }
+        guard let top = rates.max(by: { $0.1 < $1.1 }) else { return "\(r.classes[c]) -" }
+        return "\(r.classes[c]) " + String(format: "%.1f%%", 100 * top.1) + " (\(top.0))"
+      }
+      lines.append(
+        Excerpt.printable(
+          "largest false-alarm % over groups, \(method): " + worst.joined(separator: ", ")))
+    }
+    lines.append("")
+    return lines
+  }
+
   /// One push-up method's row: method, sensor, recall, counted of known, error per set.
   private static func pushUpRow(_ m: TransferBenchmark.PushUpResult) -> [String] {
     let counted = m.seeds.map(\.repetitionsCounted).sorted()
@@ -301,4 +347,8 @@ struct BenchTransfer: ParsableCommand {
     lines.append("")
     return lines
   }
+}
+
+extension Array {
+  fileprivate subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }
