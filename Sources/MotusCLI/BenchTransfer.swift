@@ -64,8 +64,9 @@ struct BenchTransfer: ParsableCommand {
   var switchProbability: Float = StreamConfiguration.defaultSwitchProbability
 
   @Option(
-    parsing: .unconditional, help: "Models trained at once (one core each).")
-  var parallelism = 2
+    parsing: .unconditional,
+    help: "Jobs run at once, one core each (default: every core); results do not depend on it.")
+  var parallelism = min(64, ProcessInfo.processInfo.activeProcessorCount)
 
   @Option(help: "Output format.")
   var format: Format = .table
