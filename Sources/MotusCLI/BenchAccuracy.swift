@@ -135,8 +135,8 @@ struct BenchAccuracy: ParsableCommand {
     lines.append("")
     if !r.negativeLabels.isEmpty {
       lines.append(
-        "negative labels (\(names(r.negativeLabels))) are scored only as the "
-          + "share answered unknown: "
+        "negative labels (\(names(r.negativeLabels))) have no right class: the share "
+          + "answered unknown (a class answered counts as a false alarm below): "
           + r.methods.compactMap { m in m.negativesUnknown.map { "\(m.method) \(f($0, 2))" } }
           .joined(separator: "; "))
     }

@@ -17,7 +17,9 @@ struct BenchTransfer: ParsableCommand {
       threshold rules are tuned on the same training recordings. Each test subject's \
       recordings are joined end to end and streamed sample by sample (as `motus bench \
       accuracy` does); scores are per sample over the classes the group has, and the share \
-      of negative-label samples (activities that are none of the classes) answered unknown. \
+      of negative-label samples (activities that are none of the classes) answered unknown; \
+      per class, precision and false alarms (the class answered where the truth is another \
+      class or a negative), in minutes per hour and as a share of the other labels' samples. \
       The learned model is trained once per seed and the table gives the median and range. \
       Training flags are `motus train`'s, with the same defaults, so a variant of the recipe \
       is judged by adding its flags. Example:
