@@ -41,6 +41,16 @@ public struct MethodScore: Codable, Sendable, Equatable {
   public var lostToUnknown: Double?
   /// Share of negative-label samples (none of the classes) answered unknown; nil without any.
   public var negativesUnknown: Double?
+  /// Per class (in the report's class order, negatives included): right answers over every
+  /// sample answered the class, negative truths counting as false positives; nil for a class
+  /// never answered and for negative labels.
+  public var precision: [Double?]?
+  /// Per class, samples answered the class whose truth is another class or a negative label
+  /// (false alarms), in minutes per hour of the test samples.
+  public var falseAlarmMinutesPerHour: [Double]?
+  /// Per class, false alarms over the samples whose truth is another label (every sample when
+  /// the class is absent from the test data).
+  public var falseAlarmRate: [Double]?
 }
 
 /// The whole comparison.

@@ -80,6 +80,36 @@ struct ScoreCounter {
     return d > 0 ? Double(2 * tp) / d : 0
   }
 
+  /// Per label, how often it is answered where the truth is another label (another class or
+  /// a negative one), over every sample with a truth:
+  /// - `precision`: right answers over every sample answered the label, negative truths
+  ///   counted as false positives; nil when the label was never answered, and for negative
+  ///   labels (`negative[c]`);
+  /// - `minutesPerHour`: those false alarms in minutes per hour of the scored samples;
+  /// - `rate`: their share of the samples whose truth is another label, which is every
+  ///   sample where the label is absent.
+  func falseAlarms(negative: [Bool]) -> FalseAlarms {
+    let total = counts.reduce(0) { $0 + $1.reduce(0, +) }
+    var alarms = FalseAlarms()
+    for c in 0..<classCount {
+      let answered = counts.reduce(0) { $0 + $1[c] }
+      let wrong = answered - counts[c][c]
+      let others = total - counts[c].reduce(0, +)
+      alarms.precision.append(
+        negative[c] || answered == 0 ? nil : Double(counts[c][c]) / Double(answered))
+      alarms.minutesPerHour.append(total > 0 ? 60 * Double(wrong) / Double(total) : 0)
+      alarms.rate.append(others > 0 ? Double(wrong) / Double(others) : 0)
+    }
+    return alarms
+  }
+
+  /// `falseAlarms(negative:)`'s figures, one per label.
+  struct FalseAlarms {
+    var precision: [Double?] = []
+    var minutesPerHour: [Double] = []
+    var rate: [Double] = []
+  }
+
   /// Scores over the classes that occur in the truth, leaving out negative classes
   /// (`negative[c]`), whose samples only count towards `negativesUnknown`.
   func score(method: String, cpuSeconds: Double, negative: [Bool]? = nil) -> MethodScore {
@@ -107,6 +137,10 @@ struct ScoreCounter {
       flickerPerMinute: minutes > 0 ? Double(predictedChanges) / minutes : 0,
       cpuSecondsPerSample: samples > 0 ? cpuSeconds / Double(samples) : 0)
     score.lostToUnknown = total > 0 ? Double(unknown) / Double(total) : 0
+    let alarms = falseAlarms(negative: negative)
+    score.precision = alarms.precision
+    score.falseAlarmMinutesPerHour = alarms.minutesPerHour
+    score.falseAlarmRate = alarms.rate
     score.negativesUnknown =
       negativeTotal > 0 ? Double(negativeUnknown) / Double(negativeTotal) : nil
     return score

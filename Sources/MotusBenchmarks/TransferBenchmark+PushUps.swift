@@ -239,13 +239,16 @@ extension TransferBenchmark {
     let dataset = data.result.dataset
     var rules = [Tally(), Tally()]
     var counter = [Tally(), Tally()]
-    for (f, fold) in folds.enumerated() {
+    // Each fold tuned and run on its own core, summed in order.
+    let results = parallelMap(count: folds.count, parallelism: configuration.parallelism) { f in
       let tuned = StreamReplay.tuneThresholds(
-        recordings: fold.training.map { dataset.recordings[$0] }, axes: axes,
+        recordings: folds[f].training.map { dataset.recordings[$0] }, axes: axes,
         labels: dataset.labels, windowSeconds: configuration.thresholdWindowSeconds)
-      let fold = baselinePushUps(
+      return baselinePushUps(
         sets: sets[f], cutoffs: tuned.cutoffs, configuration: configuration, axes: axes,
         labels: dataset.labels, pushUp: pushUp)
+    }
+    for fold in results {
       for k in 0..<2 {
         rules[k].merge(fold.rules[k])
         counter[k].merge(fold.counter[k])

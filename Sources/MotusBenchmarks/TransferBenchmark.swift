@@ -42,8 +42,9 @@ public enum TransferBenchmark {
     /// The threshold rules' window and the vote length of their debounced variant.
     public var thresholdWindowSeconds = 2.56
     public var voteLength = 5
-    /// Models trained at once (each on one core; OpenBLAS is single-threaded).
-    public var parallelism = 2
+    /// Jobs run at once: models trained, folds tuned, recordings windowed (each on one core;
+    /// OpenBLAS is single-threaded). Results do not depend on it.
+    public var parallelism = ProcessInfo.processInfo.activeProcessorCount
     /// Folds of the runs of the push-up source with known counts, held out within it (0, the
     /// default: none; the held-out push-up sources are counted in their own groups).
     public var pushUpFolds = 0
@@ -174,13 +175,15 @@ public enum TransferBenchmark {
       spec = try configuration.features.spec(for: data.result)
       groups = TransferBenchmark.groups(data: data, configuration: configuration)
       guard !groups.isEmpty else { throw BenchmarkError.noTransferGroups }
-      streams = groups.map { group in
-        group.folds.map { TransferBenchmark.testStreams(recordings: $0.test, data: data) }
+      let held = self.groups
+      // Each group's streams joined on its own core.
+      streams = parallelMap(count: held.count, parallelism: configuration.parallelism) { g in
+        held[g].folds.map { TransferBenchmark.testStreams(recordings: $0.test, data: data) }
       }
-      knownSets = groups.map { group in
+      knownSets = parallelMap(count: held.count, parallelism: configuration.parallelism) { g in
         TransferBenchmark.heldOutSets(
           data: data,
-          folds: group.folds.map { fold in
+          folds: held[g].folds.map { fold in
             (
               fold.training,
               fold.test.filter { data.knownRepetitions[dataset.recordings[$0].session] != nil }
@@ -207,39 +210,56 @@ public enum TransferBenchmark {
   /// Per group, the threshold rules tuned on each fold's training recordings (no seed):
   /// `[raw, vote of voteLength]`, summed over folds; and on the group's sets of known
   /// repetition count, the voted rules and the earbud counter, `[as recorded, rotated]`.
+  /// Every fold of every group is tuned and run on its own core; folds are summed in order.
   static func thresholdScores(_ setup: Setup) throws
     -> [(counters: [ScoreCounter], rules: [Tally], counter: [Tally])]
   {
-    let configuration = setup.configuration
-    let pushUp = Int32(setup.dataset.labels.firstIndex(of: ThresholdActivity.pushUp.rawValue) ?? -1)
-    return parallelMap(count: setup.groups.count, parallelism: configuration.parallelism) {
-      g in
-      var counters = [setup.counter(), setup.counter()]
-      var rules = [Tally(), Tally()]
-      var counter = [Tally(), Tally()]
-      for f in setup.groups[g].folds.indices {
-        let tuned = StreamReplay.tuneThresholds(
-          recordings: setup.training(group: g, fold: f).recordings, axes: setup.axes,
-          labels: setup.dataset.labels, windowSeconds: configuration.thresholdWindowSeconds)
-        for stream in setup.streams[g][f] {
-          for (k, voteLength) in [1, configuration.voteLength].enumerated() {
-            let run = StreamReplay.thresholds(
-              cutoffs: tuned.cutoffs, voteLength: voteLength,
-              windowSeconds: configuration.thresholdWindowSeconds, stream: stream,
-              axes: setup.axes, labels: setup.dataset.labels)
-            counters[k].add(truth: stream.truth, predicted: run.labels)
-          }
-        }
-        let baseline = baselinePushUps(
-          sets: setup.knownSets[g][f], cutoffs: tuned.cutoffs, configuration: configuration,
-          axes: setup.axes, labels: setup.dataset.labels, pushUp: pushUp)
-        for k in 0..<2 {
-          rules[k].merge(baseline.rules[k])
-          counter[k].merge(baseline.counter[k])
-        }
-      }
-      return (counters, rules, counter)
+    let jobs = setup.groups.indices.flatMap { g in
+      setup.groups[g].folds.indices.map { f in (group: g, fold: f) }
     }
+    let results = parallelMap(count: jobs.count, parallelism: setup.configuration.parallelism) {
+      thresholdFold(setup, group: jobs[$0].group, fold: jobs[$0].fold)
+    }
+    var merged = setup.groups.map { _ in
+      (
+        counters: [setup.counter(), setup.counter()], rules: [Tally(), Tally()],
+        counter: [Tally(), Tally()]
+      )
+    }
+    for (job, result) in zip(jobs, results) {
+      for k in 0..<2 {
+        merged[job.group].counters[k].merge(result.counters[k])
+        merged[job.group].rules[k].merge(result.rules[k])
+        merged[job.group].counter[k].merge(result.counter[k])
+      }
+    }
+    return merged
+  }
+
+  /// One fold's threshold rules: `thresholdScores` for fold `f` of group `g` alone.
+  static func thresholdFold(_ setup: Setup, group g: Int, fold f: Int)
+    -> (counters: [ScoreCounter], rules: [Tally], counter: [Tally])
+  {
+    let configuration = setup.configuration
+    let labels = setup.dataset.labels
+    let pushUp = Int32(labels.firstIndex(of: ThresholdActivity.pushUp.rawValue) ?? -1)
+    var counters = [setup.counter(), setup.counter()]
+    let tuned = StreamReplay.tuneThresholds(
+      recordings: setup.training(group: g, fold: f).recordings, axes: setup.axes,
+      labels: labels, windowSeconds: configuration.thresholdWindowSeconds)
+    for stream in setup.streams[g][f] {
+      for (k, voteLength) in [1, configuration.voteLength].enumerated() {
+        let run = StreamReplay.thresholds(
+          cutoffs: tuned.cutoffs, voteLength: voteLength,
+          windowSeconds: configuration.thresholdWindowSeconds, stream: stream,
+          axes: setup.axes, labels: labels)
+        counters[k].add(truth: stream.truth, predicted: run.labels)
+      }
+    }
+    let baseline = baselinePushUps(
+      sets: setup.knownSets[g][f], cutoffs: tuned.cutoffs, configuration: configuration,
+      axes: setup.axes, labels: labels, pushUp: pushUp)
+    return (counters, baseline.rules, baseline.counter)
   }
 
   /// One trained model's results on its fold: scores `[single windows, streamed]`, the
@@ -262,16 +282,76 @@ public enum TransferBenchmark {
 
   /// Every recording's windows and those of its perturbed copies, one table per seed: each
   /// fold trains on the rows of its training recordings, so windows and copies are made once
-  /// (a copy of a recording is the same in every fold that trains on it).
+  /// (a copy of a recording is the same in every fold that trains on it). The recordings'
+  /// own windows, the same for every seed, are made once; every part (a run of recordings,
+  /// as recorded or one seed's copy) is perturbed and windowed on its own core, and the parts
+  /// join in order, so the tables do not depend on `parallelism`.
   static func windowTables(_ setup: Setup) throws -> [WindowTable] {
     let options = setup.configuration.training
     try Trainer.checkAugmentation(options)
-    return try setup.configuration.seeds.map { seed in
-      var parts = try WindowTable.makeWithCopies(
-        dataset: setup.dataset, extractor: FeatureExtractor(spec: setup.spec),
-        minimumPurity: 0, copies: options.augmentation?.windowCopies(seed: seed))
-      return WindowTable.join(&parts)
+    let extractor = try FeatureExtractor(spec: setup.spec)
+    let dataset = setup.dataset
+    let seeds = setup.configuration.seeds
+    let copies = seeds.map { SendableCopies(copies: options.augmentation?.windowCopies(seed: $0)) }
+    let numbers = copies.first?.copies?.numbers ?? []
+    if !numbers.isEmpty {
+      let window = SlidingWindow(length: setup.spec.windowLength, hop: setup.spec.hopLength)
+      try WindowTable.checkMemory(
+        windowCount: window.count(in: dataset.recordings) * (1 + seeds.count * numbers.count),
+        featureCount: extractor.featureCount,
+        hint: "use a longer --hop, fewer features or --augment copies, or less data at once.")
     }
+    let parts = recordingParts(dataset.recordings, count: 4 * setup.configuration.parallelism)
+    // Job (copy 0, the recordings as they are, with no seed) or (seed, copy number), per part.
+    let kinds =
+      [(seed: 0, number: 0)] + seeds.indices.flatMap { s in numbers.map { (seed: s, number: $0) } }
+    var tables: [WindowTable?] = try parallelMap(
+      count: kinds.count * parts.count, parallelism: setup.configuration.parallelism
+    ) { job in
+      let (kind, range) = (kinds[job / parts.count], parts[job % parts.count])
+      var part = dataset
+      part.recordings = Array(dataset.recordings[range])
+      if kind.number > 0, let make = copies[kind.seed].copies?.make {
+        part = try make(kind.number, part, range.lowerBound)
+      }
+      return try WindowTable.make(dataset: part, extractor: extractor, minimumPurity: 0)
+    }
+    // Each part is let go as it joins, so that no part outlives its joining.
+    func joined(_ kind: Int) -> WindowTable {
+      var kindParts: [WindowTable] = []
+      for i in (kind * parts.count)..<((kind + 1) * parts.count) {
+        if let part = tables[i] { kindParts.append(part) }
+        tables[i] = nil
+      }
+      return WindowTable.join(&kindParts)
+    }
+    let recorded = joined(0)
+    return seeds.indices.map { s in
+      var all = [recorded] + numbers.indices.map { joined(1 + s * numbers.count + $0) }
+      return WindowTable.join(&all)
+    }
+  }
+
+  /// `WindowTable.Copies` made by `Augmentation.windowCopies`, whose `make` only reads the
+  /// augmentation and the seed it captured.
+  struct SendableCopies: @unchecked Sendable { let copies: WindowTable.Copies? }
+
+  /// Up to `count` contiguous runs of recordings with about the same number of samples.
+  static func recordingParts(_ recordings: [Recording], count: Int) -> [Range<Int>] {
+    guard !recordings.isEmpty else { return [0..<0] }
+    let total = max(1, recordings.reduce(0) { $0 + $1.sampleCount })
+    var parts: [Range<Int>] = []
+    var start = 0
+    var done = 0
+    for (i, r) in recordings.enumerated() {
+      done += r.sampleCount
+      // Close a part where the samples so far reach its share of the whole.
+      if done * count >= total * (parts.count + 1) || i == recordings.count - 1 {
+        parts.append(start..<(i + 1))
+        start = i + 1
+      }
+    }
+    return parts
   }
 
   /// Per group and seed, the learned engine, each fold's model trained without the fold's

@@ -27,6 +27,16 @@ public struct TransferScore: Codable, Sendable, Equatable {
   /// Share and accuracy of each confidence level over the same samples; empty for methods
   /// without confidence.
   public var levels: [LevelScore]
+  /// Per class of the report (`TransferReport.classes`, every non-negative label, present in
+  /// the group or not): right answers over every sample answered the class, negative truths
+  /// counting as false positives; nil when the class was never answered.
+  public var precision: [Double?]
+  /// Per class of the report: samples answered the class whose truth is another class or a
+  /// negative label (false alarms), in minutes per hour of the group's samples.
+  public var falseAlarmMinutesPerHour: [Double]
+  /// Per class of the report: false alarms over the group's samples whose truth is another
+  /// label, negatives included (over every sample of a group without the class).
+  public var falseAlarmRate: [Double]
 
   /// One confidence level's share of the answers and how often it was right.
   public struct LevelScore: Codable, Sendable, Equatable {
@@ -75,6 +85,11 @@ public struct TransferScore: Codable, Sendable, Equatable {
     confusion = counter.counts
     expectedCalibrationError = calibration?.expectedCalibrationError
     levels = calibration?.levels ?? []
+    let classes = (0..<k).filter { !negative[$0] }
+    let alarms = counter.falseAlarms(negative: negative)
+    precision = classes.map { alarms.precision[$0] }
+    falseAlarmMinutesPerHour = classes.map { alarms.minutesPerHour[$0] }
+    falseAlarmRate = classes.map { alarms.rate[$0] }
   }
 }
 
@@ -116,6 +131,21 @@ public struct TransferReport: Codable, Sendable, Equatable {
       let scores = seeds.compactMap { $0.levels.first { $0.level == level } }
       guard let share = SeedSummary(scores.map(\.share))?.median else { return nil }
       return (share, SeedSummary(scores.compactMap(\.accuracy))?.median)
+    }
+    /// Median over seeds of each class's precision (seeds that never answered it left out;
+    /// nil when none did), in `TransferReport.classes` order.
+    public var precision: [Double?] {
+      guard let count = seeds.first?.precision.count else { return [] }
+      return (0..<count).map { c in SeedSummary(seeds.compactMap { $0.precision[c] })?.median }
+    }
+    /// Median over seeds of each class's false alarms per hour, in `TransferReport.classes`
+    /// order.
+    public var falseAlarmMinutesPerHour: [Double] { medians(\.falseAlarmMinutesPerHour) }
+    /// Median over seeds of each class's false-alarm rate, in `TransferReport.classes` order.
+    public var falseAlarmRate: [Double] { medians(\.falseAlarmRate) }
+    private func medians(_ figure: KeyPath<TransferScore, [Double]>) -> [Double] {
+      guard let count = seeds.first?[keyPath: figure].count else { return [] }
+      return (0..<count).map { c in SeedSummary(seeds.map { $0[keyPath: figure][c] })?.median ?? 0 }
     }
     /// Median recall per class.
     public var recall: [Double] {

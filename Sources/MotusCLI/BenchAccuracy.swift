@@ -73,6 +73,32 @@ struct BenchAccuracy: ParsableCommand {
     }
   }
 
+  /// Per method and class: precision, false alarms in minutes per hour and false-alarm rate.
+  static func falseAlarmLines(_ r: AccuracyReport) -> [String] {
+    let shown = r.classes.indices.filter { !r.negativeLabels.contains(r.classes[$0]) }
+    let scored = r.methods.filter { $0.falseAlarmRate != nil }
+    guard !scored.isEmpty else { return [] }
+    var rows = [["method"] + shown.map { r.classes[$0] }]
+    for m in scored {
+      rows.append(
+        [m.method]
+          + shown.map { c in
+            let precision = m.precision.flatMap { c < $0.count ? $0[c] : nil }
+            return [
+              precision.map { String(format: "%.3f", $0) } ?? "-",
+              String(format: "%.1f", m.falseAlarmMinutesPerHour?[c] ?? 0),
+              String(format: "%.1f%%", 100 * (m.falseAlarmRate?[c] ?? 0)),
+            ].joined(separator: " ")
+          })
+    }
+    return [
+      "false alarms per class (answered the class where the truth is another class or a "
+        + "negative): precision / false-alarm minutes per hour / false-alarm % of the other "
+        + "labels' samples",
+      TextTable.render(rows), "",
+    ]
+  }
+
   static func table(_ r: AccuracyReport) -> String {
     func f(_ x: Double?, _ d: Int = 3) -> String { x.map { String(format: "%.\(d)f", $0) } ?? "-" }
     // Names come from the data: every line is escaped for the terminal as table cells are.
@@ -109,11 +135,12 @@ struct BenchAccuracy: ParsableCommand {
     lines.append("")
     if !r.negativeLabels.isEmpty {
       lines.append(
-        "negative labels (\(names(r.negativeLabels))) are scored only as the "
-          + "share answered unknown: "
+        "negative labels (\(names(r.negativeLabels))) have no right class: the share "
+          + "answered unknown (a class answered counts as a false alarm below): "
           + r.methods.compactMap { m in m.negativesUnknown.map { "\(m.method) \(f($0, 2))" } }
           .joined(separator: "; "))
     }
+    lines += falseAlarmLines(r)
     lines.append(
       "shake detections per minute by true class: "
         + r.classes.compactMap { c in

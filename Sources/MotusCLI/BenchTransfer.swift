@@ -17,7 +17,9 @@ struct BenchTransfer: ParsableCommand {
       threshold rules are tuned on the same training recordings. Each test subject's \
       recordings are joined end to end and streamed sample by sample (as `motus bench \
       accuracy` does); scores are per sample over the classes the group has, and the share \
-      of negative-label samples (activities that are none of the classes) answered unknown. \
+      of negative-label samples (activities that are none of the classes) answered unknown; \
+      per class, precision and false alarms (the class answered where the truth is another \
+      class or a negative), in minutes per hour and as a share of the other labels' samples. \
       The learned model is trained once per seed and the table gives the median and range. \
       Training flags are `motus train`'s, with the same defaults, so a variant of the recipe \
       is judged by adding its flags. Example:
@@ -64,8 +66,9 @@ struct BenchTransfer: ParsableCommand {
   var switchProbability: Float = StreamConfiguration.defaultSwitchProbability
 
   @Option(
-    parsing: .unconditional, help: "Models trained at once (one core each).")
-  var parallelism = 2
+    parsing: .unconditional,
+    help: "Jobs run at once, one core each (default: every core); results do not depend on it.")
+  var parallelism = min(64, ProcessInfo.processInfo.activeProcessorCount)
 
   @Option(help: "Output format.")
   var format: Format = .table
@@ -252,6 +255,7 @@ struct BenchTransfer: ParsableCommand {
     }
     lines.append(TextTable.render(recall))
     lines.append("")
+    lines += falseAlarmLines(r)
     let counted = r.groups.filter { $0.pushUps != nil }
     if !counted.isEmpty {
       lines.append(
@@ -279,6 +283,51 @@ struct BenchTransfer: ParsableCommand {
     return lines.joined(separator: "\n")
   }
 
+  /// Per group, a line per class: each method's recall, precision, false alarms in minutes
+  /// per hour and false-alarm rate, medians over seeds; then each class's worst group.
+  static func falseAlarmLines(_ r: TransferReport) -> [String] {
+    guard let methods = r.groups.first?.methods.map(\.method) else { return [] }
+    var lines = [
+      "false alarms per class (answered the class where the truth is another class or a "
+        + "negative): recall / precision / false-alarm minutes per hour / false-alarm % of "
+        + "the other labels' samples (of all samples where the class is absent), median over "
+        + "seeds"
+    ]
+    var rows: [[String]] = [["held out", "class"] + methods]
+    for group in r.groups {
+      for (c, name) in r.classes.enumerated() {
+        let present = group.classes.firstIndex(of: name)
+        rows.append(
+          [c == 0 ? group.name : "", name]
+            + group.methods.map { m in
+              let recall = m.recall
+              return [
+                present.flatMap { $0 < recall.count ? f(recall[$0]) : nil } ?? "-",
+                f(m.precision[safe: c] ?? nil),
+                String(format: "%.1f", m.falseAlarmMinutesPerHour[safe: c] ?? 0),
+                String(format: "%.1f%%", 100 * (m.falseAlarmRate[safe: c] ?? 0)),
+              ].joined(separator: " ")
+            })
+      }
+    }
+    lines.append(TextTable.render(rows))
+    lines.append("")
+    for method in methods {
+      let worst = r.classes.indices.map { c -> String in
+        let rates = r.groups.compactMap { g in
+          g.methods.first { $0.method == method }.map { (g.name, $0.falseAlarmRate[safe: c] ?? 0) }
+        }
+        guard let top = rates.max(by: { $0.1 < $1.1 }) else { return "\(r.classes[c]) -" }
+        return "\(r.classes[c]) " + String(format: "%.1f%%", 100 * top.1) + " (\(top.0))"
+      }
+      lines.append(
+        Excerpt.printable(
+          "largest false-alarm % over groups, \(method): " + worst.joined(separator: ", ")))
+    }
+    lines.append("")
+    return lines
+  }
+
   /// One push-up method's row: method, sensor, recall, counted of known, error per set.
   private static func pushUpRow(_ m: TransferBenchmark.PushUpResult) -> [String] {
     let counted = m.seeds.map(\.repetitionsCounted).sorted()
@@ -302,4 +351,8 @@ struct BenchTransfer: ParsableCommand {
     lines.append("")
     return lines
   }
+}
+
+extension Array {
+  fileprivate subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }

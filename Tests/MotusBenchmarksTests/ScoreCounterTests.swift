@@ -140,4 +140,75 @@ final class ScoreCounterTests: XCTestCase {
       pushUps: nil)
     XCTAssertEqual(report.medianStreamedAccuracy ?? -1, 0.8, accuracy: 1e-12)
   }
+
+  /// Classes walk (0), sit (1), push-up (2, absent from the truth) and the negative label
+  /// other (3). Counts [truth][walk, sit, push-up, other, no label, unknown], 30 samples:
+  ///   walk    [6, 1, 2, 0, 1, 0]
+  ///   sit     [0, 7, 1, 0, 0, 2]
+  ///   push-up [0, 0, 0, 0, 0, 0]
+  ///   other   [3, 0, 1, 0, 0, 6]
+  private func alarmCounter() -> ScoreCounter {
+    var counter = ScoreCounter(classCount: 4, sampleRateHz: 10, stableSeconds: 0.1)
+    counter.counts = [
+      [6, 1, 2, 0, 1, 0], [0, 7, 1, 0, 0, 2], [0, 0, 0, 0, 0, 0], [3, 0, 1, 0, 0, 6],
+    ]
+    return counter
+  }
+
+  private let alarmNegative = [false, false, false, true]
+
+  func testFalseAlarms_CountNegativeTruthsAndAbsentClassesOverEverySample() throws {
+    let alarms = alarmCounter().falseAlarms(negative: alarmNegative)
+    // walk: answered 9 times, 6 right (3 of the wrong answers are `other` samples): 2/3;
+    // sit 7 of 8; push-up answered 4 times, never right; the negative label has none.
+    XCTAssertEqual(alarms.precision.count, 4)
+    XCTAssertEqual(try XCTUnwrap(alarms.precision[0]), 2.0 / 3, accuracy: 1e-12)
+    XCTAssertEqual(try XCTUnwrap(alarms.precision[1]), 7.0 / 8, accuracy: 1e-12)
+    XCTAssertEqual(try XCTUnwrap(alarms.precision[2]), 0)
+    XCTAssertNil(alarms.precision[3])
+    // False alarms 3, 1 and 4 of the 30 samples: 60 × 3 / 30 = 6, 2 and 8 minutes per hour.
+    let perHour = alarms.minutesPerHour
+    XCTAssertEqual(perHour[0], 6, accuracy: 1e-12)
+    XCTAssertEqual(perHour[1], 2, accuracy: 1e-12)
+    XCTAssertEqual(perHour[2], 8, accuracy: 1e-12)
+    XCTAssertEqual(perHour[3], 0)
+    // Over the 20 samples of other truths for walk and sit; push-up is absent: over all 30.
+    XCTAssertEqual(alarms.rate[0], 3.0 / 20, accuracy: 1e-12)
+    XCTAssertEqual(alarms.rate[1], 1.0 / 20, accuracy: 1e-12)
+    XCTAssertEqual(alarms.rate[2], 4.0 / 30, accuracy: 1e-12)
+    XCTAssertEqual(alarms.rate[3], 0)
+  }
+
+  func testFalseAlarms_InTransferScoreAndMethodScoreOverTheClasses() throws {
+    let score = TransferScore(
+      counter: alarmCounter(), present: [0, 1], negative: alarmNegative)
+    // The report's classes (every non-negative label), present in the group or not.
+    XCTAssertEqual(score.precision.count, 3)
+    XCTAssertEqual(try XCTUnwrap(score.precision[1]), 7.0 / 8, accuracy: 1e-12)
+    XCTAssertEqual(score.falseAlarmMinutesPerHour.count, 3)
+    XCTAssertEqual(score.falseAlarmMinutesPerHour[2], 8, accuracy: 1e-12)
+    XCTAssertEqual(score.falseAlarmRate[2], 4.0 / 30, accuracy: 1e-12)
+    XCTAssertEqual(score.recall, [0.6, 0.7])
+    let method = alarmCounter().score(method: "m", cpuSeconds: 0, negative: alarmNegative)
+    XCTAssertEqual(method.falseAlarmRate?.count, 4)
+    XCTAssertEqual(try XCTUnwrap(method.falseAlarmRate?[0]), 0.15, accuracy: 1e-12)
+    XCTAssertNil(method.precision?[3] ?? nil)
+  }
+
+  func testMethodResult_FalseAlarmMediansOverSeeds() throws {
+    var seeds: [TransferScore] = []
+    for (walk, sit) in [(0.1, nil), (0.3, 0.5), (0.2, 0.7)] as [(Double, Double?)] {
+      var s = TransferScore(counter: alarmCounter(), present: [0, 1], negative: alarmNegative)
+      s.falseAlarmRate = [walk, 0, 0]
+      s.falseAlarmMinutesPerHour = [10 * walk, 0, 0]
+      s.precision = [1, sit, nil]
+      seeds.append(s)
+    }
+    let method = TransferReport.MethodResult(method: "m", seeds: seeds)
+    XCTAssertEqual(method.falseAlarmRate[0], 0.2, accuracy: 1e-12)
+    XCTAssertEqual(method.falseAlarmMinutesPerHour[0], 2, accuracy: 1e-12)
+    // Seeds that never answered sit are left out; a class nobody answered has none.
+    XCTAssertEqual(try XCTUnwrap(method.precision[1]), 0.6, accuracy: 1e-12)
+    XCTAssertNil(method.precision[2])
+  }
 }
