@@ -124,29 +124,51 @@ final class BenchIOCommandTests: TemporaryFolderTestCase {
     let file = try recording()
     for number in [SIGINT, SIGTERM] {
       let temporary = try temporaryFolder()
-      let process = Process()
-      process.executableURL = MotusRunner.executableURL
-      process.arguments = ["bench", "io", file, "--runs", "100"]
-      process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary]) {
-        $1
-      }
-      process.standardOutput = FileHandle.nullDevice
-      process.standardError = FileHandle.nullDevice
-      try process.run()
+      let bench = try spawn(["bench", "io", file, "--runs", "100"], temporary: temporary)
       // A timed run is under way: its child is stopped, so it cannot end by itself.
-      let child = try XCTUnwrap(waitForChild(of: process.processIdentifier), "no run started")
+      let child = try XCTUnwrap(waitForChild(of: bench), "no run started")
       kill(child, SIGSTOP)
       defer { kill(child, SIGKILL) }  // whatever the outcome, never leave it behind
-      kill(process.processIdentifier, number)
-      let deadline = Date().addingTimeInterval(60)
-      while process.isRunning && Date() < deadline { usleep(20_000) }
-      if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-      process.waitUntilExit()
-      XCTAssertEqual(process.terminationReason, .uncaughtSignal)
-      XCTAssertEqual(process.terminationStatus, number)
+      kill(bench, number)
+      let status = try XCTUnwrap(reap(bench), "signal \(number): still running after a minute")
+      XCTAssertEqual(status & 0x7F, number, "it dies of the signal (wait status \(status))")
       XCTAssertFalse(Self.isAlive(child), "signal \(number): the child \(child) is still there")
       XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: temporary), [])
     }
+  }
+
+  /// Starts `motus arguments...` with TMPDIR set and its outputs to /dev/null (posix_spawn,
+  /// waited for with `reap`, so that nothing else reaps it or its children).
+  private func spawn(_ arguments: [String], temporary: String) throws -> pid_t {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    let executable = MotusRunner.executableURL.path
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var environment = ProcessInfo.processInfo.environment
+    environment["TMPDIR"] = temporary
+    let envp = environment.map { strdup("\($0)=\($1)") } + [nil]
+    defer { envp.forEach { free($0) } }
+    var pid: pid_t = 0
+    let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+    guard spawned == 0 else { throw XCTSkip("cannot start motus: error \(spawned)") }
+    return pid
+  }
+
+  /// The wait status of `pid` once it ends, or nil (and `pid` killed) after a minute.
+  private func reap(_ pid: pid_t) -> Int32? {
+    let deadline = Date().addingTimeInterval(60)
+    var status: Int32 = 0
+    while Date() < deadline {
+      if waitpid(pid, &status, WNOHANG) == pid { return status }
+      usleep(20_000)
+    }
+    kill(pid, SIGKILL)
+    waitpid(pid, &status, 0)
+    return nil
   }
 
   /// The first child process of `parent` that runs a timed command (past its exec: stopped
