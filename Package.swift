@@ -156,7 +156,7 @@ let package = Package(
       name: "MotusBenchmarksTests",
       dependencies: [
         "MotusBenchmarks", "MotusBaselines", "MotusStreaming", "MotusModels", "MotusFeatures",
-        "MotusIngest", "MotusData", "MotusLinearAlgebra", "MotusTestSupport",
+        "MotusIngest", "MotusGzip", "MotusData", "MotusLinearAlgebra", "MotusTestSupport",
       ]),
     .testTarget(
       name: "MotusCLITests",

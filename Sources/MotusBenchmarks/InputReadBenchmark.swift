@@ -71,31 +71,39 @@ public enum InputReadBenchmark {
     public var fileBytesRatio: Double { Double(compressedBytes) / Double(plainBytes) }
   }
 
-  /// Writes a gzip copy of `file` into a folder of its own made in `folder` (zlib level 6, gzip's default, in members of
-  /// 16 MiB as pigz writes them, so this process never holds the file), then `runs` times:
-  /// inflates the copy alone, and runs `executable` with each command's arguments on the file
-  /// and on the copy, alternately, standard output to /dev/null, the scratch output
-  /// removed after each run and the folder at the end.
+  /// Writes a gzip copy of `file` into a folder of its own made in `folder` (zlib level 6,
+  /// gzip's default, in members of 16 MiB as pigz writes them, so this process never holds the
+  /// file), then `runs` times: inflates the copy alone, and runs `executable` with each
+  /// command's arguments on the file and on the copy, alternately, standard output to
+  /// /dev/null, the scratch output removed after each run. The folder is removed on every
+  /// exit, a signal's (`BenchmarkInterruption`) included.
   ///
-  /// - Throws: `InputFileError` when `file` cannot be read; `BenchmarkRunError` when a run
-  ///   cannot start or fails.
+  /// `file` must be a regular file (it is read once per run) of at most
+  /// `Limits.inputFileBytes` of text; the copy leaves part of the folder's disk free
+  /// (`reserveBytes(totalBytes:)`). `program` is the name errors give the executable (`motus`).
+  ///
+  /// - Throws: `InputFileError` when `file` cannot be read or is too large;
+  ///   `BenchmarkRunError` when it is not a regular file, the folder is full, or a run cannot
+  ///   start or fails; `BenchmarkInterrupted` when a signal stopped it.
   public static func run(
-    file: String, folder: String, runs: Int, executable: String, commands: [Command]
+    file: String, folder: String, runs: Int, executable: String, program: String = "motus",
+    commands: [Command]
   ) throws -> Report {
-    // A folder of its own: the copy and the scratch output never take the name of a file
-    // already there (a `FILE.gz` beside a FILE in the temporary folder stays untouched).
-    var template = Array(
-      (folder as NSString).appendingPathComponent("motus-bench-io-XXXXXX").utf8CString)
-    guard let made = mkdtemp(&template) else {
-      throw BenchmarkRunError(
-        message: "cannot make a scratch folder in \(folder): \(InputFile.describe(errno))")
+    // Refused before opening: opening a FIFO waits for a writer.
+    guard InputFile.kind(file) != .stream else { throw BenchmarkRunError.notARegularFile(file) }
+    let reader = try InputReader(path: file, limit: Limits.inputFileBytes)
+    guard reader.isRegularFile else { throw BenchmarkRunError.notARegularFile(file) }
+    let fileIsGzip = try reader.isCompressed()
+    if !fileIsGzip && Int(reader.info.st_size) > Limits.inputFileBytes {
+      throw InputFileError.tooLarge(file: file, limitBytes: Limits.inputFileBytes)
     }
-    let scratch = String(cString: made)
+    let scratch = try makeScratchFolder(in: folder, for: file)
     defer { try? FileManager.default.removeItem(atPath: scratch) }
     let copy = (scratch as NSString).appendingPathComponent(PathName.last(file) + ".gz")
     // A CSV name, which every command writing a table accepts.
     let output = (scratch as NSString).appendingPathComponent("out.csv")
-    let (plainBytes, compressedBytes) = try writeCompressedCopy(of: file, to: copy)
+    let (plainBytes, compressedBytes) = try writeCompressedCopy(
+      of: reader, named: file, to: copy, folder: folder)
     var report = Report(
       plainBytes: plainBytes, compressedBytes: compressedBytes,
       commands: commands.map { CommandReport(name: $0.name) }, inflateSeconds: [],
@@ -105,7 +113,12 @@ public enum InputReadBenchmark {
       for (i, command) in commands.enumerated() {
         for (input, compressed) in [(file, false), (copy, true)] {
           defer { try? FileManager.default.removeItem(atPath: output) }
-          let run = try measure(executable, command.arguments(input, output))
+          let arguments = command.arguments(input, output)
+          // As the user would type it: the copy as `gzip -k` names it, the output as out.csv.
+          let shown = shellWords(
+            [program] + arguments.map { $0 == copy ? file + ".gz" : $0 == output ? "out.csv" : $0 })
+          let note = compressed ? " (on the gzip copy of \(file), as `gzip -k` makes it)" : ""
+          let run = try measure(executable, arguments, shownAs: shown, note: note)
           if compressed {
             report.commands[i].compressed.append(run)
           } else {
@@ -118,6 +131,24 @@ public enum InputReadBenchmark {
     return report
   }
 
+  /// A folder of its own in `folder`: the copy and the scratch output never take the name of a
+  /// file already there (a `FILE.gz` beside a FILE in the temporary folder stays untouched).
+  private static func makeScratchFolder(in folder: String, for file: String) throws -> String {
+    var template = Array(
+      (folder as NSString).appendingPathComponent("motus-bench-io-XXXXXX").utf8CString)
+    guard let made = mkdtemp(&template) else {
+      let code = errno
+      if code == ENOSPC || code == EDQUOT {
+        throw BenchmarkRunError.temporaryFolderFull(
+          folder: folder, file: file, needBytes: 1, freeBytes: 0)
+      }
+      throw BenchmarkRunError(
+        message: "cannot make a scratch folder in \(folder): \(InputFile.describe(code)). "
+          + "HINT: point TMPDIR at a folder you can write to.")
+    }
+    return String(cString: made)
+  }
+
   /// Seconds to read the text of `path` through `InputReader` into a 1 MiB buffer.
   private static func inflateAlone(_ path: String) throws -> Double {
     let reader = try InputReader(path: path)
@@ -125,7 +156,9 @@ public enum InputReadBenchmark {
     let start = DispatchTime.now().uptimeNanoseconds
     try buffer.withUnsafeMutableBytes { raw in
       guard let base = raw.baseAddress else { return }
-      while try reader.read(into: base, count: raw.count) != 0 {}
+      while try reader.read(into: base, count: raw.count) != 0 {
+        try BenchmarkInterruption.checkpoint()
+      }
     }
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
   }
@@ -133,75 +166,6 @@ public enum InputReadBenchmark {
   private static func loadAverage() -> Double {
     var loads = [Double](repeating: .nan, count: 1)
     return getloadavg(&loads, 1) == 1 ? loads[0] : .nan
-  }
-
-  /// The gzip copy, member by member; the sizes of the text and of the copy.
-  private static func writeCompressedCopy(of file: String, to copy: String) throws -> (Int, Int) {
-    let reader = try InputReader(path: file)
-    guard FileManager.default.createFile(atPath: copy, contents: nil),
-      let output = FileHandle(forWritingAtPath: copy)
-    else { throw BenchmarkRunError(message: "cannot write the gzip copy \(copy)") }
-    defer { try? output.close() }
-    var chunk = [UInt8](repeating: 0, count: 16 << 20)
-    var written = 0
-    while true {
-      var filled = 0
-      while filled < chunk.count {
-        let n = try chunk.withUnsafeMutableBytes { raw -> Int? in
-          guard let base = raw.baseAddress else { return 0 }
-          return try reader.read(into: base + filled, count: raw.count - filled)
-        }
-        guard let n else { continue }
-        if n == 0 { break }
-        filled += n
-      }
-      if filled == 0 { break }
-      let member = Gzip.compress(Array(chunk[..<filled]))
-      try output.write(contentsOf: member)
-      written += member.count
-    }
-    return (reader.bytesRead, written)
-  }
-
-  /// Runs one process to its end: wall time and peak resident memory.
-  static func measure(_ executable: String, _ arguments: [String]) throws -> Run {
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    // Output and progress to /dev/null: a failure says to run the command alone.
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
-    // posix_spawn shares this process's memory until the child's exec, and exec records that
-    // memory's peak as the child's: reset this process's peak to its present size first
-    // (Linux's clear_refs; where it cannot be written, the figure may count this process).
-    if let refs = fopen("/proc/self/clear_refs", "w") {
-      fputs("5", refs)
-      fclose(refs)
-    }
-    var pid: pid_t = 0
-    let start = DispatchTime.now().uptimeNanoseconds
-    let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
-    guard spawned == 0 else {
-      throw BenchmarkRunError(message: "cannot start \(executable): \(InputFile.describe(spawned))")
-    }
-    var status: Int32 = 0
-    var usage = rusage()
-    while wait4(pid, &status, 0, &usage) < 0 {
-      guard errno == EINTR else {
-        throw BenchmarkRunError(message: "waiting for \(executable): \(InputFile.lastError())")
-      }
-    }
-    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-    // Exited with 0: the low byte (signal) and the exit code are both zero.
-    guard status == 0 else {
-      throw BenchmarkRunError(
-        message: "`\(([executable] + arguments).joined(separator: " "))` failed (status "
-          + "\(status)); run it alone to see why")
-    }
-    // ru_maxrss is in kilobytes on Linux.
-    return Run(seconds: seconds, peakResidentBytes: Int(usage.ru_maxrss) * 1024)
   }
 
   private static func median(_ values: [Double]) -> Double {

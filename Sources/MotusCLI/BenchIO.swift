@@ -10,14 +10,18 @@ struct BenchIO: ParsableCommand {
     commandName: "io",
     abstract: "Time commands on a recording plain and gzipped; print medians and peak memory.",
     discussion: """
-      Writes a gzip copy of FILE (zlib level 6, as gzip) into the temporary folder, then \
-      times, alternately on FILE and on the copy, each run its own process: `motus inspect`, \
-      `motus features` (to a scratch file) and, with --model, `motus stream MODEL --format \
-      csv` (to /dev/null). Prints each command's median wall time and peak resident memory, \
-      plain and gzip, their ratios against the target (gzip within 1.5x of the plain time, \
-      the same peak memory), the time inflating the copy alone takes (the floor of any \
-      command reading it) and the load average, which slows both alike. The copy is removed \
-      at the end. Example:
+      Writes a gzip copy of FILE (zlib level 6, as gzip) into a folder of its own in the \
+      temporary folder (TMPDIR), then times, alternately on FILE and on the copy, each run \
+      its own process: `motus inspect`, `motus features` (to a scratch file) and, with \
+      --model, `motus stream MODEL --format csv` (to /dev/null). Prints each command's median \
+      wall time and peak resident memory, plain and gzip, their ratios against the target \
+      (gzip within 1.5x of the plain time, the same peak memory), the time inflating the copy \
+      alone takes (the floor of any command reading it) and the load average, which slows \
+      both alike. FILE must be a regular file (it is read once per run; not a pipe, a device \
+      or -) within the input size limit, and the copy stops, with an error, before it would \
+      leave less than 1% of the temporary folder's disk (at most 64 MiB) free. The folder is \
+      removed at the end, on an error, and on Ctrl-C or SIGTERM, which also end the running \
+      child. Example:
         motus bench io ../shared/datasets/motionsense/motionsense.csv --runs 5 \\
           --model models/motionsense-device-motion.motus
       """)
@@ -57,10 +61,26 @@ struct BenchIO: ParsableCommand {
           ["stream", model, input, "--format", "csv"]
         })
     }
-    let report = try InputReadBenchmark.run(
-      file: file, folder: FileManager.default.temporaryDirectory.path, runs: runs,
-      executable: "/proc/self/exe", commands: commands)
+    // A signal kills the running child; the scratch folder goes as the benchmark unwinds.
+    Interruption.stopBenchmarkOnSignal()
+    let report: InputReadBenchmark.Report
+    do {
+      report = try InputReadBenchmark.run(
+        file: file, folder: Self.temporaryFolder(), runs: runs, executable: "/proc/self/exe",
+        program: "motus", commands: commands)
+    } catch let stop as BenchmarkInterrupted {
+      Interruption.die(of: stop.signal)
+    }
+    // No child and no scratch folder left: a signal now acts as for every command.
+    Interruption.removeTemporaryFilesOnSignal()
+    if let number = BenchmarkInterruption.requested { Interruption.die(of: number) }
     try StandardOutput.print(summary(report))
+  }
+
+  /// TMPDIR, or /tmp, without a trailing slash.
+  private static func temporaryFolder() -> String {
+    let path = FileManager.default.temporaryDirectory.path
+    return path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
   }
 
   private func summary(_ report: InputReadBenchmark.Report) -> String {

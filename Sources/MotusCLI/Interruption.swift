@@ -2,6 +2,7 @@
 // interrupted run leaves the earlier outputs as they were and no `.NAME.*.tmp` behind.
 // `motus stream` instead finishes: the first SIGINT or SIGTERM ends the input, the open
 // segment and the summary are written, and the process then dies of the same signal.
+// `motus bench io` kills its running child, removes its scratch folder, then dies likewise.
 
 import Foundation
 import Motus
@@ -42,6 +43,27 @@ enum Interruption {
         Interruption.flag.pointee = received
       }
     }
+  }
+
+  /// For `motus bench io`: SIGINT, SIGTERM and SIGHUP kill the running child and ask the
+  /// benchmark to stop (`BenchmarkInterruption`); it reaps the child and removes its scratch
+  /// folder as it unwinds, and the command then dies of the signal (`die(of:)`).
+  static func stopBenchmarkOnSignal() {
+    BenchmarkInterruption.prepare()
+    for number in signals {
+      install(number, flags: 0) { received in
+        BenchmarkInterruption.stopForSignal(received)
+      }
+    }
+  }
+
+  /// Dies of signal `number`, as shells expect of an interrupted program, temporary outputs
+  /// removed first.
+  static func die(of number: Int32) -> Never {
+    TemporaryFiles.removeAllForSignal()
+    signal(number, SIG_DFL)
+    raise(number)
+    exit(128 + number)  // only if the signal is blocked
   }
 
   /// The signal that asked the stream to finish, or nil.

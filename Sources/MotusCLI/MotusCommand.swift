@@ -28,8 +28,22 @@ struct MotusCommand: ParsableCommand {
       // The reader went away (`| head`): nothing to tell it; end as a closed pipe ends `cat`.
       Interruption.dieOfClosedPipe()
     } catch {
-      exit(withError: error)
+      fail(error)
     }
+    // Standard error's reader went away (`2>&1 >report.txt | head`): the outputs are finished
+    // and stay; end as a program whose pipe closed ends (warnings were dropped meanwhile).
+    if StandardError.readerWentAway { Interruption.dieOfClosedPipe() }
+  }
+
+  /// Prints `error` as ArgumentParser would, but through the checked `StandardError` (a full
+  /// disk or closed pipe drops it; the exit status stays the error's), and exits.
+  private static func fail(_ error: Error) -> Never {
+    let code = exitCode(for: error)
+    // Help and version requests go to standard output and exit 0, as ArgumentParser does.
+    if code.rawValue == 0 { exit(withError: error) }
+    let message = fullMessage(for: error)
+    if !message.isEmpty { StandardError.write(message + "\n") }
+    Foundation.exit(code.rawValue)
   }
 
   /// Starts this program again with OpenBLAS's kernels pinned (MotusBLAS's `BLASKernels`), so a model

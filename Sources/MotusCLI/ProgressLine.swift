@@ -16,7 +16,7 @@ final class ProgressLine: @unchecked Sendable {
     guard enabled else { return }
     lock.lock()
     defer { lock.unlock() }
-    FileHandle.standardError.write(Data(("\r\u{1B}[K" + String(text.prefix(78))).utf8))
+    StandardError.write("\r\u{1B}[K" + String(text.prefix(78)))
     shown = true
   }
 
@@ -25,7 +25,7 @@ final class ProgressLine: @unchecked Sendable {
     lock.lock()
     defer { lock.unlock() }
     guard shown else { return }
-    FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    StandardError.write("\r\u{1B}[K")
     shown = false
   }
 

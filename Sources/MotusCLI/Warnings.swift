@@ -3,6 +3,7 @@
 // gives a dozen lines rather than a million.
 
 import Foundation
+import Motus
 
 final class Warnings {
   /// Warnings of one kind printed before the rest are only counted.
@@ -36,8 +37,9 @@ final class Warnings {
     }
   }
 
-  /// One `write` per message, whatever its length.
+  /// One `write` per message, whatever its length, through the checked `StandardError`: a
+  /// full disk or a closed pipe drops the message and the work goes on.
   static func write(_ text: String) {
-    FileHandle.standardError.write(Data(text.utf8))
+    StandardError.write(text)
   }
 }

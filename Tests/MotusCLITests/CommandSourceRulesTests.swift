@@ -1,5 +1,6 @@
 // Rules every command follows, checked on the command line's sources so that a new command or
-// flag cannot skip them: standard output only through `StandardOutput` (checked writes), files
+// flag cannot skip them: standard output only through `StandardOutput` and standard error only
+// through `StandardError` (checked writes, every module), files
 // only through `OutputFile` (the output rule), numbers parsed whatever their sign (so that `-5`
 // reaches validation instead of ArgumentParser's "Missing value").
 
@@ -44,6 +45,37 @@ final class CommandSourceRulesTests: XCTestCase {
     // Swift's print buffers in stdio and drops write errors; FileHandle traps on them.
     let found = try Self.matches(#"(?<![.\w])print\(|FileHandle\.standardOutput|STDOUT_FILENO"#)
     XCTAssertEqual(found, [], "write standard output with StandardOutput.print/write")
+  }
+
+  func testStandardError_IsWrittenOnlyThroughTheCheckedWriter() throws {
+    // FileHandle.standardError traps when a write fails (`2>/dev/full`, a closed pipe); stdio
+    // (fputs, print(to:), ArgumentParser's exit(withError:)) drops the failure unseen. Every
+    // module, not only the command line: a library that warns would bypass it too.
+    let pattern = try NSRegularExpression(
+      pattern: #"FileHandle\.standardError|STDERR_FILENO|\bstderr\b"#
+        + #"|FileHandle\(fileDescriptor: *2\b|\bwrite\(2,|to: *&\w*[Ee]rr|exit\(withError"#)
+    // The writer itself, and help and version requests, which ArgumentParser prints to
+    // standard output.
+    let allowed = [
+      "MotusIngest/StandardError.swift": "STDERR_FILENO",
+      "MotusCLI/MotusCommand.swift": "if code.rawValue == 0 { exit(withError: error) }",
+    ]
+    let root = Self.cliSources.deletingLastPathComponent()
+    let names = try XCTUnwrap(FileManager.default.subpaths(atPath: root.path))
+      .filter { $0.hasSuffix(".swift") }.sorted()
+    XCTAssertGreaterThan(names.count, 100, "the scan reads every module")
+    var found: [String] = []
+    for name in names {
+      let text = try String(contentsOf: root.appendingPathComponent(name), encoding: .utf8)
+      for (i, line) in text.components(separatedBy: "\n").enumerated() {
+        let code = line.components(separatedBy: "//")[0]
+        guard pattern.firstMatch(in: code, range: NSRange(code.startIndex..., in: code)) != nil,
+          !(allowed[name].map(code.contains) ?? false)
+        else { continue }
+        found.append("\(name):\(i + 1): \(line.trimmingCharacters(in: .whitespaces))")
+      }
+    }
+    XCTAssertEqual(found, [], "write standard error with StandardError.write (Warnings.write)")
   }
 
   func testFiles_AreWrittenOnlyThroughOutputFile() throws {

@@ -33,10 +33,10 @@ enum MotusRunner {
   /// `changes` sets (or, with nil, removes) environment variables of the child.
   ///
   /// Output goes to temporary files rather than pipes, so a chatty process cannot block;
-  /// `standardOutput` replaces the file (its `standardOutput` text is then empty).
+  /// `standardOutput` and `standardError` replace the files (their text is then empty).
   static func run(
     _ arguments: [String], input: String? = nil, inputData: Data? = nil,
-    standardOutput: FileHandle? = nil,
+    standardOutput: FileHandle? = nil, standardError: FileHandle? = nil,
     workingDirectory: URL? = nil, timeout: TimeInterval? = nil,
     environment changes: [String: String?] = [:]
   ) throws -> MotusRun {
@@ -59,7 +59,7 @@ enum MotusRunner {
       process.environment = environment
     }
     process.standardOutput = standardOutput ?? out
-    process.standardError = err
+    process.standardError = standardError ?? err
     let inPipe = Pipe()
     process.standardInput = inPipe
     try process.run()
