@@ -1,7 +1,7 @@
 // Recognises input that is not UTF-8 text before it is parsed: UTF-16 and UTF-32 (with or
 // without a byte order mark), compressed data (bzip2, xz, zstd, zlib, and gzip found inside
-// gzip, whose outer layer is inflated as it is read) and other binary data. Such input would otherwise give one huge, garbled
-// "column name" and errors full of raw bytes.
+// gzip, whose outer layer is inflated as it is read) and other binary data. Such input would
+// otherwise give one huge, garbled "column name" and errors full of raw bytes.
 
 /// What the first bytes of an input say about its encoding.
 public enum TextEncoding {

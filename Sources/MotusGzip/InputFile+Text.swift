@@ -48,7 +48,9 @@ extension InputFile {
       }
       guard let n = read else { continue }
       if n == 0 { break }
-      try chunk.withUnsafeBufferPointer { try lines.check(UnsafeBufferPointer(rebasing: $0[0..<n])) }
+      try chunk.withUnsafeBufferPointer {
+        try lines.check(UnsafeBufferPointer(rebasing: $0[0..<n]))
+      }
       bytes.append(contentsOf: chunk[0..<n])
     }
     return bytes

@@ -45,7 +45,8 @@ final class LineLimitCommandTests: TemporaryFolderTestCase {
   func testBlankLines_EveryCommandStopsAtTheBound() throws {
     let header = "timestamp,session,subject,label,acceleration.x,acceleration.y,acceleration.z\n"
       + "0,s,1,walk,0,0,1\n"
-    let blank = try gzip("blank.csv.gz", header + String(repeating: "\n", count: 70_000) + "1,s,1,walk,0,0,1\n")
+    let blank = try gzip(
+      "blank.csv.gz", header + String(repeating: "\n", count: 70_000) + "1,s,1,walk,0,0,1\n")
     for arguments in runs(blank) {
       let run = try MotusRunner.run(arguments)
       XCTAssertEqual(run.exitCode, 1, "\(arguments): \(run.standardError)")

@@ -34,7 +34,8 @@ final class VagueMessageCommandTests: TemporaryFolderTestCase {
     let run = try MotusRunner.run(arguments)
     XCTAssertNotEqual(run.exitCode, 0, "\(arguments)", file: file, line: line)
     XCTAssertTrue(
-      run.standardError.contains(text), "\(arguments): \(run.standardError)", file: file, line: line)
+      run.standardError.contains(text), "\(arguments): \(run.standardError)", file: file,
+      line: line)
   }
 
   func testEmptyNames_SayTheNameIsEmpty() throws {
@@ -67,7 +68,8 @@ final class VagueMessageCommandTests: TemporaryFolderTestCase {
     let column = cells.count - 1
     cells[column] = "1e39"
     lines[1] = cells.joined(separator: ",")
-    try lines.joined(separator: "\n").write(toFile: path("w.csv"), atomically: true, encoding: .utf8)
+    try lines.joined(separator: "\n").write(
+      toFile: path("w.csv"), atomically: true, encoding: .utf8)
     try expect(
       ["train", "--windows", path("w.csv"), "--spec", path("s.json"), "-o", path("m.motus")],
       says: ":2:\(column + 1)")
@@ -82,6 +84,7 @@ final class VagueMessageCommandTests: TemporaryFolderTestCase {
     bytes += (0..<2000).map { _ in UInt8.random(in: 0...255, using: &generator) }
     _ = FileManager.default.createFile(atPath: path("x.csv.bz2"), contents: Data(bytes))
     try expect(["inspect", path("x.csv.bz2")], says: "looks like bzip2-compressed data")
-    try expect(["stream", Self.sixClassModel, path("x.csv.bz2")], says: "`bzip2 -dc FILE > FILE.csv`")
+    try expect(
+      ["stream", Self.sixClassModel, path("x.csv.bz2")], says: "`bzip2 -dc FILE > FILE.csv`")
   }
 }

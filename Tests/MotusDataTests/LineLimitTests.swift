@@ -115,7 +115,8 @@ final class LineLimitTests: XCTestCase {
       XCTAssertFalse($0 is LimitError, "\($0)")  // a value out of range, not the line rule
     }
     let blank = try folder.write(
-      "blank.csv", header + String(repeating: "\n", count: Limits.blankLineRun + 1) + "0.1,s,1,walk,1\n")
+      "blank.csv",
+      header + String(repeating: "\n", count: Limits.blankLineRun + 1) + "0.1,s,1,walk,1\n")
     XCTAssertEqual(
       limitError { _ = try DatasetLoader.load([blank], options: options()) },
       .blankLines(file: blank, line: Limits.blankLineRun + 3, limit: Limits.blankLineRun))

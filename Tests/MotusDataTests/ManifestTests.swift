@@ -168,11 +168,10 @@ final class ManifestTests: TemporaryFolderTestCase {
   func testDecode_UTF8ByteOrderMarkIsRead() throws {
     let manifest = try Manifest.decode([0xEF, 0xBB, 0xBF] + Array(valid.utf8), file: "m.json")
     XCTAssertEqual(manifest.sampleRateHz, 10)
-    // An error after it is still placed at the file's line and column.
+    // An error after it still names the key.
+    let wrong = valid.replacingOccurrences(of: "\"weight\": 2", with: "\"weight\": \"x\"")
     XCTAssertThrowsError(
-      try Manifest.decode(
-        [0xEF, 0xBB, 0xBF] + Array(valid.replacingOccurrences(of: "\"weight\": 2", with: "\"weight\": \"x\"").utf8),
-        file: "m.json")
+      try Manifest.decode([0xEF, 0xBB, 0xBF] + Array(wrong.utf8), file: "m.json")
     ) { XCTAssertTrue("\($0)".contains("sources[0].weight"), "\($0)") }
   }
 
