@@ -1,8 +1,9 @@
 // Reads a file or standard input one line at a time as it arrives, so `motus stream` works
 // behind a pipe, a FIFO or `tail -f`; gzip input is inflated as it arrives (`InputReader`),
 // and a gzip file on a thread of its own (`InputReadAhead`), beside the stream's work.
-// Lines are bounded: input without line ends (/dev/zero, a binary file) is an error after
-// `maximumLineBytes`, never a buffer that grows to gigabytes.
+// Lines are bounded by the rule every reader follows (`LineCheck`): input without line ends
+// (/dev/zero, a binary file) is an error after `Limits.lineBytes`, never a buffer that grows
+// to gigabytes, and more than `Limits.blankLineRun` blank lines in a row is an error too.
 
 import Foundation
 import Motus
@@ -14,8 +15,12 @@ import Motus
 #endif
 
 final class LineReader {
-  /// Longest line accepted: a CSV row of a few hundred channels is a few kilobytes.
-  static let maximumLineBytes = 1 << 20
+  /// Longest line accepted (`Limits.lineBytes`; tests pass less).
+  let maximumLineBytes: Int
+  /// Most blank lines in a row (`Limits.blankLineRun`; tests pass less).
+  let blankLimit: Int
+  /// Blank lines in a row just returned.
+  private var blankRun = 0
 
   /// Text read ahead for a gzip file: a ring of this many bytes (memory the stream adds).
   static let readAheadBytes = 1 << 20
@@ -30,8 +35,13 @@ final class LineReader {
   private(set) var lineCount = 0
 
   /// `path` `-` reads standard input; `displayName` names it in messages (default: the path).
-  init(path: String, displayName: String? = nil) throws {
+  init(
+    path: String, displayName: String? = nil, lineLimit: Int = Limits.lineBytes,
+    blankLimit: Int = Limits.blankLineRun
+  ) throws {
     name = displayName ?? InputFile.displayName(path)
+    maximumLineBytes = lineLimit
+    self.blankLimit = blankLimit
     // The one opening rule of every input (folders, disks, /proc files refused).
     let reader = try InputReader(path: path, limit: Int.max)
     // Only a file: a pipe may wait for ever, and the thread must end when the stream does.
@@ -51,7 +61,8 @@ final class LineReader {
   /// The next line's bytes without its line end; nil at the end of input or when a signal
   /// asked the stream to finish.
   ///
-  /// - Throws: `ToolError` for a line longer than `maximumLineBytes` or a read error.
+  /// - Throws: `LimitError.lineTooLong` for a line longer than `maximumLineBytes`,
+  ///   `.blankLines` past `blankLimit` blank lines in a row, `ToolError` for a read error.
   func next() throws -> [UInt8]? {
     try nextLine { Array($0) }
   }
@@ -65,12 +76,11 @@ final class LineReader {
         guard start < end else { return nil }
         return try take(upTo: end, skipping: 0, body)
       }
-      if end - start >= Self.maximumLineBytes {
-        let binary = buffer[start..<end].contains(0)
-        throw ToolError(
-          "\(name):\(lineCount + 1): the line is longer than \(Self.maximumLineBytes / 1024) KB"
-            + (binary ? " and holds NUL bytes: the input is not CSV text." : "."),
-          hint: "pass a CSV file with one row per line (not binary data).")
+      // More than the limit, and a CR that may end a CRLF: the line is too long.
+      if end - start > maximumLineBytes + 1 {
+        throw LimitError.lineTooLong(
+          file: name, line: lineCount + 1, limitBytes: maximumLineBytes,
+          binary: buffer[start..<end].contains(0))
       }
       if try !fill() { return nil }
     }
@@ -95,7 +105,7 @@ final class LineReader {
       start = 0
     }
     if end == buffer.count {
-      buffer += [UInt8](repeating: 0, count: min(buffer.count, Self.maximumLineBytes))
+      buffer += [UInt8](repeating: 0, count: min(buffer.count, maximumLineBytes + 2))
     }
     while true {
       beforeRead?()
@@ -123,12 +133,21 @@ final class LineReader {
 
   private func take<R>(
     upTo lineEnd: Int, skipping: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R
-  ) rethrows -> R {
+  ) throws -> R {
     var stop = lineEnd
     if stop > start, buffer[stop - 1] == UInt8(ascii: "\r") { stop -= 1 }
     let first = start
     start = lineEnd + skipping
     lineCount += 1
+    if stop - first > maximumLineBytes {
+      throw LimitError.lineTooLong(
+        file: name, line: lineCount, limitBytes: maximumLineBytes,
+        binary: buffer[first..<stop].contains(0))
+    }
+    blankRun = stop == first ? blankRun + 1 : 0
+    if blankRun > blankLimit {
+      throw LimitError.blankLines(file: name, line: lineCount, limit: blankLimit)
+    }
     return try buffer.withUnsafeBufferPointer { b in
       try body(UnsafeBufferPointer(rebasing: b[first..<stop]))
     }

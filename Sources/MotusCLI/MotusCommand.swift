@@ -22,6 +22,7 @@ struct MotusCommand: ParsableCommand {
     TrainingRuntime.prepare()
     FreedMemory.reuseFreedBlocks()
     do {
+      if let unknown = unknownCommand(Array(CommandLine.arguments.dropFirst())) { throw unknown }
       var command = try parseAsRoot()
       try command.run()
     } catch let error as StandardOutputError where error.isClosedPipe {
@@ -44,6 +45,21 @@ struct MotusCommand: ParsableCommand {
     let message = fullMessage(for: error)
     if !message.isEmpty { StandardError.write(message + "\n") }
     Foundation.exit(code.rawValue)
+  }
+
+  /// A first argument that is neither a flag nor a command, with the command meant when it is
+  /// a misspelling of one ("did you mean"); nil when the first argument is fine.
+  static func unknownCommand(_ arguments: [String]) -> ValidationError? {
+    guard let first = arguments.first, !first.hasPrefix("-") else { return nil }
+    let names = configuration.subcommands.map { $0._commandName }
+    guard !names.contains(first), first != "help" else { return nil }
+    if let meant = SpellingSuggestion.closest(to: first, among: names) {
+      return ValidationError(
+        "'\(Excerpt.text(first))' is not a motus command. Did you mean '\(meant)'?")
+    }
+    return ValidationError(
+      "'\(Excerpt.text(first))' is not a motus command; the commands are "
+        + names.joined(separator: ", ") + ".")
   }
 
   /// Starts this program again with OpenBLAS's kernels pinned (MotusBLAS's `BLASKernels`), so a model

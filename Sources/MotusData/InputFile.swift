@@ -21,6 +21,9 @@ public enum InputFile {
     path == standardInputPath ? "<stdin>" : path
   }
 
+  /// Why an empty path names nothing: what every message about one says.
+  public static let emptyName = "the name is empty (an empty argument, or a variable not set)"
+
   /// What `path` is, following symbolic links; nil when it does not exist.
   public enum Kind: Sendable, Equatable {
     case regularFile, folder, stream, other
@@ -102,6 +105,9 @@ public enum InputFile {
     if path == standardInputPath {
       fd = 0
     } else {
+      guard !path.isEmpty else {
+        throw InputFileError.cannotOpen(file: "''", reason: emptyName)
+      }
       fd = open(path, O_RDONLY | O_CLOEXEC)
       guard fd >= 0 else { throw InputFileError.cannotOpen(file: name, reason: lastError()) }
     }

@@ -35,6 +35,15 @@ public enum Limits {
   /// memory a load can use.
   public static var inputFileBytes: Int { Int(min(memoryBytes, Double(Int.max / 2))) }
 
+  /// Longest line (bytes before its line end) any reader of text accepts: a CSV row of a few
+  /// hundred channels is a few kilobytes. Checked as the text is read (`LineCheck`), so one
+  /// huge line (a gzip bomb, a binary file) is an error after a megabyte, not an allocation.
+  public static let lineBytes = 1 << 20
+
+  /// Most blank lines in a row any reader of text accepts: more is an error (`LineCheck`), so
+  /// a gzip file of line feeds ends at once rather than after minutes.
+  public static let blankLineRun = 1 << 16
+
   /// Memory a command may plan to use: three quarters of the machine's physical memory.
   public static var memoryBytes: Double { Double(ProcessInfo.processInfo.physicalMemory) * 0.75 }
 
@@ -71,6 +80,10 @@ public enum LimitError: Error, Equatable, CustomStringConvertible {
   case sampleRate(what: String, hz: Double)
   case resamplingFactor(what: String, fromHz: Double, toHz: Double)
   case memory(what: String, bytes: Double, availableBytes: Double, hint: String)
+  /// Line `line` of `file` is longer than `limitBytes` (`binary`: it holds NUL bytes).
+  case lineTooLong(file: String, line: Int, limitBytes: Int, binary: Bool)
+  /// Line `line` of `file` is the one past `limit` blank lines in a row.
+  case blankLines(file: String, line: Int, limit: Int)
 
   public var description: String {
     let rates = Limits.sampleRateHz
@@ -88,12 +101,29 @@ public enum LimitError: Error, Equatable, CustomStringConvertible {
     case .memory(let what, let bytes, let available, let hint):
       return "\(what) needs about \(Self.bytes(bytes)), more than the \(Self.bytes(available)) "
         + "a command may use on this machine (three quarters of its memory). HINT: \(hint)"
+    case .lineTooLong(let file, let line, let limit, let binary):
+      return "\(file):\(line): the line is longer than \(Self.size(limit)), the longest line "
+        + "any input may have"
+        + (binary ? ", and holds NUL bytes: the input is not CSV text." : ".")
+        + " HINT: pass CSV text with one row per line (a row of a few hundred channels is a "
+        + "few kilobytes); a file compressed other than with gzip must be decompressed first."
+    case .blankLines(let file, let line, let limit):
+      return "\(file):\(line): more than \(limit) blank lines in a row, more than any input "
+        + "may have. HINT: remove the blank lines (or pass the right file): a recording has "
+        + "one row per line."
     }
   }
 
   private func format(_ x: Double) -> String {
     if x == x.rounded(), abs(x) < 1e15 { return String(Int(x)) }
     return "\(x)"
+  }
+
+  /// `1 MiB (1048576 bytes)`, or bytes alone below 1 KiB.
+  private static func size(_ b: Int) -> String {
+    if b >= 1 << 20, b % (1 << 20) == 0 { return "\(b >> 20) MiB (\(b) bytes)" }
+    if b >= 1 << 10, b % (1 << 10) == 0 { return "\(b >> 10) KiB (\(b) bytes)" }
+    return "\(b) bytes"
   }
 
   package static func bytes(_ b: Double) -> String {

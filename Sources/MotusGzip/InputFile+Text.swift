@@ -9,27 +9,35 @@ extension InputFile {
   /// by its first bytes) the bytes it inflates to. One buffer of the text's size is filled as
   /// the input is read; no copy of the compressed file is kept.
   ///
-  /// - Parameter limit: Most bytes of text accepted; more is an error, not an allocation.
+  /// - Parameters:
+  ///   - limit: Most bytes of text accepted; more is an error, not an allocation.
+  ///   - lineLimit, blankLimit: The line rule (`LineCheck`), applied as the text is read.
   /// - Throws: `InputFileError` naming the file, with the system's reason;
-  ///   `CompressedInputError` for gzip that is cut short, damaged or inflates beyond `limit`.
-  public static func readText(_ path: String, limit: Int = Limits.inputFileBytes) throws
-    -> [UInt8]
-  {
+  ///   `CompressedInputError` for gzip that is cut short, damaged or inflates beyond `limit`;
+  ///   `LimitError.lineTooLong`, `.blankLines` once the text read passes the line rule.
+  public static func readText(
+    _ path: String, limit: Int = Limits.inputFileBytes, lineLimit: Int = Limits.lineBytes,
+    blankLimit: Int = Limits.blankLineRun
+  ) throws -> [UInt8] {
     let reader = try InputReader(path: path, limit: limit)
     let compressed = try reader.isCompressed()
     let expected = try reader.expectedSize()
     if !compressed && expected > limit {
       throw InputFileError.tooLarge(file: reader.name, limitBytes: limit)
     }
-    // A buffer of the expected size, filled in place; then chunks for what is beyond it (a
-    // pipe, a file that grew, a gzip file of several members).
-    let size = min(expected, limit)
+    var lines = LineCheck(file: reader.name, lineLimit: lineLimit, blankLimit: blankLimit)
+    // A buffer of the expected size, filled in place (for gzip, whose size is a claim of its
+    // trailer, at most 64 MiB at first); then chunks for what is beyond it (a pipe, a file
+    // that grew, a gzip file of several members). Reads of at most 4 MiB, each checked.
+    let size = min(expected, limit, compressed ? 64 << 20 : Int.max)
     var bytes = try [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
       count = 0
       guard let base = buffer.baseAddress else { return }
       while count < size {
-        guard let n = try reader.read(into: base + count, count: size - count) else { continue }
+        guard let n = try reader.read(into: base + count, count: min(size - count, 4 << 20))
+        else { continue }
         if n == 0 { break }
+        try lines.check(UnsafeBufferPointer(start: base + count, count: n))
         count += n
       }
     }
@@ -40,6 +48,9 @@ extension InputFile {
       }
       guard let n = read else { continue }
       if n == 0 { break }
+      try chunk.withUnsafeBufferPointer {
+        try lines.check(UnsafeBufferPointer(rebasing: $0[0..<n]))
+      }
       bytes.append(contentsOf: chunk[0..<n])
     }
     return bytes

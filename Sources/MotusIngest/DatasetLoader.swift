@@ -186,6 +186,8 @@ public enum DatasetLoader {
           file: InputFile.displayName(path), reason: "standard input can be read only once")
       }
       switch InputFile.kind(path) {
+      case nil where path.isEmpty:
+        throw CSVError.unreadable(file: "''", reason: InputFile.emptyName)
       case nil:
         throw CSVError.unreadable(file: path, reason: "no such file or folder")
       case .folder:

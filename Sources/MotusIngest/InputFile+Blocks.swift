@@ -40,18 +40,25 @@ final class InputBlocks {
   /// Bytes of text read so far (the file may grow while it is read, as `InputFile.read`
   /// allows).
   private(set) var bytesRead = 0
+  /// The line rule, applied to the text as it is read.
+  private var lines: LineCheck
 
   /// Opens `path` when it is a regular file (nil otherwise: streams are read whole).
   ///
+  /// - Parameter lineLimit: The longest line (`Limits.lineBytes`; tests pass less).
   /// - Throws: `InputFileError` as `InputFile.readText` would (cannot open, not data, too
   ///   large).
-  init?(path: String, limit: Int = Limits.inputFileBytes) throws {
+  init?(
+    path: String, limit: Int = Limits.inputFileBytes, lineLimit: Int = Limits.lineBytes,
+    blankLimit: Int = Limits.blankLineRun
+  ) throws {
     guard path != InputFile.standardInputPath, InputFile.kind(path) == .regularFile else {
       return nil
     }
     let reader = try InputReader(path: path, limit: limit)
     source = .direct(reader)
     name = reader.name
+    lines = LineCheck(file: reader.name, lineLimit: lineLimit, blankLimit: blankLimit)
     size = try reader.isCompressed() ? nil : Int(reader.info.st_size)
     if let size, size > limit { throw InputFileError.tooLarge(file: name, limitBytes: limit) }
   }
@@ -108,6 +115,8 @@ final class InputBlocks {
   }
 
   /// Drops the first `used` bytes, then reads until `minimum` bytes are held or the file ends.
+  ///
+  /// - Throws: `LimitError.lineTooLong`, `.blankLines` as soon as a read passes the limit.
   func refill(dropping used: Int, minimum: Int) throws {
     precondition(used >= 0 && used <= count, "dropping \(used) of \(count) bytes")
     if used > 0 {
@@ -129,12 +138,15 @@ final class InputBlocks {
       (storage, capacity) = (larger, target)
     }
     while count < target {
-      // nil: a signal interrupted the read; read again.
-      guard let n = try read(into: storage + count, count: target - count) else { continue }
+      // nil: a signal interrupted the read; read again. At most 4 MiB a read, so that a line
+      // over the limit is seen after a few megabytes of it.
+      guard let n = try read(into: storage + count, count: min(target - count, 4 << 20))
+      else { continue }
       if n == 0 {
         atEnd = true
         break
       }
+      try lines.check(UnsafeBufferPointer(start: storage + count, count: n))
       count += n
     }
   }

@@ -21,13 +21,22 @@ extension Manifest {
     } catch let error as InputFileError {
       throw ManifestError.unreadable(file: error.file, reason: error.reason)
     }
-    return (try decode(bytes, file: InputFile.displayName(file)), bytes)
+    return (try decode(bytes, file: InputFile.displayName(file)), withoutByteOrderMark(bytes))
+  }
+
+  /// `bytes` with a UTF-8 byte-order mark blanked.
+  static func withoutByteOrderMark(_ bytes: [UInt8]) -> [UInt8] {
+    guard bytes.starts(with: [0xEF, 0xBB, 0xBF]) else { return bytes }
+    return [0x20, 0x20, 0x20] + bytes.dropFirst(3)
   }
 
   /// Decodes and checks manifest text (no file is read): `read` without the file.
   ///
   /// - Throws: `ManifestError` naming `file`, the key, and its line and column.
   public static func decode(_ bytes: [UInt8], file: String) throws -> Manifest {
+    // A UTF-8 byte-order mark (an editor's) is not part of the JSON; blanked, not removed, so
+    // that lines and columns stay those of the file.
+    let bytes = withoutByteOrderMark(bytes)
     if let encoding = TextEncoding.problem(bytes) {
       throw ManifestError.invalidJSON(
         file: file, key: "(top)",
@@ -78,7 +87,7 @@ extension Manifest {
       let underlying = context.underlyingError.map { " (\($0))" } ?? ""
       return .invalidJSON(
         file: file, key: path(context.codingPath),
-        reason: "not valid JSON: \(context.debugDescription)\(underlying)",
+        reason: "the value is not one this key takes (\(context.debugDescription)\(underlying))",
         at: at(context.codingPath))
     @unknown default:
       return .invalidJSON(file: file, key: "(top)", reason: "\(error)")

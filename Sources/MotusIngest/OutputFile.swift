@@ -54,6 +54,10 @@ public final class OutputFile {
   public init(path: String, flag: String, inputs: [String], otherOutputs: [String] = []) throws {
     self.path = path
     self.flag = flag
+    guard !path.isEmpty else {
+      throw OutputFileError.notAFile(
+        path: "''", flag: flag, kind: "an empty name (an empty argument, or a variable not set)")
+    }
     if path == InputFile.standardInputPath {
       if let other = otherOutputs.first(where: { $0 == path }) {
         throw OutputFileError.sameAsOtherOutput(path: path, flag: flag, other: other)

@@ -105,15 +105,26 @@ public struct WindowTableCSV: WindowTableColumns {
           texts[column]?.append(cell)
         } else {
           guard !cell.isEmpty else { throw WindowTableError.emptyCell(at: place(column)) }
-          guard let value = Float(cell) else {
-            throw WindowTableError.nonNumeric(text: cell, at: place(column))
-          }
-          values.append(value)
+          values.append(try number(cell, at: place(column)))
         }
       }
       column += 1
       if field.terminator != .comma { return column }
     }
+  }
+
+  /// A numeric cell's value, finite; errors quote the cell as written (`1e39`, not `inf`).
+  static func number(_ cell: String, at place: @autoclosure () -> String) throws -> Float {
+    guard let value = Float(cell) else {
+      throw WindowTableError.nonNumeric(text: cell, at: place())
+    }
+    guard value.isFinite else {
+      // Digits that overflow a Float are a number out of range; `inf`, `nan` are not numbers.
+      throw cell.contains(where: \.isNumber)
+        ? WindowTableError.outOfRange(text: cell, at: place())
+        : WindowTableError.nonFinite(text: cell, at: place())
+    }
+    return value
   }
 
   /// The header's names, each once.
@@ -170,10 +181,7 @@ public struct WindowTableCSV: WindowTableColumns {
           guard !cell.isEmpty else {
             throw WindowTableError.emptyCell(at: place(row: row, column: indices[j]))
           }
-          guard let value = Float(cell) else {
-            throw WindowTableError.nonNumeric(text: cell, at: place(row: row, column: indices[j]))
-          }
-          out.append(value)
+          out.append(try Self.number(cell, at: place(row: row, column: indices[j])))
         } else {
           out.append(values[row * width + source.k])
         }

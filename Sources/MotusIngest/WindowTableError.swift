@@ -24,6 +24,8 @@ public enum WindowTableError: Error, Equatable, CustomStringConvertible {
   case windowCountDiffers(file: String, specFile: String, table: Int, spec: Int)
   case nonNumeric(text: String, at: String)
   case nonFinite(text: String, at: String)
+  /// A number too large for a 32-bit float (`1e39`), as written.
+  case outOfRange(text: String, at: String)
   case emptyCell(at: String)
   case purityOutOfRange(value: Float, at: String)
   case purityBelowMinimum(value: Float, minimum: Float, at: String, specFile: String)
@@ -77,6 +79,9 @@ public enum WindowTableError: Error, Equatable, CustomStringConvertible {
       return "\(at): '\(Excerpt.text(text))' is not a number."
     case .nonFinite(let text, let at):
       return "\(at): '\(Excerpt.text(text))' is not a finite number."
+    case .outOfRange(let text, let at):
+      return "\(at): '\(Excerpt.text(text))' is beyond ±3.4e38, the largest number a window "
+        + "table holds (a 32-bit float)."
     case .emptyCell(let at):
       return "\(at): the cell is empty."
     case .purityOutOfRange(let value, let at):
@@ -133,7 +138,7 @@ public enum WindowTableError: Error, Equatable, CustomStringConvertible {
     case .featureColumnsDiffer, .windowCountDiffers, .purityBelowMinimum:
       return "pass the spec written with this table (`motus features ... -o TABLE "
         + "--spec-output SPEC`), or write both again."
-    case .nonNumeric, .nonFinite, .emptyCell:
+    case .nonNumeric, .nonFinite, .outOfRange, .emptyCell:
       return "feature, purity and start_s cells hold finite decimal numbers, as `motus "
         + "features` writes them; session, subject and label name the window."
     case .purityOutOfRange:

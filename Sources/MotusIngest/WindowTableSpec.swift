@@ -74,12 +74,14 @@ public struct WindowTableSpec: Codable, Sendable, Equatable {
   ///   a syntax error) with a hint; `.unreadable` when it cannot be read.
   public static func read(_ path: String) throws -> WindowTableSpec {
     let file = InputFile.displayName(path)
-    let bytes: [UInt8]
+    var bytes: [UInt8]
     do {
       bytes = try InputFile.read(path)
     } catch let error as InputFileError {
       throw WindowTableError.unreadable(file: error.file, reason: error.reason)
     }
+    // A UTF-8 byte-order mark (an editor's) is not part of the JSON.
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
     // A walker with a depth limit sees the JSON before the decoder does (no stack overflow).
     if let syntax = JSONLocator.syntaxError(in: bytes) {
       throw WindowTableError.badSpec(
@@ -95,7 +97,7 @@ public struct WindowTableSpec: Codable, Sendable, Equatable {
         throw WindowTableError.badSpec(
           file: file, reason: "it is not a window table's spec (no \"format\": \"\(formatName)\")")
       }
-      throw WindowTableError.badSpec(file: file, reason: Excerpt.text("\(error)", limit: 300))
+      throw WindowTableError.badSpec(file: file, reason: describe(error))
     }
     guard spec.format == formatName else {
       throw WindowTableError.badSpec(
@@ -124,6 +126,42 @@ public struct WindowTableSpec: Codable, Sendable, Equatable {
       throw WindowTableError.specEdited(file: file, stored: stored, computed: computed)
     }
     return spec
+  }
+
+  /// A decoding error in words: which key is missing or holds the wrong kind of value.
+  static func describe(_ error: Error) -> String {
+    guard let error = error as? DecodingError else { return Excerpt.text("\(error)", limit: 300) }
+    func path(_ keys: [CodingKey]) -> String { JSONKeyPath.text(keys) }
+    switch error {
+    case .keyNotFound(let key, let context):
+      let parent = path(context.codingPath)
+      let full = parent == "(top)" ? key.stringValue : "\(parent).\(key.stringValue)"
+      return "the key '\(Excerpt.text(full))' is missing"
+    case .typeMismatch(let type, let context):
+      return "'\(Excerpt.text(path(context.codingPath)))' should be \(words(type))"
+    case .valueNotFound(let type, let context):
+      return "'\(Excerpt.text(path(context.codingPath)))' is null where \(words(type)) is needed"
+    case .dataCorrupted(let context):
+      return "'\(Excerpt.text(path(context.codingPath)))': "
+        + Excerpt.text(context.debugDescription, limit: 200)
+    @unknown default:
+      return Excerpt.text("\(error)", limit: 300)
+    }
+  }
+
+  /// A Swift type as the JSON value it is read from.
+  private static func words(_ type: Any.Type) -> String {
+    switch type {
+    case is String.Type: return "text (a quoted string)"
+    case is Bool.Type: return "true or false"
+    case is Int.Type, is Int64.Type, is UInt.Type: return "a whole number"
+    case is Double.Type, is Float.Type: return "a number"
+    default:
+      let name = "\(type)"
+      if name.hasPrefix("Array") || name.hasPrefix("[") { return "a list ([...])" }
+      if name.hasPrefix("Dictionary") { return "an object ({...})" }
+      return "an object ({...}) of the kind `motus features --spec-output` writes"
+    }
   }
 
   /// The one field that tells a spec file from any other JSON.

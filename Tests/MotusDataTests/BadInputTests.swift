@@ -108,10 +108,19 @@ final class BadInputTests: XCTestCase {
   }
 
   func testHeader_OfHalfAMillionColumnsIsRefusedAtTheLimit() throws {
-    let names = (0..<500_000).map { "c\($0)" }.joined(separator: ",")
+    // 20,000 columns (130 KB): the column limit.
+    let names = (0..<20_000).map { "c\($0)" }.joined(separator: ",")
     let path = try folder.write("wide.csv", names + "\n")
     let error = expectCSVError { _ = try DatasetLoader.load([path], options: options()) }
     XCTAssertEqual(error, .tooManyColumns(file: path, limit: 10_000))
+    // Half a million (3.4 MB): the line limit, before the header is parsed.
+    let half = (0..<500_000).map { "c\($0)" }.joined(separator: ",")
+    let wider = try folder.write("wider.csv", half + "\n")
+    XCTAssertThrowsError(try DatasetLoader.load([wider], options: options())) {
+      XCTAssertEqual(
+        $0 as? LimitError,
+        .lineTooLong(file: wider, line: 1, limitBytes: Limits.lineBytes, binary: false))
+    }
   }
 
   func testLoad_ReadsAFIFOToItsEnd() throws {

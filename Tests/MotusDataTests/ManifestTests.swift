@@ -165,6 +165,16 @@ final class ManifestTests: TemporaryFolderTestCase {
     try assertError("{ \"sampleRateHz\": 10, ", mentions: "(top)")
   }
 
+  func testDecode_UTF8ByteOrderMarkIsRead() throws {
+    let manifest = try Manifest.decode([0xEF, 0xBB, 0xBF] + Array(valid.utf8), file: "m.json")
+    XCTAssertEqual(manifest.sampleRateHz, 10)
+    // An error after it still names the key.
+    let wrong = valid.replacingOccurrences(of: "\"weight\": 2", with: "\"weight\": \"x\"")
+    XCTAssertThrowsError(
+      try Manifest.decode([0xEF, 0xBB, 0xBF] + Array(wrong.utf8), file: "m.json")
+    ) { XCTAssertTrue("\($0)".contains("sources[0].weight"), "\($0)") }
+  }
+
   func testRead_UnreadableFile() {
     XCTAssertThrowsError(try Manifest.read("/nonexistent/m.json")) { error in
       XCTAssertTrue("\(error)".contains("/nonexistent/m.json"))

@@ -25,7 +25,7 @@ struct SmoothingOptions: ParsableArguments {
       "Weight of the newest prediction for --smoothing ema, in (0, 1] (default: "
         + "\(defaultAlpha)).",
       discussion: "Example: `--smoothing ema --alpha 0.3`.", valueName: "a"))
-  var alpha: Float?
+  var alpha: WrittenFloat?
 
   @Option(
     parsing: .unconditional,
@@ -34,11 +34,11 @@ struct SmoothingOptions: ParsableArguments {
         + "\(StreamConfiguration.defaultSwitchProbability)).",
       discussion: "Example: `--smoothing hmm --switch-probability 0.02` (fewer switches).",
       valueName: "p"))
-  var switchProbability: Float?
+  var switchProbability: WrittenFloat?
 
   func validate() throws {
     if let alpha {
-      guard alpha > 0 && alpha <= 1 else {
+      guard alpha.value > 0 && alpha.value <= 1 else {
         throw ValidationError("'--alpha' must be in (0, 1], got \(alpha).")
       }
       guard smoothing == .ema else {
@@ -46,7 +46,7 @@ struct SmoothingOptions: ParsableArguments {
       }
     }
     if let switchProbability {
-      guard switchProbability > 0 && switchProbability < 1 else {
+      guard switchProbability.value > 0 && switchProbability.value < 1 else {
         throw ValidationError(
           "'--switch-probability' must be in (0, 1), got \(switchProbability).")
       }
@@ -59,10 +59,31 @@ struct SmoothingOptions: ParsableArguments {
   var value: Smoothing {
     switch smoothing {
     case .none: .none
-    case .ema: .exponential(alpha: alpha ?? Self.defaultAlpha)
+    case .ema: .exponential(alpha: alpha?.value ?? Self.defaultAlpha)
     case .hmm:
       .hiddenMarkov(
-        switchProbability: switchProbability ?? StreamConfiguration.defaultSwitchProbability)
+        switchProbability: switchProbability?.value
+          ?? StreamConfiguration.defaultSwitchProbability)
     }
+  }
+}
+
+/// A Float flag that keeps the text it was given, so a message quotes `1e-300` as written
+/// rather than the 0 a 32-bit float makes of it.
+struct WrittenFloat: ExpressibleByArgument, CustomStringConvertible {
+  let value: Float
+  let text: String
+
+  init?(argument: String) {
+    guard let number = Double(argument) else { return nil }
+    text = argument
+    value = Float(number)
+  }
+
+  /// As written, with the Float it reads as when that differs in kind (0, infinity).
+  var description: String {
+    guard let number = Double(text), (value == 0) != (number == 0) || value.isInfinite
+    else { return text }
+    return "\(text) (\(value) as a 32-bit float)"
   }
 }

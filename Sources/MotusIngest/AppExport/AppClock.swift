@@ -34,7 +34,7 @@ struct AppClock {
   ///   - source: The file and columns, for notes and errors.
   ///   - line: The file line of sample `i`.
   /// - Throws: `AppExportError` when the times go back more than `repairLimit` times (or in
-  ///   more than one sample in a hundred).
+  ///   more than one sample in a hundred), or never change.
   init(_ input: [Double], source: String, line: (Int) -> Int) throws {
     var t = input
     let n = t.count
@@ -42,6 +42,14 @@ struct AppClock {
     self.step = step
     let outliers = Self.setOutliersBetweenNeighbours(&t, step: step)
     let (out, keep, repeats, backSteps) = Self.dropRepeatsAndFollowOn(t, step: step)
+    if n > 1 && out.count == 1 {
+      throw AppExportError(
+        path: source,
+        message: "the time never changes (all \(n) samples at \(input[0]) s), so the samples "
+          + "cannot be placed on a clock.",
+        hint: "check the file's time column (it must hold each sample's time); export the "
+          + "recording again.")
+    }
     let repairs = outliers.count + backSteps.count
     if backSteps.count > Self.repairLimit || repairs > max(Self.repairLimit, n / 100) {
       let first = backSteps.first?.index ?? outliers.first ?? 0

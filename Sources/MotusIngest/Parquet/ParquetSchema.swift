@@ -46,7 +46,15 @@ enum ParquetSchema {
     var leaves: [Leaf] = []
     var names = Set<String>()
     for element in schema.dropFirst() {
-      if (element.childCount ?? 0) > 0 || element.type == nil {
+      // Every writer names each column and gives a leaf a type: a footer whose bytes were
+      // overwritten decodes to elements with neither.
+      if element.name.isEmpty || ((element.childCount ?? 0) == 0 && element.type == nil) {
+        throw ParquetError.damaged(
+          file: file, column: element.name.isEmpty ? nil : element.name,
+          reason: "its footer (the schema at the end of the file) is damaged: a column has "
+            + (element.name.isEmpty ? "no name" : "neither a type nor columns of its own"))
+      }
+      if (element.childCount ?? 0) > 0 {
         throw ParquetError.unsupported(
           file: file, column: element.name, what: "it is nested (a struct, list or map)",
           hint: "write flat columns only: one number or string per row; select or explode "
