@@ -121,7 +121,7 @@ public struct WindowTableCSV: WindowTableColumns {
     guard value.isFinite else {
       // Digits that overflow a Float are a number out of range; `inf`, `nan` are not numbers.
       throw cell.contains(where: \.isNumber)
-        ? WindowTableError.outOfRange(text: cell, at: place())
+        ? WindowTableError.beyondFloat(text: cell, at: place())
         : WindowTableError.nonFinite(text: cell, at: place())
     }
     return value

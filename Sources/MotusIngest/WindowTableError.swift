@@ -25,7 +25,7 @@ public enum WindowTableError: Error, Equatable, CustomStringConvertible {
   case nonNumeric(text: String, at: String)
   case nonFinite(text: String, at: String)
   /// A number too large for a 32-bit float (`1e39`), as written.
-  case outOfRange(text: String, at: String)
+  case beyondFloat(text: String, at: String)
   case emptyCell(at: String)
   case purityOutOfRange(value: Float, at: String)
   case purityBelowMinimum(value: Float, minimum: Float, at: String, specFile: String)
@@ -79,7 +79,7 @@ public enum WindowTableError: Error, Equatable, CustomStringConvertible {
       return "\(at): '\(Excerpt.text(text))' is not a number."
     case .nonFinite(let text, let at):
       return "\(at): '\(Excerpt.text(text))' is not a finite number."
-    case .outOfRange(let text, let at):
+    case .beyondFloat(let text, let at):
       return "\(at): '\(Excerpt.text(text))' is beyond ±3.4e38, the largest number a window "
         + "table holds (a 32-bit float)."
     case .emptyCell(let at):
@@ -138,7 +138,7 @@ public enum WindowTableError: Error, Equatable, CustomStringConvertible {
     case .featureColumnsDiffer, .windowCountDiffers, .purityBelowMinimum:
       return "pass the spec written with this table (`motus features ... -o TABLE "
         + "--spec-output SPEC`), or write both again."
-    case .nonNumeric, .nonFinite, .outOfRange, .emptyCell:
+    case .nonNumeric, .nonFinite, .beyondFloat, .emptyCell:
       return "feature, purity and start_s cells hold finite decimal numbers, as `motus "
         + "features` writes them; session, subject and label name the window."
     case .purityOutOfRange:
