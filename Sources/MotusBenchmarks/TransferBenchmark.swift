@@ -53,8 +53,56 @@ public enum TransferBenchmark {
     /// Keep every held-out window's calibrated probabilities and novelty score
     /// (`TransferReport.windows`), for studying smoothing and unknown rules without training.
     public var keepWindows = false
+    /// Structure of the motion in the learned engine's streams (`StreamConfiguration`'s
+    /// settings of the same names; trips act in the streamed rows' smoother only). Off by
+    /// default.
+    public var pushUpGate: PushUpGate? = nil
+    public var trips: TripRule? = nil
+    /// More streamed rows, each `"learned, streamed, " + name` with its own structure
+    /// settings, from the same trained models: a rule with and without at the cost of one
+    /// training. Their push-up sets of known count are not streamed.
+    public var variants: [Variant] = []
+
+    /// A streamed row's structure settings.
+    public struct Variant: Sendable {
+      public var name: String
+      public var pushUpGate: PushUpGate?
+      public var trips: TripRule?
+
+      public init(name: String, pushUpGate: PushUpGate?, trips: TripRule?) {
+        self.name = name
+        self.pushUpGate = pushUpGate
+        self.trips = trips
+      }
+    }
 
     public init() {}
+
+    /// The stream settings of the learned engine's rows at `rate`, with `smoothing`.
+    func streamSettings(rate: Double, smoothing: Smoothing) -> StreamConfiguration {
+      var settings = StreamConfiguration()
+      settings.inputRateHz = rate
+      settings.smoothing = smoothing
+      settings.pushUpGate = pushUpGate
+      settings.trips = trips
+      return settings
+    }
+
+    /// The streamed settings of the rows after the first two: one per variant.
+    func variantSettings(rate: Double) -> [StreamConfiguration] {
+      variants.map { variant in
+        var settings = streamSettings(rate: rate, smoothing: streamed)
+        settings.pushUpGate = variant.pushUpGate
+        settings.trips = variant.trips
+        return settings
+      }
+    }
+
+    /// The streamed rows' settings as the report states them.
+    var streamedDescription: String {
+      ([streamed.description] + [pushUpGate?.description, trips?.description].compactMap { $0 })
+        .joined(separator: "; ")
+    }
   }
 
   /// One held-out group: a source, or a placement of a source.
@@ -142,7 +190,7 @@ public enum TransferBenchmark {
       manifest: data.manifest?.name ?? data.manifestFile ?? "", classes: dataset.classLabels,
       negativeLabels: dataset.negativeLabels, sampleRateHz: setup.rate,
       seeds: configuration.seeds, featureSpec: describe(setup.spec),
-      training: describe(configuration.training), streamed: configuration.streamed.description,
+      training: describe(configuration.training), streamed: configuration.streamedDescription,
       groups: groups, pushUps: pushUps, windows: windows)
   }
 
@@ -266,16 +314,22 @@ public enum TransferBenchmark {
   /// calibration of both, and push-up sets of known count `[as recorded, rotated]`.
   struct LearnedRun: Sendable {
     var counters: [ScoreCounter]
-    var calibration = [CalibrationCounter(), CalibrationCounter()]
+    var calibration: [CalibrationCounter]
     var pushUps = [Tally(), Tally()]
     var windows: [TransferReport.HeldOutWindow] = []
 
+    /// Rows: single windows, streamed, then one per configured variant.
+    init(_ setup: Setup) {
+      counters = (0..<(2 + setup.configuration.variants.count)).map { _ in setup.counter() }
+      calibration = counters.map { _ in CalibrationCounter() }
+    }
+
     mutating func merge(_ other: LearnedRun) {
-      for k in 0..<2 {
+      for k in counters.indices {
         counters[k].merge(other.counters[k])
         calibration[k].merge(other.calibration[k])
-        pushUps[k].merge(other.pushUps[k])
       }
+      for k in 0..<2 { pushUps[k].merge(other.pushUps[k]) }
       windows += other.windows
     }
   }
@@ -396,7 +450,7 @@ public enum TransferBenchmark {
       return run
     }
     var merged = setup.groups.map { _ in
-      configuration.seeds.map { _ in LearnedRun(counters: [setup.counter(), setup.counter()]) }
+      configuration.seeds.map { _ in LearnedRun(setup) }
     }
     for (job, run) in zip(jobs, results) { merged[job.group][job.seed].merge(run) }
     return merged
@@ -426,12 +480,13 @@ public enum TransferBenchmark {
     -> LearnedRun
   {
     let configuration = setup.configuration
-    var run = LearnedRun(counters: [setup.counter(), setup.counter()])
+    var run = LearnedRun(setup)
+    let rows =
+      [Smoothing.none, configuration.streamed].map {
+        configuration.streamSettings(rate: setup.rate, smoothing: $0)
+      } + configuration.variantSettings(rate: setup.rate)
     for stream in setup.streams[g][f] {
-      for (k, smoothing) in [Smoothing.none, configuration.streamed].enumerated() {
-        var settings = StreamConfiguration()
-        settings.inputRateHz = setup.rate
-        settings.smoothing = smoothing
+      for (k, settings) in rows.enumerated() {
         let replay = try StreamReplay.engine(
           model: model, configuration: settings, stream: stream,
           channels: setup.dataset.channels, labels: setup.dataset.labels)
@@ -442,9 +497,7 @@ public enum TransferBenchmark {
       }
     }
     let pushUp = Int32(setup.dataset.labels.firstIndex(of: ThresholdActivity.pushUp.rawValue) ?? -1)
-    var settings = StreamConfiguration()
-    settings.inputRateHz = setup.rate
-    settings.smoothing = configuration.streamed
+    let settings = configuration.streamSettings(rate: setup.rate, smoothing: configuration.streamed)
     for set in setup.knownSets[g][f] {
       for (k, stream) in [set.plain, set.rotated].enumerated() {
         let replay = try StreamReplay.engine(
@@ -508,7 +561,12 @@ public enum TransferBenchmark {
           "learned, streamed", learned.map { $0.counters[1] }, learned.map { $0.calibration[1] }),
         result("thresholds, tuned", [thresholds.counters[0]], nil),
         result(voted, [thresholds.counters[1]], nil),
-      ], pushUps: pushUps)
+      ]
+        + setup.configuration.variants.enumerated().map { v, variant in
+          result(
+            "learned, streamed, \(variant.name)", learned.map { $0.counters[2 + v] },
+            learned.map { $0.calibration[2 + v] })
+        }, pushUps: pushUps)
   }
 
   /// One stream per test subject and placement, recordings joined in natural session order.

@@ -65,6 +65,18 @@ struct BenchTransfer: ParsableCommand {
       valueName: "p"))
   var switchProbability: Float = StreamConfiguration.defaultSwitchProbability
 
+  @OptionGroup(title: "Structure of the motion (the learned engine's streams)")
+  var structure: StructureOptions
+
+  @Flag(
+    help: ArgumentHelp(
+      "Add streamed rows with each structure rule on its own, from the same models.",
+      discussion: "Rows 'learned, streamed, push-up gate', '... push-up gate, unknown' (the "
+        + "fallback unknown) and '... trips', each rule with its defaults, or with the settings "
+        + "of --gate-* and --trip-* when given; the 'learned, streamed' row stays as the other "
+        + "flags make it, so one training judges each rule with and without."))
+  var compareStructure = false
+
   @Option(
     parsing: .unconditional,
     help: "Jobs run at once, one core each (default: every core); results do not depend on it.")
@@ -141,6 +153,9 @@ struct BenchTransfer: ParsableCommand {
     configuration.training = try training.trainingOptions()
     configuration.validationGroup = training.validationGroup.trainerGroup
     configuration.streamed = .hiddenMarkov(switchProbability: switchProbability)
+    configuration.pushUpGate = structure.gate
+    configuration.trips = structure.tripRule
+    if compareStructure { configuration.variants = structureVariants() }
     configuration.placementFolds = placementFolds
     configuration.pushUpFolds = pushUpFolds
     configuration.placements = !noPlacements
@@ -172,6 +187,19 @@ struct BenchTransfer: ParsableCommand {
       try StandardOutput.print(
         String(format: "elapsed %.0f s", Double(seconds) + Double(attoseconds) * 1e-18))
     }
+  }
+
+  /// `--compare-structure`'s rows: each rule on its own, the other as the flags set it.
+  func structureVariants() -> [TransferBenchmark.Configuration.Variant] {
+    let gate = structure.gate ?? PushUpGate()
+    var unknownGate = gate
+    unknownGate.fallback = .unknown
+    let trips = structure.tripRule
+    return [
+      .init(name: "push-up gate", pushUpGate: gate, trips: trips),
+      .init(name: "push-up gate, unknown", pushUpGate: unknownGate, trips: trips),
+      .init(name: "trips", pushUpGate: structure.gate, trips: trips ?? TripRule()),
+    ]
   }
 
   /// `group,fold,seed,session,start,label,p:<class>...,novelty,novelty_threshold`.

@@ -53,6 +53,8 @@ struct Stream: ParsableCommand {
 
   @OptionGroup var smoothing: SmoothingOptions
 
+  @OptionGroup(title: "Structure of the motion") var structure: StructureOptions
+
   @OptionGroup var columns: InputColumnOptions
 
   @Option(
@@ -102,6 +104,9 @@ struct Stream: ParsableCommand {
   var height: Double?
 
   func validate() throws {
+    if structure.trips, smoothing.smoothing != .hmm {
+      throw ValidationError.appliesOnly("--trips", with: "--smoothing hmm")
+    }
     if steps, format == .csv {
       throw ValidationError.appliesOnly("--steps", with: "--format json (CSV has no step columns)")
     }
@@ -183,6 +188,8 @@ struct Stream: ParsableCommand {
     configuration.alwaysResample = resample
     configuration.unknownThreshold = unknown.unknownBelow
     configuration.smoothing = smoothing.value
+    configuration.pushUpGate = structure.gate
+    configuration.trips = structure.tripRule
     configuration.inputRateHz = inputRate  // nil: estimated per session from its first rows
     configuration.countsSteps = steps
     configuration.stride = StrideModel(stepLengthMeters: stepLength, heightMeters: height)

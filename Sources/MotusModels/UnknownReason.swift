@@ -10,4 +10,7 @@ public enum UnknownReason: String, Codable, Sendable, CaseIterable {
   case noneOfTheClasses = "none-of-the-classes"
   /// The calibrated top probability is below the unknown threshold.
   case lowConfidence = "low-confidence"
+  /// The answer would be a repetition class (push-up), but the stream counted too few
+  /// repetitions lately (`motus stream --push-up-gate` with `--gate-fallback unknown`).
+  case noRepetitions = "no-repetitions"
 }

@@ -9,6 +9,8 @@
 //   The evidence weight w is the model's hop / window (`FeatureSpec.evidenceWeight`): windows
 //   a third of a window apart see every sample three times, and taking each as independent
 //   evidence made the filter certain three times too fast (w = 1: the filter before).
+//   With trips (`TripRule`) the filter has one more state, a stop on a trip, and a full
+//   transition matrix (O(K²) per step): see TripRule.swift.
 
 import Foundation
 
@@ -37,11 +39,21 @@ public struct PredictionSmoother: Sendable {
   public let smoothing: Smoothing
   /// The exponent of each window's probabilities in the hidden Markov filter, in (0, 1].
   public let evidenceWeight: Float
+  /// The trip states, with hidden Markov smoothing only (nil otherwise).
+  public let trips: TripStates?
   private var state: [Float]
   private var hasState = false
+  // With trips: the (K + 1)² transition matrix and the prior of each state.
+  private var transitions: [Float] = []
+  private var prior: [Float] = []
 
-  /// - Parameter evidenceWeight: See the file's header; 1 counts every window in full.
-  public init(smoothing: Smoothing, classCount: Int, evidenceWeight: Float = 1) {
+  /// - Parameters:
+  ///   - evidenceWeight: See the file's header; 1 counts every window in full.
+  ///   - trips: A stop state for the vehicle class (`TripRule`); used with hidden Markov
+  ///     smoothing, ignored otherwise.
+  public init(
+    smoothing: Smoothing, classCount: Int, evidenceWeight: Float = 1, trips: TripStates? = nil
+  ) {
     precondition(
       evidenceWeight > 0 && evidenceWeight <= 1, "evidenceWeight must be in (0, 1], got \(evidenceWeight)")
     self.evidenceWeight = evidenceWeight
@@ -53,14 +65,22 @@ public struct PredictionSmoother: Sendable {
       precondition(s > 0 && s < 1, "switchProbability must be in (0, 1), got \(s)")
     }
     self.smoothing = smoothing
-    self.state = [Float](repeating: 0, count: classCount)
+    if case .hiddenMarkov(let s) = smoothing, let trips, classCount > 1 {
+      self.trips = trips
+      transitions = trips.transitions(classCount: classCount, switchProbability: s)
+      prior = [Float](repeating: 0, count: classCount + 1)
+      state = [Float](repeating: 0, count: classCount + 1)
+    } else {
+      self.trips = nil
+      state = [Float](repeating: 0, count: classCount)
+    }
   }
 
   public mutating func reset() { hasState = false }
 
   /// Replaces `probabilities` (one per class, summing to 1) with the smoothed vector.
   public mutating func smooth(_ probabilities: UnsafeMutableBufferPointer<Float>) {
-    let k = state.count
+    let k = trips == nil ? state.count : state.count - 1
     precondition(probabilities.count == k, "expected \(k) probabilities")
     if case .hiddenMarkov = smoothing, evidenceWeight != 1 {
       // Tempered evidence, renormalised: the first window's answer is tempered as well.
@@ -74,7 +94,12 @@ public struct PredictionSmoother: Sendable {
     }
     guard hasState else {
       for i in 0..<k { state[i] = probabilities[i] }
+      if trips != nil { state[k] = 0 }
       hasState = true
+      return
+    }
+    if let trips {
+      filterWithTrips(probabilities, trips: trips)
       return
     }
     switch smoothing {
@@ -103,5 +128,32 @@ public struct PredictionSmoother: Sendable {
         probabilities[i] = state[i]
       }
     }
+  }
+
+  /// One forward step over the classes and the stop: the stop's evidence is the still class's
+  /// probability, and it is answered as the vehicle class.
+  private mutating func filterWithTrips(
+    _ probabilities: UnsafeMutableBufferPointer<Float>, trips: TripStates
+  ) {
+    let k = probabilities.count
+    let n = k + 1
+    for to in 0..<n {
+      var sum: Float = 0
+      for from in 0..<n { sum += state[from] * transitions[from * n + to] }
+      prior[to] = sum
+    }
+    var total: Float = 0
+    for i in 0..<n {
+      state[i] = (i == k ? probabilities[trips.still] : probabilities[i]) * prior[i]
+      total += state[i]
+    }
+    if !(total > 0) || !total.isFinite {
+      for i in 0..<k { state[i] = probabilities[i] }
+      state[k] = 0
+      return
+    }
+    for i in 0..<n { state[i] /= total }
+    for i in 0..<k { probabilities[i] = state[i] }
+    probabilities[trips.vehicle] += state[k]
   }
 }

@@ -133,7 +133,7 @@ public struct RepetitionCounter: Sendable {
     sinceEstimate += 1
     if sinceEstimate >= max(1, minimumLag / 4) {
       sinceEstimate = 0
-      estimatedLag = estimatePeriod()
+      estimatedLag = estimatePeriod(over: min(samplesInSet, written, history.count))
       reported += replayIfFirstPeriodic()
     }
     return reported
@@ -148,7 +148,7 @@ public struct RepetitionCounter: Sendable {
     stopCounting()
     isCounting = true
     samplesInSet = max(0, min(lookbackSamples, written))
-    estimatedLag = estimatePeriod()
+    estimatedLag = estimatePeriod(over: min(samplesInSet, written, history.count))
     return replayIfFirstPeriodic()
   }
 
@@ -205,11 +205,71 @@ public struct RepetitionCounter: Sendable {
     return 1
   }
 
-  /// The lag of the highest normalised autocorrelation peak in range, or nil if not periodic.
-  /// Uses only the samples of the current set: what came before (another activity, often
-  /// larger and periodic too) would otherwise set the period.
-  private mutating func estimatePeriod() -> Int? {
-    let n = min(samplesInSet, written, history.count)
+  /// Repetitions in the last `samples` samples (at most the history), counted afresh as if
+  /// they were a set of their own: none unless they are periodic, each at least the refractory
+  /// time after the previous one. Changes neither `count` nor the set being counted: a probe
+  /// (the stream's push-up gate asks it whether a candidate push-up window holds repetitions).
+  /// - Complexity: O(samples · lags), as one period estimate.
+  public mutating func repetitions(inLast samples: Int) -> Int {
+    let n = min(samples, written, history.count)
+    guard let lag = estimatePeriod(over: n), !repeatsFaster(than: lag, over: n) else { return 0 }
+    var sum: Double = 0
+    for i in (written - n)..<written {
+      let v = Double(filtered[i % history.count])
+      sum += v * v
+    }
+    guard sum > 0 else { return 0 }
+    let rms = (sum / Double(n)).squareRoot()
+    let refractory = max(minimumLag, lag / 2)
+    var isArmed = true
+    var last = Int.min
+    var counted = 0
+    for i in (written - n)..<written {
+      let level = Double(filtered[i % history.count]) / rms
+      if !isArmed {
+        if level < 0 { isArmed = true }
+      } else if level > triggerLevel, last == Int.min || i - last >= refractory {
+        isArmed = false
+        last = i
+        counted += 1
+      }
+    }
+    return counted
+  }
+
+  /// Whether the signal `estimatePeriod(over: n)` just unrolled repeats at a lag shorter than
+  /// the shortest plausible one about as strongly as at `lag`: a faster motion (steps,
+  /// vibration) whose multiple fell in range, not a repetition at this period.
+  private func repeatsFaster(than lag: Int, over n: Int) -> Bool {
+    guard minimumLag > 2 else { return false }
+    let level = 0.8 * Double(correlation[lag])
+    let afterLast = Double(correlation[minimumLag])  // r at the shortest plausible lag
+    return scratch.withUnsafeBufferPointer { x in
+      var energy: Double = 0
+      for i in 0..<n { energy += Double(x[i] * x[i]) }
+      guard energy > 0 else { return false }
+      func r(_ short: Int) -> Double {
+        if short == minimumLag { return afterLast }
+        var sum: Double = 0
+        for i in 0..<(n - short) { sum += Double(x[i] * x[i + short]) }
+        return sum / Double(n - short) / (energy / Double(n))
+      }
+      // A peak (no lower than both neighbours) at a shorter lag, about as high.
+      var previous = r(1)
+      var current = r(2)
+      for short in 2..<minimumLag {
+        let next = r(short + 1)
+        if current >= level && current >= previous && current >= next { return true }
+        (previous, current) = (current, next)
+      }
+      return false
+    }
+  }
+
+  /// The lag of the highest normalised autocorrelation peak in range over the last `n`
+  /// samples, or nil if not periodic. Callers pass the samples of the current set: what came
+  /// before (another activity, often larger and periodic too) would otherwise set the period.
+  private mutating func estimatePeriod(over n: Int) -> Int? {
     guard n >= 2 else { return nil }
     // Unroll the ring into scratch, oldest first, mean removed.
     let start = written - n

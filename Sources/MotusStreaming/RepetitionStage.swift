@@ -21,6 +21,11 @@ final class RepetitionStage {
   private let lookbackSamples: Int
   private var isInSet = false
   private var classRun = 0  // consecutive predictions of the class
+  // The push-up gate: answers of the class it turned away just before the run began (the set
+  // began with the first of them, so the look-back reaches back over them too).
+  private let hopLength: Int
+  private var gatedRun = 0
+  private var gatedBeforeRun = 0
 
   /// nil when the model lacks `configuration.repetitionClass` (or it is nil).
   init?(spec: FeatureSpec, classes: [String], configuration: StreamConfiguration) {
@@ -33,6 +38,7 @@ final class RepetitionStage {
     counter = RepetitionCounter(sampleRateHz: spec.sampleRateHz)
     predictionsToConfirm = max(1, configuration.predictionsToConfirmSet)
     lookbackSamples = spec.windowLength + (predictionsToConfirm - 1) * spec.hopLength
+    hopLength = spec.hopLength
   }
 
   /// One sample at the model's rate, counted while a set is confirmed.
@@ -42,13 +48,18 @@ final class RepetitionStage {
   }
 
   /// One answer: confirms a set after enough predictions of the class, ends it at another.
-  func take(_ prediction: StreamPrediction, events: (StreamEvent) -> Void) {
+  /// `gated`: the push-up gate turned this answer away from the class.
+  func take(_ prediction: StreamPrediction, gated: Bool = false, events: (StreamEvent) -> Void) {
     let isClass = !prediction.isUnknown && prediction.classIndex == classIndex
+    if isClass, classRun == 0 { gatedBeforeRun = gatedRun }
+    gatedRun = gated ? gatedRun + 1 : 0
     classRun = isClass ? classRun + 1 : 0
     if isClass, !isInSet, classRun >= predictionsToConfirm {
       isInSet = true
-      // The set began with the first of these windows: count what they already hold.
-      let completed = counter.beginCounting(lookbackSamples: lookbackSamples)
+      // The set began with the first of these windows (or of the answers the gate turned away
+      // just before them): count what they already hold.
+      let completed = counter.beginCounting(
+        lookbackSamples: lookbackSamples + gatedBeforeRun * hopLength)
       report(completed, time: prediction.windowEnd, events: events)
     } else if !isClass, isInSet {
       isInSet = false
@@ -61,6 +72,8 @@ final class RepetitionStage {
     counter.reset()
     isInSet = false
     classRun = 0
+    gatedRun = 0
+    gatedBeforeRun = 0
   }
 
   /// One event per repetition, so that counting events counts repetitions (the look-back

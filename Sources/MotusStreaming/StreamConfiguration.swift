@@ -41,6 +41,15 @@ public struct StreamConfiguration: Sendable {
   /// the class counts nothing.
   public var predictionsToConfirmSet = 3
 
+  // Structure of the motion (off by default).
+
+  /// A push-up answer needs repetitions (`RepetitionGate`); nil: off. Read by the classifier
+  /// stage, with `repetitionClass` as the gated class.
+  public var pushUpGate: PushUpGate?
+  /// The hidden Markov smoother knows trips (`TripRule`); nil: off. Ignored by the other
+  /// smoothings.
+  public var trips: TripRule?
+
   public init() {}
 
   /// The switch probability of `--smoothing hmm` unless set: an expected stay of 20 hops.

@@ -8,8 +8,11 @@
 //                                                                 -> RepetitionStage sets
 //                                    -> gap                       -> every stage restarts
 //
-// The classifier stage classifies; each stage after it keeps its own state and only reads
-// what the classifier hands on, so a stage is added or left out without touching the others.
+// The classifier stage classifies (its smoother may know trips, and its push-up gate may turn
+// a push-up answer without repetitions away: `TripRule`, `RepetitionGate`; the repetition
+// stage hears which answers the gate turned away); each stage after it keeps its own state
+// and only reads what the classifier hands on, so a stage is added or left out without
+// touching the others.
 // Events come out in the order above: a sample's steps, then its repetitions, then the
 // prediction it completed, the segment that closed, and the repetitions a newly confirmed
 // set already held. Every stage allocates in init: no heap allocation per sample once warm.
@@ -117,7 +120,7 @@ public final class StreamingClassifier {
       {
         report(closed, events: events)
       }
-      repetitions?.take(prediction, events: events)
+      repetitions?.take(prediction, gated: classifier.wasGated, events: events)
     case .gap(let from, let to):
       closeSegment(events: events)
       steps?.restart()

@@ -3,8 +3,8 @@
 // Per sample: skip NaN -> detect gaps -> channel recipes (the model's ChannelPlan) ->
 // resample to the model's rate when the input rate differs -> ring buffer of one window.
 // Every hop: copy the window out of the ring -> FeatureExtractor (the model's FeatureSpec)
-// -> Predictor (standardise, network, calibrated softmax) -> smoothing -> label,
-// confidence or unknown.
+// -> Predictor (standardise, network, calibrated softmax) -> smoothing (trips included) ->
+// label, confidence or unknown -> the push-up gate (`RepetitionGate`), when on.
 //
 // Windows start on the same samples as batch windowing (0, hop, 2·hop, ... after each
 // (re)start), and every step is the same code training used, so streaming a recording gives
@@ -38,6 +38,8 @@ final class WindowClassifier {
   /// Smoothed probabilities of the latest prediction, in `model.classes` order.
   private(set) var probabilities: [Float]
   private(set) var extractor: FeatureExtractor
+  /// Whether the push-up gate turned the latest answer away from its class.
+  private(set) var wasGated = false
 
   private let plan: ChannelPlan
   private let gapRule: GapRule
@@ -50,6 +52,7 @@ final class WindowClassifier {
   private var features: [Float]
   private var predictor: Predictor
   private var smoother: PredictionSmoother
+  private let gate: RepetitionGate?
   private var samplesUntilPrediction: Int
   private var lastInputTime: Double?
   // Grid time of each sample in the ring, to stamp predictions; same layout as the ring.
@@ -100,7 +103,9 @@ final class WindowClassifier {
     probabilities = [Float](repeating: 0, count: model.classes.count)
     smoother = PredictionSmoother(
       smoothing: configuration.smoothing, classCount: model.classes.count,
-      evidenceWeight: spec.evidenceWeight)
+      evidenceWeight: spec.evidenceWeight,
+      trips: TripStates(rule: configuration.trips, classes: model.classes, spec: spec))
+    gate = RepetitionGate(spec: spec, classes: model.classes, configuration: configuration)
     samplesUntilPrediction = spec.windowLength
     sampleTimes = [Double](repeating: 0, count: spec.windowLength)
   }
@@ -155,12 +160,14 @@ final class WindowClassifier {
     ring.removeAll()
     extractor.restartContext()
     smoother.reset()
+    gate?.restart()
     samplesUntilPrediction = spec.windowLength
   }
 
   /// One sample at the model's rate.
   private func consume(time: Double, values: UnsafeBufferPointer<Float>, output: (Output) -> Void) {
     ring.append(values)
+    gate?.take(values)
     sampleTimes[sampleTimeSlot] = time
     sampleTimeSlot = sampleTimeSlot + 1 == sampleTimes.count ? 0 : sampleTimeSlot + 1
     output(.sample(time: time, values: values))
@@ -186,9 +193,19 @@ final class WindowClassifier {
     for c in 0..<k { probabilities[c] = predictor.probabilities[c] }
     probabilities.withUnsafeMutableBufferPointer { smoother.smooth($0) }
     let novelty = predictor.noveltyScore
-    let answer = probabilities.withUnsafeBufferPointer { p in
-      predictor.isNegativeClass.withUnsafeBufferPointer {
-        unknownRule.answer(probabilities: p, isNegativeClass: $0, noveltyScore: novelty)
+    var answer = decide(novelty: novelty)
+    wasGated = false
+    if let gate, answer.unknownReason == nil, answer.classIndex == gate.classIndex, !gate.allows() {
+      wasGated = true
+      switch gate.settings.fallback {
+      case .unknown:
+        answer.unknownReason = .noRepetitions
+      case .otherClass:
+        // The best other class: the probabilities renormalised without the gated one.
+        let rest = 1 - probabilities[gate.classIndex]
+        probabilities[gate.classIndex] = 0
+        if rest > 0 { for c in 0..<k { probabilities[c] /= rest } }
+        answer = decide(novelty: novelty)
       }
     }
     statistics.predictions += 1
@@ -196,5 +213,14 @@ final class WindowClassifier {
       windowStart: sampleTimes[sampleTimeSlot], windowEnd: endTime, classIndex: answer.classIndex,
       probability: answer.probability, confidence: answer.confidence,
       unknownReason: answer.unknownReason, noveltyScore: novelty)
+  }
+
+  /// The model's answer (label, confidence or unknown) for the current probabilities.
+  private func decide(novelty: Float?) -> Prediction {
+    probabilities.withUnsafeBufferPointer { p in
+      predictor.isNegativeClass.withUnsafeBufferPointer {
+        unknownRule.answer(probabilities: p, isNegativeClass: $0, noveltyScore: novelty)
+      }
+    }
   }
 }

@@ -239,6 +239,8 @@ final class BadInputCommandTests: TemporaryFolderTestCase {
       (["stream", model, data, "--step-length", "0.7"], "'--step-length' applies only with"),
       (["stream", model, data, "--smoothing", "ema", "--switch-probability", "0.1"],
        "'--switch-probability' applies only with --smoothing hmm"),
+      (["stream", model, data, "--trips"], "'--trips' applies only with --smoothing hmm"),
+      (["stream", model, data, "--gate-window", "12"], "'--gate-window' applies only with"),
       (train + ["--negative-rate", "0.1"], "'--negative-rate' applies only with --negatives"),
       (train + ["--novelty-rate", "0.1"], "'--novelty-rate' applies only with --novelty"),
       (train + ["--negatives", "class"], "'--negatives' applies only with --manifest"),

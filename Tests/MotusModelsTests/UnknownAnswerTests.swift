@@ -16,7 +16,7 @@ final class UnknownAnswerTests: XCTestCase {
   func testReasons_RawValuesInPrecedenceOrder() {
     XCTAssertEqual(
       UnknownReason.allCases.map(\.rawValue),
-      ["far-from-training-data", "none-of-the-classes", "low-confidence"])
+      ["far-from-training-data", "none-of-the-classes", "low-confidence", "no-repetitions"])
   }
 
   func testAnswer_ReasonPrecedence() {

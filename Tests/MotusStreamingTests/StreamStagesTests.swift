@@ -68,8 +68,8 @@ final class StreamStagesTests: XCTestCase {
     #endif
   }
 
-  /// Streams walking then push-ups with steps, distance, repetitions and HMM segments on, and
-  /// counts allocations after the first 300 samples; every kind of event must occur there.
+  /// Streams walking then push-ups with steps, distance, repetitions, the push-up gate and HMM
+  /// segments with trips on, and counts allocations after the first 300 samples; every kind of event must occur there.
   private func assertNoAllocationPerSample(resampling: Bool, throughSession: Bool) throws {
     let model = try StreamAgreement.model()
     var simulator = ActivitySimulator(seed: 8)
@@ -81,6 +81,8 @@ final class StreamStagesTests: XCTestCase {
     configuration.stride = StrideModel(heightMeters: 1.75)
     configuration.alwaysResample = resampling
     configuration.inputRateHz = 50
+    configuration.pushUpGate = PushUpGate()
+    configuration.trips = TripRule()
     let engine = try StreamingClassifier(
       model: model, inputChannels: ActivitySimulator.channels, configuration: configuration)
     let session = StreamSession(
