@@ -81,10 +81,10 @@ struct DistinctInputs {
   /// input, a pipe or a name that is not a CSV file's.
   private static func textKey(_ path: String) -> TextKey? {
     let name = PathName.last(path)
+    let folderName = PathName.folder(path)
     guard path != InputFile.standardInputPath, InputFile.isCSVName(name),
       InputFile.kind(path) == .regularFile,
-      let folder = FileIdentity(path: (path as NSString).deletingLastPathComponent.isEmpty
-        ? "." : (path as NSString).deletingLastPathComponent)
+      let folder = FileIdentity(path: folderName.isEmpty ? "." : folderName)
     else { return nil }
     return TextKey(folder: folder, textName: InputFile.textName(name))
   }
