@@ -33,7 +33,7 @@ trap 'rm -rf "$work"' EXIT
 
 PY=.venv-spark/bin/python
 # The job's own tests first (integrations/spark/tests: the output rule and argument checks,
-# then issue 42's reproductions through the job in a local session): pytest from PyPI.
+# then the reported reproductions through the job in a local session): pytest from PyPI.
 $PY -c "import pytest" 2>/dev/null || $PY -m pip install --quiet pytest >&2
 $PY -m pytest -q -p no:cacheprovider integrations/spark/tests
 $PY integrations/spark/tools/make_cohort.py "$work/cohort" --datasets "$data"

@@ -29,7 +29,7 @@ public enum TransferBenchmark {
     /// Training options of the learned model; the seed is replaced by each of `seeds`.
     public var training = TrainingOptions()
     /// What the learned model's validation part (calibration, confidence levels) holds out.
-    public var validationGroup = Trainer.ValidationGroup.subject
+    public var validationGroup = Trainer.ValidationGroup.source
     /// The stream's smoothing for the "streamed" rows.
     public var streamed: Smoothing = .hiddenMarkov(
       switchProbability: StreamConfiguration.defaultSwitchProbability)

@@ -41,9 +41,7 @@ struct CrossValidate: ParsableCommand {
     guard folds >= 2 else {
       throw ValidationError("'--folds' must be >= 2, got \(folds).")
     }
-    if training.negatives != nil, data.manifest == nil {
-      throw ValidationError.appliesOnly("--negatives", with: "--manifest (its negativeLabels)")
-    }
+    try training.refuseNegativeFlags(manifest: data.manifest)
   }
 
   func run() throws {

@@ -41,9 +41,7 @@ struct Train: ParsableCommand {
     } else {
       try data.requireData()
     }
-    if training.negatives != nil, data.manifest == nil {
-      throw ValidationError.appliesOnly("--negatives", with: "--manifest (its negativeLabels)")
-    }
+    try training.refuseNegativeFlags(manifest: data.manifest)
   }
 
   func run() throws {

@@ -118,7 +118,7 @@ public enum CrossValidation {
   ///   whatever `Trainer.train` throws.
   public static func run(
     table: WindowTable, spec: FeatureSpec, group: Trainer.ValidationGroup, foldCount: Int,
-    seed: UInt64, options: TrainingOptions, validationGroup: Trainer.ValidationGroup = .subject,
+    seed: UInt64, options: TrainingOptions, validationGroup: Trainer.ValidationGroup = .source,
     sourceWeights: [String: Double] = [:], progress: ((Int, Int) -> Void)? = nil
   ) throws -> [FoldResult] {
     let groupOf = { (row: Int) -> String in
@@ -140,9 +140,8 @@ public enum CrossValidation {
       let classIndex = Dictionary(
         classNames.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
       let labels = fold.trainingRows.map { classIndex[table.label(at: $0), default: 0] }
-      let innerGroups = fold.trainingRows.map {
-        validationGroup.group(subject: table.subject(at: $0), session: table.session(at: $0))
-      }
+      let innerGroups = Trainer.validationGroups(
+        table: table, rows: fold.trainingRows, by: validationGroup)
       let trained = try Trainer.train(
         features: table.features.rows(fold.trainingRows), labels: labels, groups: innerGroups,
         classNames: classNames, spec: spec,

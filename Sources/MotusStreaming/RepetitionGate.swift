@@ -1,4 +1,4 @@
-// The push-up gate of a stream (issue 38, structure where the motion has it): a push-up set is
+// The push-up gate of a stream: a push-up set is
 // a run of repetitions, so an answer of the repetition class needs repetitions. Its own
 // `RepetitionCounter`, at push-up cadence, reads the model's magnitude channel at every sample
 // whatever the answer (O(1) per sample: it only keeps the history), and when a window's answer

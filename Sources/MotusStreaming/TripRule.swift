@@ -1,4 +1,4 @@
-// Trips in the hidden Markov smoother (issue 38, structure where the motion has it): a vehicle
+// Trips in the hidden Markov smoother: a vehicle
 // trip does not end at a red light, and nobody leaves a vehicle without walking. With a
 // `TripRule` the smoother's states are the classes plus one more, "stopped on a trip": it
 // is entered only from automotive, its evidence is the classifier's stationary probability,

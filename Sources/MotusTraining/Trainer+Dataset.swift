@@ -13,7 +13,7 @@ extension Trainer {
     case subject, session
     /// Whole sources of a manifest (subjects named `source:subject`), so that calibration and
     /// the confidence cut-offs are set on predictions for sources the fit never saw; a subject
-    /// without a source prefix is its own group.
+    /// without a source prefix is its own group, and data of one source is split by subject.
     case source
 
     /// The group of a window of `subject` in `session`.
@@ -24,6 +24,18 @@ extension Trainer {
       case .source: Manifest.source(ofSubject: subject) ?? subject
       }
     }
+  }
+
+  /// Each row's validation group; by source only where the rows come from two or more sources
+  /// (one source cannot hold itself out), else by subject.
+  public static func validationGroups(
+    table: WindowTable, rows: [Int], by choice: ValidationGroup
+  ) -> [String] {
+    let groups = rows.map {
+      choice.group(subject: table.subject(at: $0), session: table.session(at: $0))
+    }
+    guard choice == .source, Set(groups).count < 2 else { return groups }
+    return validationGroups(table: table, rows: rows, by: .subject)
   }
 
   /// Windows `dataset` (plus its perturbed copies when `options.augmentation` is set) with
@@ -42,7 +54,7 @@ extension Trainer {
   ///   `train(features:...)` throws.
   public static func train(
     dataset: Dataset, spec: FeatureSpec, minimumPurity: Float = 0,
-    validationGroup: ValidationGroup = .subject, options: TrainingOptions = .init(),
+    validationGroup: ValidationGroup = .source, options: TrainingOptions = .init(),
     sourceWeights: [String: Double] = [:], progress: ((EpochReport) -> Void)? = nil
   ) throws -> (model: TrainedModel, report: TrainingReport, table: WindowTable) {
     try checkAugmentation(options)
@@ -75,7 +87,7 @@ extension Trainer {
   ///   whatever `train(features:...)` throws.
   public static func train(
     windows table: consuming WindowTable, negativeLabels: [String], spec: FeatureSpec,
-    validationGroup: ValidationGroup = .subject, options: TrainingOptions = .init(),
+    validationGroup: ValidationGroup = .source, options: TrainingOptions = .init(),
     sourceWeights: [String: Double] = [:], progress: ((EpochReport) -> Void)? = nil
   ) throws -> (model: TrainedModel, report: TrainingReport, table: WindowTable) {
     guard table.windowCount > 0 else {
@@ -99,9 +111,7 @@ extension Trainer {
     for (k, old) in kept.enumerated() { newIndex[old] = k }
     let classNames = kept.map { table.labels[$0] }
     let labels = rows.map { newIndex[Int(table.labelIndices[$0])] }
-    let groups = rows.map {
-      validationGroup.group(subject: table.subject(at: $0), session: table.session(at: $0))
-    }
+    let groups = validationGroups(table: table, rows: rows, by: validationGroup)
     let effective = balancedSourceWeights(
       table: table, rows: rows, sourceWeights: sourceWeights, balance: options.sourceBalance)
     let weights = rowWeights(table: table, rows: rows, sourceWeights: effective)

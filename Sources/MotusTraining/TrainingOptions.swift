@@ -32,8 +32,11 @@ public struct TrainingOptions: Codable, Equatable, Sendable {
   /// `nil` trains on the recordings as they are. Default `Augmentation.recommended`, chosen on
   /// `motus bench transfer`.
   public var augmentation: Augmentation? = .recommended
-  /// See `NegativeUse`.
-  public var negatives: NegativeUse = .ignore
+  /// See `NegativeUse`. Learnt as a class by default: on sources and placements left out of
+  /// training, the negative activities learnt as one more class cut how often push-up,
+  /// automotive and cycling are answered where nobody does them (`motus bench transfer`,
+  /// docs/measurements.md).
+  public var negatives: NegativeUse = .learnAsClass
   /// With negatives learnt as a class: the share of held-out people's windows of real classes
   /// that may be answered unknown because the negative classes claim them. It sets the
   /// model's `negativeThreshold` (the upper `1 - negativeRate` quantile of the negative

@@ -241,7 +241,7 @@ final class BadInputCommandTests: TemporaryFolderTestCase {
        "'--switch-probability' applies only with --smoothing hmm"),
       (["stream", model, data, "--trips"], "'--trips' applies only with --smoothing hmm"),
       (["stream", model, data, "--gate-window", "12"], "'--gate-window' applies only with"),
-      (train + ["--negative-rate", "0.1"], "'--negative-rate' applies only with --negatives"),
+      (train + ["--negative-rate", "0.1"], "'--negative-rate' applies only with --manifest"),
       (train + ["--novelty-rate", "0.1"], "'--novelty-rate' applies only with --novelty"),
       (train + ["--negatives", "class"], "'--negatives' applies only with --manifest"),
       (train + ["--hidden", "32"], "'--hidden' applies only with --model mlp"),

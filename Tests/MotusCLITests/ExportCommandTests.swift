@@ -37,7 +37,7 @@ final class ExportCommandTests: TemporaryFolderTestCase {
     let header = String(decoding: windows.prefix(128), as: UTF8.self)
     XCTAssertTrue(header.contains("'shape': (5, 77, 3)"), header)
     let probabilities = try Data(contentsOf: URL(fileURLWithPath: parity + "/probabilities.npy"))
-    XCTAssertTrue(String(decoding: probabilities.prefix(128), as: UTF8.self).contains("(5, 6)"))
+    XCTAssertTrue(String(decoding: probabilities.prefix(128), as: UTF8.self).contains("(5, 7)"))
   }
 
   func testExport_ParityReadsUnlabelledRecordings() throws {

@@ -3,7 +3,7 @@
 // /dev/stdin, two manifest sources. The loader identifies inputs by device and inode. A CSV
 // file beside its gzip copy (`x.csv` and `x.csv.gz`, what `gzip -k` leaves) is one recording
 // twice and is refused by the same rule: in a folder, on the command line, in a manifest and in
-// an app-export folder (issue 42, item 6).
+// an app-export folder.
 
 import Foundation
 import MotusGzip

@@ -1,4 +1,4 @@
-// Structure of the motion in the stream (issue 38): the push-up gate and the smoother's trips.
+// Structure of the motion in the stream: the push-up gate and the smoother's trips.
 // Every signal and recording here is SYNTHETIC: sines and noise made in the test, or
 // ActivitySimulator recordings streamed through the small synthetic model.
 

@@ -1,4 +1,4 @@
-// Flags for the structure a motion has (issue 38): the push-up gate (`--push-up-gate`) and the
+// Flags for the structure a motion has: the push-up gate (`--push-up-gate`) and the
 // smoother's trips (`--trips`). Shared by `motus stream` and `motus bench transfer`, so a
 // benchmark judges exactly what a stream with the same flags answers. Both are off by default.
 

@@ -109,9 +109,10 @@ struct TrainingFlags: ParsableArguments {
     help: ArgumentHelp(
       "Hold out whole subjects, sessions or sources for validation.",
       discussion:
-        "'source' (a manifest's sources) sets calibration and the confidence levels on "
-        + "predictions for sources the fit never saw."))
-  var validationGroup: GroupChoice = .subject
+        "'source' (the default: a manifest's sources; data of one source is split by subject) "
+        + "sets calibration and the confidence levels on predictions for sources the fit "
+        + "never saw."))
+  var validationGroup: GroupChoice = .source
 
   @Option(
     parsing: .unconditional,
@@ -284,6 +285,16 @@ struct TrainingFlags: ParsableArguments {
     }
     if noveltyRate != nil, (noveltyComponents ?? Self.defaults.noveltyComponents) <= 0 {
       throw ValidationError.appliesOnly("--novelty-rate", with: "--novelty-components K, K > 0")
+    }
+  }
+
+  /// `--negatives` and `--negative-rate` act on a manifest's negative labels: without a
+  /// manifest they would be ignored.
+  func refuseNegativeFlags(manifest: String?) throws {
+    guard manifest == nil else { return }
+    let given = [("--negatives", negatives != nil), ("--negative-rate", negativeRate != nil)]
+    for (flag, isGiven) in given where isGiven {
+      throw ValidationError.appliesOnly(flag, with: "--manifest (its negativeLabels)")
     }
   }
 

@@ -1,4 +1,4 @@
-"""The reproductions of issue 42's data loss, through the whole job (`job.run`) in a local Spark
+"""The reported reproductions of data loss, through the whole job (`job.run`) in a local Spark
 session, with a stand-in for motus that records each run and fails every recording: each
 refused output leaves every file as it was and runs no recording."""
 
