@@ -51,6 +51,8 @@ public enum AccuracyBenchmark {
     public var features = FeatureChoice()
     /// Training options of the learned model: `motus train`'s defaults.
     public var training = TrainingOptions()
+    /// What the learned model's validation part (calibration, confidence levels) holds out.
+    public var validationGroup = Trainer.ValidationGroup.source
     /// Window labels the debounced threshold variant votes over (5 hops, about 6 s).
     public var voteLength = 5
     /// The engine is scored once per entry. Default: no smoothing, and the stream's
@@ -166,7 +168,7 @@ public enum AccuracyBenchmark {
     let spec = try configuration.features.spec(
       recipes: data.result.recipes, sampleRateHz: split.rate)
     let trained = try Trainer.train(
-      dataset: split.training, spec: spec, validationGroup: .subject,
+      dataset: split.training, spec: spec, validationGroup: configuration.validationGroup,
       options: configuration.training, sourceWeights: data.sourceWeights)
     let summary = String(
       format: "trained here (motus train's defaults unless flags say otherwise): %@; "

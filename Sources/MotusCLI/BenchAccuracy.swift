@@ -60,6 +60,7 @@ struct BenchAccuracy: ParsableCommand {
       var configuration = AccuracyBenchmark.Configuration()
       configuration.features = featureChannels.apply(to: try windows.featureChoice())
       configuration.training = try training.trainingOptions()
+      configuration.validationGroup = training.validationGroup.trainerGroup
       if let testSubjects { configuration.testSubjects = DataOptions.list(testSubjects) }
       report = try AccuracyBenchmark.run(
         data: data, model: loadedModel, configuration: configuration, progress: progress.show)
