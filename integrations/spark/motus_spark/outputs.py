@@ -38,7 +38,20 @@ _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*:)(//[^/]*)?(.*)$")
 
 
 class OutputError(CohortError):
-    """An output the job refuses before any work; the message names it, why, and the fix."""
+    """An output the job refuses before any work; the message names it, why, and the fix.
+
+    The message is one line: control characters in the paths it quotes (a cohort named
+    by a newline) are written as escapes, so they cannot forge or split the message.
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__(_one_line(message))
+
+
+def _one_line(text: str) -> str:
+    return "".join(
+        ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text
+    )
 
 
 def refusal(output: str, reason: str, hint: str) -> OutputError:

@@ -145,3 +145,10 @@ def test_arguments_the_job_cannot_run_with_are_usage_errors(
         job.parse_arguments(["features", str(place / "cohort"), *argv])
     assert caught.value.code == 2
     assert said in capsys.readouterr().err
+
+
+def test_a_refusal_is_one_line_whatever_the_paths_hold() -> None:
+    # Found by the spark-args fuzzer: a cohort named by a newline split the message in two.
+    message = str(OutputError("-o score: cannot write there (it lies inside the cohort, \n)"))
+    assert "\n" not in message and "\\n" in message
+    assert str(OutputError("a\tb\x1bc")) == "a\\tb\\x1bc"
