@@ -31,12 +31,15 @@ let package = Package(
       dependencies: ["MotusModels", "MotusFeatures", "MotusData", "MotusLinearAlgebra"],
       exclude: ["README.md"]),
     // Training-side ingest (pure Swift, but no part of MotusInference): the parallel CSV
-    // loader, manifests, phone-app exports, device perturbation, window tables, and the output
-    // rule every command writes by.
+    // loader, manifests, phone-app exports, Parquet and CSV window tables, device perturbation.
     .target(
       name: "MotusIngest",
-      dependencies: ["MotusData", "MotusFeatures", "MotusLinearAlgebra", "MotusGzip"],
+      dependencies: ["MotusData", "MotusFeatures", "MotusLinearAlgebra", "MotusGzip", "MotusOutput"],
       exclude: ["README.md"]),
+    // What commands write and print: the output rule (atomic files, `-`, outputs that are
+    // inputs refused), checked standard output and error, text tables. No part of
+    // MotusInference: an app writes none of these.
+    .target(name: "MotusOutput", dependencies: ["MotusData"], exclude: ["README.md"]),
     // gzip-compressed input read as its text, inflated as it is read (zlib): ingest only.
     .target(name: "MotusGzip", dependencies: ["CZlib", "MotusData"], exclude: ["README.md"]),
     .target(name: "MotusBaselines", dependencies: ["MotusData"], exclude: ["README.md"]),
@@ -60,14 +63,14 @@ let package = Package(
     .target(
       name: "MotusTraining",
       dependencies: [
-        "MotusModels", "MotusFeatures", "MotusIngest", "MotusData", "MotusLinearAlgebra",
-        "MotusBLAS",
+        "MotusModels", "MotusFeatures", "MotusIngest", "MotusOutput", "MotusData",
+        "MotusLinearAlgebra", "MotusBLAS",
       ], exclude: ["README.md"]),
     .target(
       name: "MotusEvaluation",
       dependencies: [
         "MotusTraining", "MotusStreaming", "MotusModels", "MotusFeatures", "MotusIngest",
-        "MotusData", "MotusLinearAlgebra",
+        "MotusOutput", "MotusData", "MotusLinearAlgebra",
       ], exclude: ["README.md"]),
     // Every benchmark: the learned engine against threshold rules (it trains its models, so it
     // needs OpenBLAS too), and the cost of features and streaming.
@@ -75,12 +78,12 @@ let package = Package(
       name: "MotusBenchmarks",
       dependencies: [
         "MotusBaselines", "MotusStreaming", "MotusTraining", "MotusFeatures", "MotusModels",
-        "MotusIngest", "MotusGzip", "MotusData", "MotusLinearAlgebra",
+        "MotusIngest", "MotusOutput", "MotusGzip", "MotusData", "MotusLinearAlgebra",
       ], exclude: ["README.md"]),
     .target(
       name: "Motus",
       dependencies: [
-        "MotusData", "MotusIngest", "MotusGzip", "MotusLinearAlgebra", "MotusFeatures",
+        "MotusData", "MotusIngest", "MotusOutput", "MotusGzip", "MotusLinearAlgebra", "MotusFeatures",
         "MotusModels", "MotusStreaming", "MotusBaselines", "MotusTraining", "MotusSimulation",
         "MotusEvaluation", "MotusBenchmarks", "MotusExport",
       ], exclude: ["README.md"]),
@@ -115,12 +118,20 @@ let package = Package(
         "MotusStreaming", "MotusSimulation",
       ],
       path: "Tests/MotusTestSupport"),
+    .testTarget(name: "MotusDataTests", dependencies: ["MotusData", "MotusTestSupport"]),
     .testTarget(
-      name: "MotusDataTests",
+      name: "MotusIngestTests",
       dependencies: [
-        "MotusData", "MotusIngest", "MotusGzip", "MotusTestSupport", "CMallocCounter",
+        "MotusIngest", "MotusData", "MotusFeatures", "MotusLinearAlgebra", "MotusGzip",
+        "MotusOutput", "MotusTestSupport", "CMallocCounter",
       ],
       exclude: ["Fixtures"]),
+    .testTarget(
+      name: "MotusGzipTests", dependencies: ["MotusGzip", "MotusData", "MotusTestSupport"]),
+    .testTarget(
+      name: "MotusOutputTests", dependencies: ["MotusOutput", "MotusData", "MotusTestSupport"]),
+    // Rules over the whole package (each import allowed by Package.swift), not one module.
+    .testTarget(name: "PackageTests"),
     .testTarget(
       name: "MotusLinearAlgebraTests",
       dependencies: ["MotusLinearAlgebra", "MotusBLAS", "MotusTestSupport"]),
@@ -148,7 +159,7 @@ let package = Package(
       name: "MotusEvaluationTests",
       dependencies: [
         "MotusEvaluation", "MotusStreaming", "MotusTraining", "MotusModels", "MotusSimulation",
-        "MotusIngest", "MotusTestSupport",
+        "MotusIngest", "MotusOutput", "MotusTestSupport",
       ]),
     .testTarget(
       name: "MotusBaselinesTests", dependencies: ["MotusBaselines", "MotusData", "MotusBenchmarks"]),

@@ -10,6 +10,7 @@
 @_exported import MotusIngest
 @_exported import MotusLinearAlgebra
 @_exported import MotusModels
+@_exported import MotusOutput
 @_exported import MotusSimulation
 @_exported import MotusStreaming
 @_exported import MotusTraining

@@ -7,6 +7,7 @@ import Foundation
 import MotusData
 import MotusGzip
 import MotusIngest
+import MotusOutput
 
 #if canImport(Glibc)
   import Glibc

@@ -4,6 +4,7 @@ import Foundation
 import MotusData
 import MotusIngest
 import MotusModels
+import MotusOutput
 import MotusStreaming
 
 extension EvaluationResult {

@@ -4,6 +4,7 @@
 import Foundation
 import MotusIngest
 import MotusModels
+import MotusOutput
 
 extension ModelFile {
   /// Writes by the output rule (`OutputFile`): a temporary file in the same folder, then a

@@ -14,6 +14,7 @@ import Foundation
 import MotusData
 import MotusIngest
 import MotusLinearAlgebra
+import MotusOutput
 
 /// Holds a `[N, F]` table on disk (or, when no file can be written, in memory) and hands out its
 /// rows.

@@ -1,5 +1,5 @@
 // Phone-app exports through the command line, on the SYNTHETIC fixtures of
-// Tests/MotusDataTests/Fixtures/AppExports: what inspect reports, --label and --label-map, and
+// Tests/MotusIngestTests/Fixtures/AppExports: what inspect reports, --label and --label-map, and
 // the errors for an unlabelled or unknown recording.
 
 import Foundation
@@ -13,7 +13,7 @@ import XCTest
 final class AppExportCommandTests: TemporaryFolderTestCase {
   private func fixture(_ name: String) -> String {
     URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("MotusDataTests/Fixtures/AppExports").appendingPathComponent(name)
+      .appendingPathComponent("MotusIngestTests/Fixtures/AppExports").appendingPathComponent(name)
       .path
   }
 

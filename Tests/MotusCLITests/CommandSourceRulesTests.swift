@@ -57,7 +57,7 @@ final class CommandSourceRulesTests: XCTestCase {
     // The writer itself, and help and version requests, which ArgumentParser prints to
     // standard output.
     let allowed = [
-      "MotusIngest/StandardError.swift": "STDERR_FILENO",
+      "MotusOutput/StandardError.swift": "STDERR_FILENO",
       "MotusCLI/MotusCommand.swift": "if code.rawValue == 0 { exit(withError: error) }",
     ]
     let root = Self.cliSources.deletingLastPathComponent()

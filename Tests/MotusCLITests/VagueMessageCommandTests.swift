@@ -3,6 +3,7 @@
 // motus does not inflate. Data is SYNTHETIC (MotusSimulation) or written by the test.
 
 import Foundation
+import MotusData
 import MotusSimulation
 import MotusTestSupport
 import XCTest
@@ -80,7 +81,7 @@ final class VagueMessageCommandTests: TemporaryFolderTestCase {
 
   func testCompressedInput_IsNamedWithTheCommandThatDecompresses() throws {
     var bytes = Array("BZh91AY&SY".utf8)
-    var generator = SystemRandomNumberGenerator()
+    var generator = SplitMix64(seed: 24301)  // seeded: a failure replays
     bytes += (0..<2000).map { _ in UInt8.random(in: 0...255, using: &generator) }
     _ = FileManager.default.createFile(atPath: path("x.csv.bz2"), contents: Data(bytes))
     try expect(["inspect", path("x.csv.bz2")], says: "looks like bzip2-compressed data")

@@ -105,10 +105,10 @@ final class WindowTableCommandTests: TemporaryFolderTestCase {
   }
 
   /// The Spark job's table of six SYNTHETIC gzipped recordings, as its `features` mode wrote
-  /// it (Tests/MotusDataTests/Fixtures/Parquet/make_cluster_table.py): Parquet parts with
+  /// it (Tests/MotusIngestTests/Fixtures/Parquet/make_cluster_table.py): Parquet parts with
   /// float32 features, a `recording` and a `window` column, and the spec with its row count.
   private static let clusterFixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("MotusDataTests/Fixtures/Parquet/cluster-table")
+    .deletingLastPathComponent().appendingPathComponent("MotusIngestTests/Fixtures/Parquet/cluster-table")
 
   func testSparkParquetTable_TrainsTheModelOfItsRecordings() throws {
     let fixture = Self.clusterFixture.path

@@ -4,6 +4,7 @@ import MotusFeatures
 import MotusIngest
 import MotusLinearAlgebra
 import MotusModels
+import MotusOutput
 import MotusTraining
 import XCTest
 

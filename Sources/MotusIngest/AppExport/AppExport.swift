@@ -5,6 +5,7 @@
 import Foundation
 import MotusData
 import MotusGzip
+import MotusOutput
 
 #if canImport(Glibc)
   import Glibc

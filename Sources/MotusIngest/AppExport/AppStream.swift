@@ -2,6 +2,7 @@
 
 import Foundation
 import MotusData
+import MotusOutput
 
 /// Standard gravity (m/s²): the factor apps use between g and m/s².
 let standardGravity = 9.80665

@@ -7,6 +7,7 @@
 import Foundation
 import MotusData
 import MotusGzip
+import MotusOutput
 
 enum PhyphoxReader {
   static func recognises(header: [String]) -> Bool { header.first == "Time (s)" }

@@ -6,6 +6,7 @@
 
 import Foundation
 import MotusData
+import MotusOutput
 
 enum SensorLogReader {
   static func recognises(header: [String]) -> Bool {

@@ -11,6 +11,7 @@
 import Foundation
 import MotusData
 import MotusGzip
+import MotusOutput
 
 enum SensorLoggerReader {
   /// Sensor files Motus uses; any other CSV in the folder is listed as ignored.
