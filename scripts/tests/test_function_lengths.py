@@ -8,7 +8,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import textwrap
 import unittest
 
 SCRIPT = pathlib.Path(__file__).resolve().parent.parent / "function-lengths.py"
