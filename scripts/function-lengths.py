@@ -5,6 +5,7 @@
     python3 scripts/function-lengths.py --over 40        # another limit
     python3 scripts/function-lengths.py --check 5 120    # exit 1 if, in either language, more
                                                          # than 5 are over 60 or any is over 120
+    python3 scripts/function-lengths.py --root DIR       # another checkout (the tests use it)
 
 Swift: every `func`, `init` and `deinit` under Sources/, counted from its declaration line to
 its closing brace (both included). Strings (single-line, multiline and raw) and comments are
@@ -12,8 +13,9 @@ skipped when matching braces, so a brace in a message or a doc comment does not 
 early.
 
 Python: every `def` and `async def` (methods too; not lambdas) of the .py files git tracks or
-would track (`git ls-files --cached --others --exclude-standard`, so ignored folders such as
-.build and the virtual environments stay out), or, outside a git checkout, every .py file
+would track, in every folder (`git ls-files --cached --others --exclude-standard`: the Spark
+job and its tools, scripts/, the fixture generators under Tests/, the notebooks' helpers; the
+ignored .build and virtual environments stay out), or, outside a git checkout, every .py file
 below the root except in hidden folders and __pycache__. Counted with Python's `ast` from the
 `def` line, decorators excluded, to the function's last line (`end_lineno`: its last
 statement, so comments and blank lines after it do not count).
