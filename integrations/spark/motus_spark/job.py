@@ -452,38 +452,44 @@ def spec_key(spec: str) -> str:
     return json.dumps(fields, sort_keys=True)
 
 
-def feature_frame(
-    spark: Any, tagged: Any, summaries: list[tuple], tables: dict[str, tuple[list[str], str]]
-) -> tuple[Any, list[tuple], Optional[str]]:
-    """The window table of every recording whose columns and spec are the cohort's (those of
-    most recordings), and the cohort's spec file with its row count; a recording with other
-    columns or another spec (its rate, say) is marked failed, saying what differs."""
-    from pyspark.sql import types as T
+def cohort_columns_and_spec(tables: dict[str, tuple[list[str], str]]) -> tuple[tuple, str]:
+    """The feature columns and spec (without its row count) most recordings share."""
+    return Counter((tuple(h), spec_key(s)) for h, s in tables.values()).most_common(1)[0][0]
 
-    if not tables:
-        return None, summaries, None
-    cohort = Counter((tuple(h), spec_key(s)) for h, s in tables.values()).most_common(1)[0][0]
-    cohort_header, cohort_spec = cohort
+
+def table_mismatch(
+    recording: str, table: tuple[list[str], str], cohort_header: tuple, cohort_spec: str
+) -> Optional[str]:
+    """Why a recording's window table cannot join the cohort's, or None when it can."""
+    header, spec = table
+    if tuple(header) != cohort_header:
+        missing = sorted(set(cohort_header) - set(header))[:3]
+        extra = sorted(set(header) - set(cohort_header))[:3]
+        return (
+            f"{recording}: its feature columns are not the cohort's ({len(header)} against "
+            f"{len(cohort_header)}; missing {missing}, extra {extra}). HINT: give every "
+            "recording the same channels (motus flag --channels) and rate (--sample-rate)."
+        )
+    if spec_key(spec) != cohort_spec:
+        theirs, ours = json.loads(spec)["featureSpec"], json.loads(cohort_spec)["featureSpec"]
+        differing = sorted(k for k in set(theirs) | set(ours) if theirs.get(k) != ours.get(k))
+        return (
+            f"{recording}: its windows are not the cohort's (the spec differs in "
+            f"{', '.join(differing[:3])}). HINT: give every recording one rate with the "
+            "motus flag --sample-rate."
+        )
+    return None
+
+
+def mark_mismatched(
+    summaries: list[tuple], tables: dict[str, tuple[list[str], str]], cohort: tuple[tuple, str]
+) -> tuple[list[tuple], set[str], int, Optional[str]]:
+    """The summaries with every recording whose table is not the cohort's marked failed (its
+    reason as the error), the recordings kept, their window count and the first kept spec."""
     kept, marked, windows, spec_text = set(), [], 0, None
     for row in summaries:
         table = tables.get(row[0])
-        reason = None
-        if table is not None and tuple(table[0]) != cohort_header:
-            missing = sorted(set(cohort_header) - set(table[0]))[:3]
-            extra = sorted(set(table[0]) - set(cohort_header))[:3]
-            reason = (
-                f"{row[0]}: its feature columns are not the cohort's ({len(table[0])} against "
-                f"{len(cohort_header)}; missing {missing}, extra {extra}). HINT: give every "
-                "recording the same channels (motus flag --channels) and rate (--sample-rate)."
-            )
-        elif table is not None and spec_key(table[1]) != cohort_spec:
-            theirs, ours = json.loads(table[1])["featureSpec"], json.loads(cohort_spec)["featureSpec"]
-            differing = sorted(k for k in set(theirs) | set(ours) if theirs.get(k) != ours.get(k))
-            reason = (
-                f"{row[0]}: its windows are not the cohort's (the spec differs in "
-                f"{', '.join(differing[:3])}). HINT: give every recording one rate with the "
-                "motus flag --sample-rate."
-            )
+        reason = None if table is None else table_mismatch(row[0], table, *cohort)
         if reason is not None:
             fields = list(row)
             fields[3], fields[5] = "failed", reason
@@ -493,11 +499,25 @@ def feature_frame(
             windows += row[7] or 0
             spec_text = spec_text or table[1]
         marked.append(row)
-    spec = json.loads(spec_text) if spec_text else None
-    if spec is not None:
-        spec["windowCount"] = windows
+    return marked, kept, windows, spec_text
+
+
+def cohort_spec_file(spec_text: Optional[str], windows: int) -> Optional[str]:
+    """The spec file of the whole table: a recording's spec with the cohort's row count."""
+    if not spec_text:
+        return None
+    spec = json.loads(spec_text)
+    spec["windowCount"] = windows
+    return json.dumps(spec, indent=2, sort_keys=True) + "\n"
+
+
+def feature_schema(cohort_header: tuple) -> Any:
+    """recording and window, then the text columns as strings, the place columns as doubles
+    and the features as floats."""
+    from pyspark.sql import types as T
+
     text = set(FEATURE_META_COLUMNS)
-    schema = T.StructType(
+    return T.StructType(
         [
             T.StructField("recording", T.StringType(), False),
             T.StructField("window", T.LongType(), False),
@@ -513,28 +533,43 @@ def feature_frame(
             for c in cohort_header
         ]
     )
-    wanted = spark.sparkContext.broadcast(kept)
 
-    def typed(record: tuple) -> tuple:
-        recording, index, values = record
-        return (
-            recording,
-            index,
-            *[
-                (
-                    v
-                    if c in text
-                    else None if v == "" else float(v) if c in PLACE_COLUMNS else float32_of(v)
-                )
-                for c, v in zip(cohort_header, values)
-            ],
-        )
 
-    rows = tagged.filter(lambda t: t[0] == "f" and t[1][0] in wanted.value).map(
-        lambda t: typed(t[1])
+def typed_feature_row(cohort_header: tuple, record: tuple) -> tuple:
+    """A ("f") record's text cells as the values feature_schema gives their columns."""
+    text = set(FEATURE_META_COLUMNS)
+    recording, index, values = record
+    return (
+        recording,
+        index,
+        *[
+            (
+                v
+                if c in text
+                else None if v == "" else float(v) if c in PLACE_COLUMNS else float32_of(v)
+            )
+            for c, v in zip(cohort_header, values)
+        ],
     )
-    spec_file = json.dumps(spec, indent=2, sort_keys=True) + "\n" if spec is not None else None
-    return spark.createDataFrame(rows, schema), marked, spec_file
+
+
+def feature_frame(
+    spark: Any, tagged: Any, summaries: list[tuple], tables: dict[str, tuple[list[str], str]]
+) -> tuple[Any, list[tuple], Optional[str]]:
+    """The window table of every recording whose columns and spec are the cohort's (those of
+    most recordings), and the cohort's spec file with its row count; a recording with other
+    columns or another spec (its rate, say) is marked failed, saying what differs."""
+    if not tables:
+        return None, summaries, None
+    cohort = cohort_columns_and_spec(tables)
+    marked, kept, windows, spec_text = mark_mismatched(summaries, tables, cohort)
+    cohort_header = cohort[0]
+    wanted = spark.sparkContext.broadcast(kept)
+    rows = tagged.filter(lambda t: t[0] == "f" and t[1][0] in wanted.value).map(
+        lambda t: typed_feature_row(cohort_header, t[1])
+    )
+    schema = feature_schema(cohort_header)
+    return spark.createDataFrame(rows, schema), marked, cohort_spec_file(spec_text, windows)
 
 
 def write_text(spark: Any, path: str, text: str, overwrite: bool) -> None:

@@ -166,61 +166,52 @@ def two_at_once(motus: str, model: str, path: str) -> float:
     return time.perf_counter() - started
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    for name in ("motus", "model", "long_hour", "tiny", "work"):
-        parser.add_argument(name)
-    parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--hours", type=int, default=16, help="one-hour recordings in the cohort")
-    parser.add_argument("--tiny-count", type=int, default=100)
-    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
-    parser.add_argument("--master", help=argparse.SUPPRESS)
-    parser.add_argument("--warmup", help=argparse.SUPPRESS)
-    parser.add_argument("--jobs", nargs="*", help=argparse.SUPPRESS)
-    args = parser.parse_args()
-    args.motus, args.model, args.work = (
-        os.path.abspath(p) for p in (args.motus, args.model, args.work)
-    )
-    if args.worker:
-        return worker(args)
-    os.makedirs(args.work, exist_ok=True)
-    load = [os.getloadavg()[0]]
-    log = lambda text: print(f"bench: {text}", file=sys.stderr, flush=True)  # noqa: E731
+def log(text: str) -> None:
+    print(f"bench: {text}", file=sys.stderr, flush=True)
 
+
+def median_of(runs: list[dict], key: str) -> float:
+    return statistics.median(r[key] for r in runs)
+
+
+def hour_results(args: argparse.Namespace) -> dict[str, object]:
+    """`motus stream` alone on the hour and on the tiny recording: its wall and CPU seconds,
+    and how much of the CPU is the engine's."""
     hour = [motus_alone(args.motus, args.model, args.long_hour) for _ in range(args.runs)]
     tiny = [motus_alone(args.motus, args.model, args.tiny) for _ in range(args.runs)]
-    med = lambda runs, key: statistics.median(r[key] for r in runs)  # noqa: E731
-    results: dict[str, object] = {"runs": args.runs, "cores": os.cpu_count()}
-    results["hour"] = {
+    return {
         "samples": hour[0]["samples"],
         "bytes": os.path.getsize(args.long_hour),
-        "motus_wall_s": med(hour, "wall_s"),
-        "motus_cpu_s": med(hour, "cpu_s"),
-        "engine_us_per_sample": med(hour, "engine_us"),
-        "engine_share_of_cpu": med(hour, "engine_us")
+        "motus_wall_s": median_of(hour, "wall_s"),
+        "motus_cpu_s": median_of(hour, "cpu_s"),
+        "engine_us_per_sample": median_of(hour, "engine_us"),
+        "engine_share_of_cpu": median_of(hour, "engine_us")
         * hour[0]["samples"]
         / 1e6
-        / med(hour, "cpu_s"),
-        "tiny_motus_wall_s": med(tiny, "wall_s"),
-        "tiny_motus_cpu_s": med(tiny, "cpu_s"),
+        / median_of(hour, "cpu_s"),
+        "tiny_motus_wall_s": median_of(tiny, "wall_s"),
+        "tiny_motus_cpu_s": median_of(tiny, "cpu_s"),
     }
-    log(f"the hour: {results['hour']}")
 
-    # What the machine gives a second process now: motus alone, one run against two at once.
+
+def two_processes_results(args: argparse.Namespace) -> dict[str, object]:
+    """What the machine gives a second process now: motus alone, one run against two at once."""
     one_run, two_runs = [], []
     for _ in range(args.runs):
         one_run.append(motus_alone(args.motus, args.model, args.long_hour)["wall_s"])
         two_runs.append(two_at_once(args.motus, args.model, args.long_hour))
-    results["two_processes"] = {
+    return {
         "one_s": one_run,
         "two_at_once_s": two_runs,
         "ratio": 2 * statistics.median(one_run) / statistics.median(two_runs),
     }
-    log(f"two processes: {results['two_processes']}")
 
-    hours = linked_cohort(os.path.join(args.work, "hours"), args.long_hour, args.hours)
-    one = linked_cohort(os.path.join(args.work, "tiny1"), args.tiny, 1)
-    many = linked_cohort(os.path.join(args.work, "tiny"), args.tiny, args.tiny_count)
+
+def throughput_runs(
+    args: argparse.Namespace, hours: str, one: str, load: list[float]
+) -> tuple[dict[str, list[dict]], list[float]]:
+    """The job on the cohort of hours, local[1] against local[2] alternating, each run in a
+    warm session, and beside each pair what two motus processes at once give."""
     runs: dict[str, list[dict]] = {"local[1]": [], "local[2]": []}
     ceiling = []
     for i in range(args.runs):
@@ -235,7 +226,14 @@ def main() -> int:
         alone = motus_alone(args.motus, args.model, args.long_hour)["wall_s"]
         ceiling.append(2 * alone / two_at_once(args.motus, args.model, args.long_hour))
         log(f"run {i + 1}: two motus processes at once, {ceiling[-1]:.2f}x one")
-    samples = hour[0]["samples"] * args.hours
+    return runs, ceiling
+
+
+def throughput_results(
+    args: argparse.Namespace, samples_per_hour: int, runs: dict[str, list[dict]], ceiling: list
+) -> dict[str, object]:
+    """Medians of the throughput runs: job seconds, samples per second and CPU per hour."""
+    samples = samples_per_hour * args.hours
     throughput: dict[str, object] = {"recordings": args.hours, "samples": samples}
     for master, key in (("local[1]", "local1"), ("local[2]", "local2")):
         wall = [r["job_s"][0] for r in runs[master]]
@@ -252,9 +250,14 @@ def main() -> int:
     throughput["session_start_s"] = statistics.median(
         r["session_start_s"] for r in runs["local[1]"] + runs["local[2]"]
     )
-    results["throughput"] = throughput
+    return throughput
 
-    # Per-recording overhead: one warm local[1] session of 100 recordings against one of 1.
+
+def overhead_results(
+    args: argparse.Namespace, one: str, many: str, hour: dict, load: list[float]
+) -> dict[str, object]:
+    """Per-recording overhead: one warm local[1] session of many tiny recordings against one
+    of a single one."""
     single = in_worker(args, "local[1]", [one] * args.runs, one)
     multiple = in_worker(args, "local[1]", [many] * args.runs, one)
     load.append(os.getloadavg()[0])
@@ -265,7 +268,7 @@ def main() -> int:
     per_recording_cpu = (
         statistics.median(multiple["job_cpu_s"]) - statistics.median(single["job_cpu_s"])
     ) / extra
-    results["overhead"] = {
+    return {
         "tiny_recordings": args.tiny_count,
         "job_one_s": single["job_s"],
         "job_many_s": multiple["job_s"],
@@ -273,9 +276,49 @@ def main() -> int:
         "per_recording_cpu_s": per_recording_cpu,
         "motus_cpu_s_per_tiny_recording": statistics.median(multiple["motus_cpu_s"])
         / args.tiny_count,
-        "share_of_hour_wall": per_recording / results["hour"]["motus_wall_s"],
-        "share_of_hour_cpu": per_recording_cpu / results["hour"]["motus_cpu_s"],
+        "share_of_hour_wall": per_recording / hour["motus_wall_s"],
+        "share_of_hour_cpu": per_recording_cpu / hour["motus_cpu_s"],
     }
+
+
+def parse_arguments() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    for name in ("motus", "model", "long_hour", "tiny", "work"):
+        parser.add_argument(name)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--hours", type=int, default=16, help="one-hour recordings in the cohort")
+    parser.add_argument("--tiny-count", type=int, default=100)
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--master", help=argparse.SUPPRESS)
+    parser.add_argument("--warmup", help=argparse.SUPPRESS)
+    parser.add_argument("--jobs", nargs="*", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    args.motus, args.model, args.work = (
+        os.path.abspath(p) for p in (args.motus, args.model, args.work)
+    )
+    return args
+
+
+def main() -> int:
+    args = parse_arguments()
+    if args.worker:
+        return worker(args)
+    os.makedirs(args.work, exist_ok=True)
+    load = [os.getloadavg()[0]]
+    results: dict[str, object] = {"runs": args.runs, "cores": os.cpu_count()}
+    results["hour"] = hour_results(args)
+    log(f"the hour: {results['hour']}")
+    results["two_processes"] = two_processes_results(args)
+    log(f"two processes: {results['two_processes']}")
+
+    hours = linked_cohort(os.path.join(args.work, "hours"), args.long_hour, args.hours)
+    one = linked_cohort(os.path.join(args.work, "tiny1"), args.tiny, 1)
+    many = linked_cohort(os.path.join(args.work, "tiny"), args.tiny, args.tiny_count)
+    runs, ceiling = throughput_runs(args, hours, one, load)
+    results["throughput"] = throughput_results(
+        args, results["hour"]["samples"], runs, ceiling
+    )
+    results["overhead"] = overhead_results(args, one, many, results["hour"], load)
     results["load_average_1min"] = {
         "min": min(load),
         "median": statistics.median(load),

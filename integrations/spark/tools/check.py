@@ -208,6 +208,84 @@ def write_parquet_cohort(spark: Any, cohort: str, names: list[str], path: str) -
     spark.createDataFrame(rows, schema).repartition(3).write.parquet(path)
 
 
+def references(motus: str, model: str, cohort: str, names: list[str]) -> dict[str, dict]:
+    """motus on one machine for every recording, two at a time, and what it made of them."""
+    with ThreadPoolExecutor(2) as pool:
+        expected = dict(
+            zip(
+                names,
+                pool.map(
+                    lambda n: reference(motus, model, os.path.join(cohort, n), n),
+                    names,
+                ),
+            )
+        )
+    failing = sum(1 for r in expected.values() if r["code"] != 0)
+    print(
+        f"check: motus on one machine: {len(names)} recordings, {failing} refused, "
+        f"{sum(len(r.get('predictions', [])) for r in expected.values())} windows"
+    )
+    return expected
+
+
+def local_session(master: str) -> Any:
+    """One JVM for every job and read: Spark's start is most of a small cohort's time."""
+    from pyspark.sql import SparkSession
+
+    spark = (
+        SparkSession.builder.master(master)
+        .appName("motus spark check")
+        .config("spark.ui.showConsoleProgress", "false")
+        .getOrCreate()
+    )
+    spark.sparkContext.setLogLevel("ERROR")
+    return spark
+
+
+def check_parquet_input(
+    spark: Any, args: argparse.Namespace, chosen: list[str], expected: dict, problems: list[str]
+) -> bool:
+    """The chosen recordings as one Parquet dataset of samples through `--input parquet`;
+    False when the job fails."""
+    parquet_in, parquet_out = (os.path.join(args.work, n) for n in ("samples.parquet", "parquet"))
+    write_parquet_cohort(spark, args.cohort, chosen, parquet_in)
+    argv = [
+        "score",
+        args.model,
+        parquet_in,
+        "-o",
+        parquet_out,
+        "--input",
+        "parquet",
+        "--time-column",
+        "t",
+        "--motus",
+        args.motus,
+    ]
+    if job.run(argv, spark) != 0:
+        return False
+    compare(spark, parquet_out, {n: expected[n] for n in chosen}, problems, "parquet")
+    return True
+
+
+def check_jobs(
+    spark: Any, args: argparse.Namespace, names: list[str], expected: dict, problems: list[str]
+) -> Optional[tuple[list[str], list[str]]]:
+    """The cohort as files, some of it through Parquet, and a window table trained on; the
+    recordings that went through Parquet and those trained on, or None when a job fails."""
+    files_out = os.path.join(args.work, "files")
+    argv = ["score", args.model, args.cohort, "-o", files_out, "--motus", args.motus]
+    if job.run(argv, spark) != 0:
+        return None
+    compare(spark, files_out, expected, problems, "files")
+    chosen = [n for n in names if n.startswith("motionsense-")][:PARQUET_RECORDINGS]
+    if not check_parquet_input(spark, args, chosen, expected, problems):
+        return None
+    trained = [n for n in names if n.startswith("motionsense-")][:TABLE_RECORDINGS]
+    check_table_training(spark, args.motus, args.cohort, trained, args.work, problems)
+    return chosen, trained
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("motus")
@@ -218,67 +296,16 @@ def main() -> int:
     args = parser.parse_args()
 
     names = sorted(n for n in os.listdir(args.cohort) if not n.startswith((".", "_")))
-    with ThreadPoolExecutor(2) as pool:
-        expected = dict(
-            zip(
-                names,
-                pool.map(
-                    lambda n: reference(args.motus, args.model, os.path.join(args.cohort, n), n),
-                    names,
-                ),
-            )
-        )
-    failing = sum(1 for r in expected.values() if r["code"] != 0)
-    print(
-        f"check: motus on one machine: {len(names)} recordings, {failing} refused, "
-        f"{sum(len(r.get('predictions', [])) for r in expected.values())} windows"
-    )
-
-    files_out, parquet_in, parquet_out = (
-        os.path.join(args.work, n) for n in ("files", "samples.parquet", "parquet")
-    )
-    from pyspark.sql import SparkSession
-
-    # One JVM for both jobs and the reads: Spark's start is most of a small cohort's time.
-    spark = (
-        SparkSession.builder.master(args.master)
-        .appName("motus spark check")
-        .config("spark.ui.showConsoleProgress", "false")
-        .getOrCreate()
-    )
-    spark.sparkContext.setLogLevel("ERROR")
+    expected = references(args.motus, args.model, args.cohort, names)
+    spark = local_session(args.master)
     problems: list[str] = []
     try:
-        if (
-            job.run(
-                ["score", args.model, args.cohort, "-o", files_out, "--motus", args.motus], spark
-            )
-            != 0
-        ):
-            return 1
-        compare(spark, files_out, expected, problems, "files")
-        chosen = [n for n in names if n.startswith("motionsense-")][:PARQUET_RECORDINGS]
-        write_parquet_cohort(spark, args.cohort, chosen, parquet_in)
-        argv = [
-            "score",
-            args.model,
-            parquet_in,
-            "-o",
-            parquet_out,
-            "--input",
-            "parquet",
-            "--time-column",
-            "t",
-            "--motus",
-            args.motus,
-        ]
-        if job.run(argv, spark) != 0:
-            return 1
-        compare(spark, parquet_out, {n: expected[n] for n in chosen}, problems, "parquet")
-        trained = [n for n in names if n.startswith("motionsense-")][:TABLE_RECORDINGS]
-        check_table_training(spark, args.motus, args.cohort, trained, args.work, problems)
+        checked = check_jobs(spark, args, names, expected, problems)
     finally:
         spark.stop()
+    if checked is None:
+        return 1
+    chosen, trained = checked
     for problem in problems[:20]:
         print("check: " + problem, file=sys.stderr)
     if problems:

@@ -123,14 +123,8 @@ def folder_of_parts(spark, name, frames):
     open(os.path.join(target, "_SUCCESS"), "w").close()
 
 
-def main():
-    spark = (
-        SparkSession.builder.master("local[1]")
-        .appName("motus parquet fixtures")
-        .config("spark.ui.enabled", "false")
-        .getOrCreate()
-    )
-    spark.sparkContext.setLogLevel("ERROR")
+def write_readable(spark):
+    """The fixtures the reader reads, each with the values it must give as JSON."""
     # What `motus_spark` writes by default: snappy, data page v1, dictionaries.
     single(spark, "windows-snappy.parquet", ROWS)
     single(spark, "windows-none.parquet", ROWS, compression="none")
@@ -160,7 +154,9 @@ def main():
     )
     write_json("two-parts.json", ROWS + MORE_ROWS)
 
-    # What the reader refuses.
+
+def write_refused(spark):
+    """What the reader refuses."""
     single(spark, "windows-gzip.parquet", ROWS, compression="gzip")
     single(
         spark,
@@ -184,6 +180,18 @@ def main():
         "mixed-schemas",
         [spark.createDataFrame(ROWS, SCHEMA), spark.createDataFrame(MORE_ROWS, renamed)],
     )
+
+
+def main():
+    spark = (
+        SparkSession.builder.master("local[1]")
+        .appName("motus parquet fixtures")
+        .config("spark.ui.enabled", "false")
+        .getOrCreate()
+    )
+    spark.sparkContext.setLogLevel("ERROR")
+    write_readable(spark)
+    write_refused(spark)
     spark.stop()
 
 
