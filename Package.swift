@@ -160,7 +160,10 @@ let package = Package(
       ]),
     .testTarget(
       name: "MotusCLITests",
-      dependencies: ["MotusCLI", "MotusTestSupport", "MotusSimulation", "MotusGzip"]),
+      dependencies: [
+        "MotusCLI", "MotusTestSupport", "MotusSimulation", "MotusGzip", "MotusIngest",
+        "MotusTraining",
+      ]),
     .testTarget(
       name: "MotusFuzzTests",
       dependencies: [
