@@ -162,7 +162,7 @@ let package = Package(
       name: "MotusCLITests",
       dependencies: [
         "MotusCLI", "MotusTestSupport", "MotusSimulation", "MotusGzip", "MotusIngest",
-        "MotusTraining",
+        "MotusTraining", "MotusStreaming",
       ]),
     .testTarget(
       name: "MotusFuzzTests",

@@ -160,31 +160,37 @@ enum StepReport {
     let report = JSONReport(
       counts: counts.map {
         JSONReport.Count(
-          recording: relative($0.recording), rate_hz: $0.rateHz, seconds: $0.seconds,
-          phone: $0.reference, motus: $0.learned, threshold_typical: $0.typicalThreshold,
-          threshold_tuned: $0.tunedThreshold, median_cadence: $0.medianCadence)
+          recording: relative($0.recording), rateHz: $0.rateHz, seconds: $0.seconds,
+          phone: $0.reference, motus: $0.learned, thresholdTypical: $0.typicalThreshold,
+          thresholdTuned: $0.tunedThreshold, medianCadence: $0.medianCadence)
       },
       cadence: cadences.map {
         JSONReport.Cadence(
           label: $0.label, sessions: $0.sessions, minutes: $0.minutes,
-          predictions: $0.predictions, steps_per_minute: $0.stepsPerMinute,
-          cadence_p5_p50_p95: $0.cadencePercentiles, fraction_in_range: $0.fractionInRange)
+          predictions: $0.predictions, stepsPerMinute: $0.stepsPerMinute,
+          percentiles: $0.cadencePercentiles, fractionInRange: $0.fractionInRange)
       })
     return String(
       decoding: try JSONEncoder.sortedKeys(prettyPrinted: true).encode(report), as: UTF8.self)
   }
 
-  /// The JSON form; keys as written (nil values left out).
+  /// The JSON form (nil values left out).
   private struct JSONReport: Encodable {
     struct Count: Encodable {
       var recording: String
-      var rate_hz: Double
+      var rateHz: Double
       var seconds: Double
       var phone: Double
       var motus: Int
-      var threshold_typical: Int
-      var threshold_tuned: Int?
-      var median_cadence: Double
+      var thresholdTypical: Int
+      var thresholdTuned: Int?
+      var medianCadence: Double
+
+      enum CodingKeys: String, CodingKey {
+        case recording, seconds, phone, motus
+        case rateHz = "rate_hz", thresholdTypical = "threshold_typical"
+        case thresholdTuned = "threshold_tuned", medianCadence = "median_cadence"
+      }
     }
 
     struct Cadence: Encodable {
@@ -192,9 +198,16 @@ enum StepReport {
       var sessions: Int
       var minutes: Double
       var predictions: Int
-      var steps_per_minute: Double
-      var cadence_p5_p50_p95: [Double]
-      var fraction_in_range: Double?
+      var stepsPerMinute: Double
+      /// The 5th, 50th and 95th.
+      var percentiles: [Double]
+      var fractionInRange: Double?
+
+      enum CodingKeys: String, CodingKey {
+        case label, sessions, minutes, predictions
+        case stepsPerMinute = "steps_per_minute", percentiles = "cadence_p5_p50_p95"
+        case fractionInRange = "fraction_in_range"
+      }
     }
 
     var counts: [Count]

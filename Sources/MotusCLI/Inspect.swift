@@ -18,7 +18,8 @@ struct Inspect: ParsableCommand {
       A phone-app export (Sensor Logger or phyphox folder; SensorLog, phyphox, Physics Toolbox \
       or AndroSensor CSV) is recognised by its header or folder; the notes say which layout, \
       units, sign, axis order and clock were converted, which files were joined and which \
-      ignored. The line `windows of the default 5.12 s` counts the windows `train` would cut.
+      ignored. The line `windows of the default \(FeatureChoice.defaultWindowSeconds) s` counts \
+      the windows `train` would cut.
 
       JSON keys (durations in seconds, rates in Hz): files, rowsRead, rowsDroppedByLabel, \
       recordings, samples; channels [{name, operation (copy|sum|magnitude), inputs, scale}]; \

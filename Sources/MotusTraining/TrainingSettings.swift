@@ -1,8 +1,10 @@
 // A model file's record of how it was fitted, typed. On disk it is text by flag-like name
 // (`"l2Penalty": "1.0"`), the layout every model file has had: older files load, and the same
 // training writes the same bytes. Fields are optional because a file records only the parts
-// that ran (no solver for an MLP, no novelty settings without a detector). The inference side
-// carries the text as it is (`TrainingMetadata.settingsText`); training writes and reads it here.
+// that ran (no solver for an MLP, no novelty settings without a detector). The shared
+// hyperparameters are written and read through their table (`SharedHyperparameters.recorded`),
+// not a field each. The inference side carries the text as it is
+// (`TrainingMetadata.settingsText`); training writes and reads it here.
 
 import MotusData
 import MotusIngest
