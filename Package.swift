@@ -171,7 +171,10 @@ let package = Package(
       ]),
     .testTarget(
       name: "MotusCLITests",
-      dependencies: ["MotusCLI", "MotusTestSupport", "MotusSimulation", "MotusGzip"]),
+      dependencies: [
+        "MotusCLI", "MotusTestSupport", "MotusSimulation", "MotusGzip", "MotusIngest",
+        "MotusTraining", "MotusStreaming",
+      ]),
     .testTarget(
       name: "MotusFuzzTests",
       dependencies: [

@@ -6,10 +6,44 @@
 import Foundation
 import MotusBaselines
 import MotusData
+import MotusIngest
 import MotusModels
 import MotusStreaming
 
 public enum StepBenchmark {
+  /// The acceleration columns every recording is read with: the model's input, and the |a|
+  /// the threshold pedometer counts peaks of.
+  public static let channels = ["acceleration.x", "acceleration.y", "acceleration.z"]
+  /// Recordings sampled slower than this are not counted: a step's peak lasts about 0.1 s.
+  public static let minimumRateHz: Double = 15
+  /// The label a phone-app recording is read with: counting steps does not need its activity.
+  public static let recordingLabel = "walking"
+  /// MotionSense labels whose cadence is measured.
+  public static let cadenceLabels = ["walking", "jogging", "sitting", "standing"]
+  /// The cadence (steps/min) each of `cadenceLabels` should keep; nil: the label is only
+  /// counted, as for sitting and standing.
+  public static let cadenceRanges: [String: ClosedRange<Double>?] = [
+    "walking": 90...130, "jogging": 140...200, "sitting": nil, "standing": nil,
+  ]
+
+  /// How a phone-app recording is read for `counts`.
+  public static var recordingOptions: LoadOptions {
+    var options = LoadOptions()
+    options.channelPatterns = ["acceleration.*"]
+    options.appLabels = AppExportLabels(label: recordingLabel)
+    return options
+  }
+
+  /// How labelled recordings (MotionSense) are read for `cadences`: `cadenceLabels`, of
+  /// `subjects` when given.
+  public static func cadenceOptions(subjects: SubjectFilter?) -> LoadOptions {
+    var options = LoadOptions()
+    options.channelPatterns = ["acceleration.*"]
+    if let subjects { options.subjects = subjects }
+    options.keepLabels = cadenceLabels
+    return options
+  }
+
   /// One recording's step counts over the interval its reference covers.
   public struct CountResult: Sendable, Equatable {
     public var recording: String
@@ -82,7 +116,8 @@ public enum StepBenchmark {
   /// `minimumRateHz`; the threshold pedometer is tuned on the others. Every recording's
   /// columns are `channels`, `acceleration.x/y/z` first.
   public static func counts(
-    model: TrainedModel, recordings: [Recording], channels: [String], minimumRateHz: Double = 15
+    model: TrainedModel, recordings: [Recording], channels: [String] = channels,
+    minimumRateHz: Double = minimumRateHz
   ) throws -> [CountResult] {
     let measured = recordings.filter { $0.pedometer != nil && $0.sampleRateHz >= minimumRateHz }
     let references = measured.map { r in
@@ -117,7 +152,7 @@ public enum StepBenchmark {
   /// Cadence per prediction over the recordings of each label in `ranges` (a nil range: the
   /// label is only counted, as for sitting and standing).
   public static func cadences(
-    model: TrainedModel, dataset: Dataset, ranges: [String: ClosedRange<Double>?]
+    model: TrainedModel, dataset: Dataset, ranges: [String: ClosedRange<Double>?] = cadenceRanges
   ) throws -> [CadenceResult] {
     try ranges.keys.sorted().compactMap { label -> CadenceResult? in
       guard let index = dataset.labels.firstIndex(of: label) else { return nil }

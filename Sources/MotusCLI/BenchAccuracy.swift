@@ -54,7 +54,7 @@ struct BenchAccuracy: ParsableCommand {
     let report: AccuracyReport
     do {
       defer { progress.clear() }
-      let data = try progress.loadManifest(source.manifest, dataRoot: source.dataRoot)
+      let data = try source.load(showing: progress)
       training.warnIfNoNegatives(data.result.dataset.negativeLabels)
       let loadedModel = try model.map { try ModelFile.read(path: $0) }
       var configuration = AccuracyBenchmark.Configuration()

@@ -44,23 +44,18 @@ struct BenchSteps: ParsableCommand {
 
   func run() throws {
     let trained = try ModelFile.read(path: model)
-    let counts = try StepBenchmark.counts(
-      model: trained, recordings: try measuredRecordings(),
-      channels: ["acceleration.x", "acceleration.y", "acceleration.z"])
+    let counts = try StepBenchmark.counts(model: trained, recordings: try measuredRecordings())
     var cadences: [StepBenchmark.CadenceResult] = []
     if !motionSense.isEmpty {
       Warnings.write("steps: cadence on \(motionSense)\n")
-      var options = LoadOptions()
-      options.channelPatterns = ["acceleration.*"]
-      if let subjects { options.subjects = try SubjectFilter(parsing: subjects) }
-      options.keepLabels = ["walking", "jogging", "sitting", "standing"]
+      let options = StepBenchmark.cadenceOptions(
+        subjects: try subjects.map { try SubjectFilter(parsing: $0) })
       let dataset = try DataSource(files: [motionSense], options: options).load().result.dataset
-      cadences = try StepBenchmark.cadences(
-        model: trained, dataset: dataset,
-        ranges: ["walking": 90...130, "jogging": 140...200, "sitting": nil, "standing": nil])
+      cadences = try StepBenchmark.cadences(model: trained, dataset: dataset)
     }
     try StandardOutput.print(
-      format == .json ? StepReport.json(counts, cadences) : StepReport.table(counts, cadences))
+      format == .json
+        ? try StepReport.json(counts, cadences) : StepReport.table(counts, cadences))
   }
 
   /// The recordings under `--app-exports` (a recording, an app's folder or a tree of them)
@@ -71,17 +66,15 @@ struct BenchSteps: ParsableCommand {
   ///   read.
   private func measuredRecordings() throws -> [Recording] {
     let paths = try DatasetLoader.appRecordingPaths([appExports])
+    let minimumRate = StepBenchmark.minimumRateHz
     var measured: [Recording] = []
     var passed: [(reason: String, name: String)] = []
     for path in paths {
       let name = Excerpt.text(StepReport.relative(path), limit: 80)
-      var options = LoadOptions()
-      options.channelPatterns = ["acceleration.*"]
-      options.appLabels = AppExportLabels(label: "walking")
       let recordings: [Recording]
       do {
-        recordings = try DataSource(files: [path], options: options).load().result.dataset
-          .recordings
+        recordings = try DataSource(files: [path], options: StepBenchmark.recordingOptions)
+          .load().result.dataset.recordings
       } catch CSVError.noChannelMatches {
         passed.append(("no raw acceleration", name))
         continue
@@ -89,8 +82,8 @@ struct BenchSteps: ParsableCommand {
       let withPedometer = recordings.filter { $0.pedometer != nil }
       if withPedometer.isEmpty {
         passed.append(("no pedometer", name))
-      } else if !withPedometer.contains(where: { $0.sampleRateHz >= 15 }) {
-        passed.append(("under 15 Hz", name))
+      } else if !withPedometer.contains(where: { $0.sampleRateHz >= minimumRate }) {
+        passed.append(("under \(Int(minimumRate)) Hz", name))
       }
       measured += withPedometer
     }
@@ -102,10 +95,10 @@ struct BenchSteps: ParsableCommand {
     if !passed.isEmpty {
       Warnings.write("steps: passed over \(passed.count) recording(s), \(reasons)\n")
     }
-    guard measured.contains(where: { $0.sampleRateHz >= 15 }) else {
+    guard measured.contains(where: { $0.sampleRateHz >= minimumRate }) else {
       throw ToolError(
         "--app-exports \(Excerpt.text(appExports, limit: 200)): no phone-app recording with the "
-          + "phone's pedometer at 15 Hz or more among the \(paths.count) found"
+          + "phone's pedometer at \(Int(minimumRate)) Hz or more among the \(paths.count) found"
           + (passed.isEmpty ? "" : " (\(reasons))") + ".",
         hint: "give a recording, an app's folder or a tree of them holding a SensorLog export "
           + "with pedometer columns or a Sensor Logger folder with Pedometer.csv.")
@@ -160,30 +153,64 @@ enum StepReport {
     return parts.suffix(2).joined(separator: "/")
   }
 
+  /// Both tables as one JSON object, through the encoder of every report.
   static func json(
     _ counts: [StepBenchmark.CountResult], _ cadences: [StepBenchmark.CadenceResult]
-  ) -> String {
-    let countObjects = counts.map { c -> [String: Any] in
-      var o: [String: Any] = [
-        "recording": relative(c.recording), "rate_hz": c.rateHz, "seconds": c.seconds,
-        "phone": c.reference, "motus": c.learned, "threshold_typical": c.typicalThreshold,
-        "median_cadence": c.medianCadence,
-      ]
-      if let tuned = c.tunedThreshold { o["threshold_tuned"] = tuned }
-      return o
+  ) throws -> String {
+    let report = JSONReport(
+      counts: counts.map {
+        JSONReport.Count(
+          recording: relative($0.recording), rateHz: $0.rateHz, seconds: $0.seconds,
+          phone: $0.reference, motus: $0.learned, thresholdTypical: $0.typicalThreshold,
+          thresholdTuned: $0.tunedThreshold, medianCadence: $0.medianCadence)
+      },
+      cadence: cadences.map {
+        JSONReport.Cadence(
+          label: $0.label, sessions: $0.sessions, minutes: $0.minutes,
+          predictions: $0.predictions, stepsPerMinute: $0.stepsPerMinute,
+          percentiles: $0.cadencePercentiles, fractionInRange: $0.fractionInRange)
+      })
+    return String(
+      decoding: try JSONEncoder.sortedKeys(prettyPrinted: true).encode(report), as: UTF8.self)
+  }
+
+  /// The JSON form (nil values left out).
+  private struct JSONReport: Encodable {
+    struct Count: Encodable {
+      var recording: String
+      var rateHz: Double
+      var seconds: Double
+      var phone: Double
+      var motus: Int
+      var thresholdTypical: Int
+      var thresholdTuned: Int?
+      var medianCadence: Double
+
+      enum CodingKeys: String, CodingKey {
+        case recording, seconds, phone, motus
+        case rateHz = "rate_hz", thresholdTypical = "threshold_typical"
+        case thresholdTuned = "threshold_tuned", medianCadence = "median_cadence"
+      }
     }
-    let cadenceObjects = cadences.map { c -> [String: Any] in
-      var o: [String: Any] = [
-        "label": c.label, "sessions": c.sessions, "minutes": c.minutes,
-        "predictions": c.predictions, "steps_per_minute": c.stepsPerMinute,
-        "cadence_p5_p50_p95": c.cadencePercentiles,
-      ]
-      if let f = c.fractionInRange { o["fraction_in_range"] = f }
-      return o
+
+    struct Cadence: Encodable {
+      var label: String
+      var sessions: Int
+      var minutes: Double
+      var predictions: Int
+      var stepsPerMinute: Double
+      /// The 5th, 50th and 95th.
+      var percentiles: [Double]
+      var fractionInRange: Double?
+
+      enum CodingKeys: String, CodingKey {
+        case label, sessions, minutes, predictions
+        case stepsPerMinute = "steps_per_minute", percentiles = "cadence_p5_p50_p95"
+        case fractionInRange = "fraction_in_range"
+      }
     }
-    let data = try? JSONSerialization.data(
-      withJSONObject: ["counts": countObjects, "cadence": cadenceObjects],
-      options: [.prettyPrinted, .sortedKeys])
-    return data.map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+
+    var counts: [Count]
+    var cadence: [Cadence]
   }
 }

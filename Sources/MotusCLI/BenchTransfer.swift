@@ -131,7 +131,7 @@ struct BenchTransfer: ParsableCommand {
 
   func run() throws {
     // Before minutes of work: a bad path fails at once, and no input is ever overwritten.
-    let inputs = DataSource(manifest: source.manifest, dataRoot: source.dataRoot).inputFiles()
+    let inputs = source.dataSource.inputFiles()
     let outputFile = try output.map {
       try OutputFile(
         path: $0, flag: "--output", inputs: inputs, otherOutputs: windowsCSV.map { [$0] } ?? [])
@@ -144,7 +144,7 @@ struct BenchTransfer: ParsableCommand {
     let data: WholeLoad
     do {
       defer { progress.clear() }
-      data = try progress.loadManifest(source.manifest, dataRoot: source.dataRoot)
+      data = try source.load(showing: progress)
     }
     training.warnIfNoNegatives(data.result.dataset.negativeLabels)
     var configuration = TransferBenchmark.Configuration()

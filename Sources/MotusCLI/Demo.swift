@@ -91,22 +91,18 @@ struct Demo: ParsableCommand {
     return (trainSet, testSet)
   }
 
-  /// Step 2: an MLP(32) on 2.56 s windows, written to `--output` when given.
+  /// Step 2: the default recipe, as `motus train` fits it unless told otherwise
+  /// (`FeatureChoice()`, `TrainingOptions()`), written to `--output` when given.
   private func train(_ trainSet: LoadResult, writingTo outputFile: OutputFile?) throws
     -> TrainedModel
   {
-    let spec = FeatureSpec.standard(
-      recipes: trainSet.recipes, channels: trainSet.recipes.map(\.name), sampleRateHz: 50,
-      windowLength: 128, hopLength: 64)
-    var mlp = MLPClassifier.Hyperparameters()
-    mlp.hiddenLayerSizes = [32]
+    let spec = try FeatureChoice().spec(for: trainSet)
     var options = TrainingOptions()
-    options.model = .mlp(mlp)
     options.seed = seed
     let trained = try Trainer.train(dataset: trainSet.dataset, spec: spec, options: options)
     try StandardOutput.print(
-      "2. trained an MLP(32) on \(trained.table.windowCount) windows x "
-        + "\(trained.table.featureNames.count) features (2.56 s windows, 50% overlap); "
+      "2. trained motus train's default recipe, \(Self.describe(options, spec: spec)), on "
+        + "\(trained.table.windowCount) windows x \(trained.table.featureNames.count) features; "
         + String(format: "validation macro-F1 %.3f", trained.report.macroF1))
     if let outputFile {
       try outputFile.write([UInt8](ModelFile.encode(trained.model)))
@@ -114,6 +110,15 @@ struct Demo: ParsableCommand {
       try StandardOutput.print("   model -> \(outputFile.path)")
     }
     return trained.model
+  }
+
+  /// `logistic regression on 5.12 s windows (hop 1.70 s), 2 perturbed copies per recording`.
+  static func describe(_ options: TrainingOptions, spec: FeatureSpec) -> String {
+    let model = options.model.family == .logistic ? "logistic regression" : "an MLP"
+    let copies = options.augmentation?.copies ?? 0
+    return "\(model) on \(spec.windowSeconds) s windows "
+      + String(format: "(hop %.2f s)", Double(spec.hopLength) / spec.sampleRateHz)
+      + (copies > 0 ? ", \(copies) perturbed copies per recording" : "")
   }
 
   /// Step 3: scores on the held-out synthetic subjects, with the confusion matrix.

@@ -108,13 +108,16 @@ struct Evaluate: ParsableCommand {
     }
     var trained: TrainedModel = try ModelFile.read(path: model)
     var loaded = try load(for: trained)
-    if let dataset = loaded.dataset { loaded.dataset = try perturbed(dataset) }
+    if case .whole(var whole) = loaded {
+      whole.result.dataset = try perturbed(whole.result.dataset)
+      loaded = .whole(whole)
+    }
     if let unknownBelow = unknown.unknownBelow { trained.unknownThreshold = unknownBelow }
     var result: EvaluationResult = try Evaluation.run(
       model: trained, loaded: loaded, minimumPurity: minimumPurity, smoothing: smoothing.value)
     result.skippedRecordings += EvaluationResult.SkippedRecording.loaderSkips(loaded.outline.report)
-    if let dataset = loaded.dataset {
-      for comparison in StepComparison.all(in: dataset) {
+    if case .whole(let whole) = loaded {
+      for comparison in StepComparison.all(in: whole.result.dataset) {
         Warnings.write(Excerpt.printable(comparison.line) + "\n")
       }
     }
@@ -123,17 +126,18 @@ struct Evaluate: ParsableCommand {
 
   /// The data, loaded with the model's channels and rate, with its notes and warnings printed:
   /// CSV files windowed as they are read unless `--perturb` needs the samples.
-  private func load(for trained: TrainedModel) throws -> Evaluation.LoadedData {
-    var loaded = try ProgressLine.reading { progress in
+  private func load(for trained: TrainedModel) throws -> Evaluation.ScoringData {
+    let loaded = try ProgressLine.reading { progress in
       try Evaluation.loadForScoring(
         data.source(), model: trained, minimumPurity: minimumPurity, smoothing: smoothing.value,
         whole: perturb != nil, progress: progress)
     }
-    loaded.outline.warnAboutData(spec: trained.featureSpec)
-    for note in loaded.outline.report.notes where note.hasPrefix("input: ") {
+    var outline = loaded.outline
+    outline.warnAboutData(spec: trained.featureSpec)
+    for note in outline.report.notes where note.hasPrefix("input: ") {
       Warnings.write("note: \(Excerpt.printable(note))\n")
     }
-    if loaded.resampled && data.sampleRate == nil {
+    if case .whole(let whole) = loaded, whole.resampled, data.sampleRate == nil {
       Warnings.write(
         "note: resampled the data to the model's \(trained.featureSpec.sampleRateHz) Hz.\n")
     }

@@ -18,7 +18,8 @@ struct Inspect: ParsableCommand {
       A phone-app export (Sensor Logger or phyphox folder; SensorLog, phyphox, Physics Toolbox \
       or AndroSensor CSV) is recognised by its header or folder; the notes say which layout, \
       units, sign, axis order and clock were converted, which files were joined and which \
-      ignored. The line `windows of the default 5.12 s` counts the windows `train` would cut.
+      ignored. The line `windows of the default \(FeatureChoice.defaultWindowSeconds) s` counts \
+      the windows `train` would cut.
 
       JSON keys (durations in seconds, rates in Hz): files, rowsRead, rowsDroppedByLabel, \
       recordings, samples; channels [{name, operation (copy|sum|magnitude), inputs, scale}]; \
@@ -146,18 +147,14 @@ struct Inspect: ParsableCommand {
     return out
   }
 
-  /// `FeatureChoice.defaultWindow` in seconds, which `train` windows with unless told.
-  static var defaultWindowSeconds: Double {
-    if case .seconds(let s) = FeatureChoice.defaultWindow { return s }
-    return 5.12
-  }
+  /// The window `train` cuts unless told (`FeatureChoice()`), in seconds.
+  static let defaultWindowSeconds = FeatureChoice.defaultWindowSeconds
 
-  /// Windows of the default length (hop a third) the recordings hold, each at its own rate.
+  /// Windows of the default recipe the recordings hold, each at its own rate.
   static func defaultWindowCount(_ recordings: [RecordingOutline]) -> Int {
-    recordings.reduce(0) { total, recording in
-      let length = max(1, Int((defaultWindowSeconds * recording.sampleRateHz).rounded()))
-      let window = SlidingWindow(length: length, hop: max(1, length / 3))
-      return total + window.count(sampleCount: recording.sampleCount)
+    let choice = FeatureChoice()
+    return recordings.reduce(0) { total, recording in
+      total + choice.windowCount(sampleCount: recording.sampleCount, rateHz: recording.sampleRateHz)
     }
   }
 

@@ -49,12 +49,6 @@ final class ProgressLine: @unchecked Sendable {
     show(text + String(format: "  <= %.0fs left", left))
   }
 
-  /// Loads a manifest, naming the stage.
-  func loadManifest(_ file: String, dataRoot: String?) throws -> WholeLoad {
-    show("reading \(file)")
-    return try DataSource(manifest: file, dataRoot: dataRoot).load()
-  }
-
   /// `body`, given a progress callback that updates a line cleared when `body` ends.
   static func reading<T>(_ body: (@escaping DataSource.Progress) throws -> T) rethrows -> T {
     let line = ProgressLine()

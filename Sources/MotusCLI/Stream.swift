@@ -117,12 +117,7 @@ struct Stream: ParsableCommand {
         throw ValidationError("'\(flag)' must be in metres, between 0 and 3, got \(value).")
       }
     }
-    if let inputRate, !Limits.sampleRateHz.contains(inputRate) {
-      throw ValidationError(
-        "'--input-rate' must be within \(Limits.sampleRateHz.lowerBound)..."
-          + "\(Limits.sampleRateHz.upperBound) Hz, the rates inertial sensors record at, got "
-          + "\(inputRate).")
-    }
+    if let inputRate { try ValidationError.checkSampleRate(inputRate, flag: "--input-rate") }
   }
 
   func run() throws {

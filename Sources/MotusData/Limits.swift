@@ -52,6 +52,14 @@ public enum Limits {
     guard sampleRateHz.contains(hz) else { throw LimitError.sampleRate(what: what, hz: hz) }
   }
 
+  /// Checks a sample rate given by a flag (`--sample-rate`, `--input-rate`): every command
+  /// bounds it by one rule, in one message.
+  ///
+  /// - Throws: `LimitError.flagSampleRate` unless `hz` is within `sampleRateHz`.
+  public static func checkSampleRate(_ hz: Double, flag: String) throws {
+    guard sampleRateHz.contains(hz) else { throw LimitError.flagSampleRate(flag: flag, hz: hz) }
+  }
+
   /// Checks both rates and their ratio before a resampler is made.
   ///
   /// - Throws: `LimitError.sampleRate`, `.resamplingFactor`.
@@ -78,6 +86,8 @@ public enum Limits {
 public enum LimitError: Error, Equatable, CustomStringConvertible {
   /// `what` names the rate (`--sample-rate`, `session 'walk' (walk.csv)`, `model file m.motus`).
   case sampleRate(what: String, hz: Double)
+  /// `flag` (`--sample-rate`, `--input-rate`) gives a rate outside `Limits.sampleRateHz`.
+  case flagSampleRate(flag: String, hz: Double)
   case resamplingFactor(what: String, fromHz: Double, toHz: Double)
   case memory(what: String, bytes: Double, availableBytes: Double, hint: String)
   /// Line `line` of `file` is longer than `limitBytes` (`binary`: it holds NUL bytes).
@@ -93,6 +103,9 @@ public enum LimitError: Error, Equatable, CustomStringConvertible {
       return "\(what): a sample rate of \(format(hz)) Hz is outside \(range) Hz, the rates "
         + "inertial sensors record at. HINT: timestamps must be in seconds (divide "
         + "milliseconds by 1000), and rates are given in Hz."
+    case .flagSampleRate(let flag, let hz):
+      return "'\(flag)' must be within \(rates.lowerBound)...\(rates.upperBound) Hz, the rates "
+        + "inertial sensors record at (higher ones only multiply memory and time), got \(hz)."
     case .resamplingFactor(let what, let from, let to):
       return "\(what): resampling from \(format(from)) Hz to \(format(to)) Hz changes the rate "
         + "by more than \(format(Limits.resamplingFactor)) times, which would make or drop "

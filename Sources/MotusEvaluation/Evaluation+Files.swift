@@ -12,57 +12,22 @@ import MotusLinearAlgebra
 import MotusModels
 import MotusStreaming
 
-extension DataSource {
-  /// This source read as a model's input: channels computed by the model's `recipes` (each
-  /// raw input they read comes from the files by the rule the stream applies, so a Core
-  /// Motion device-motion file feeds a raw-acceleration model here as it does in `motus
-  /// stream`), at its own rate unless a recording is more than 2 % off `sampleRateHz`, then
-  /// resampled to it (`LoadOptions.modelSampleRateHz`). A manifest fixes its own channels
-  /// and rate.
-  ///
-  /// - Precondition: `options.channelPatterns` is empty (the channels are the recipes').
-  /// - Throws: `EvaluationError.sampleRateMismatch` when `options.sampleRateHz` asks for
-  ///   another rate than `sampleRateHz`.
-  public func reading(recipes: [ChannelRecipe], sampleRateHz: Double) throws -> DataSource {
-    precondition(options.channelPatterns.isEmpty, "channels come from the model's recipes")
-    if let requested = options.sampleRateHz, !Self.isModelRate(requested, sampleRateHz) {
-      throw EvaluationError.sampleRateMismatch(requestedHz: requested, modelHz: sampleRateHz)
-    }
-    var source = self
-    source.options.modelRecipes = recipes
-    source.options.modelSampleRateHz = sampleRateHz
-    return source
-  }
-}
-
 extension Evaluation {
-  /// Data loaded for scoring: the model's windows built as the files were read, or the
-  /// dataset loaded whole.
-  public struct LoadedData: Sendable {
-    public var outline: LoadOutline
-    /// Whether the data was resampled to the model's rate.
-    public var resampled: Bool
-    /// The dataset when it was loaded whole (nil when windowed as read); callers may change
-    /// it (a simulated device) before `run`.
-    public var dataset: Dataset?
-    /// The model's windows when the files were windowed as read (their features dropped), and
-    /// their scores.
-    var table: WindowTable?
-    var scores: WindowScores?
+  /// Data loaded for scoring, in one of the two shapes `loadForScoring` gives.
+  public enum ScoringData: Sendable {
+    /// The model's windows made and scored as the files were read: their features dropped,
+    /// their scores kept.
+    case scored(WindowedLoad, WindowScores)
+    /// The data loaded whole (resampled to the model's rate when a recording was off it);
+    /// callers may change its dataset (a simulated device) before `run`.
+    case whole(WholeLoad)
 
-    /// A dataset loaded whole, to score with `run(model:loaded:...)`.
-    init(_ loaded: WholeLoad) {
-      outline = LoadOutline(loaded.result)
-      resampled = loaded.resampled
-      dataset = loaded.result.dataset
-    }
-
-    init(windowed: WindowedLoad, scores: WindowScores?) {
-      outline = windowed.outline
-      resampled = false
-      dataset = nil
-      table = windowed.table
-      self.scores = scores
+    /// Every recording loaded, the labels and the load's report.
+    public var outline: LoadOutline {
+      switch self {
+      case .scored(let windowed, _): windowed.outline
+      case .whole(let loaded): LoadOutline(loaded.result)
+      }
     }
   }
 
@@ -73,25 +38,25 @@ extension Evaluation {
   /// - Parameters:
   ///   - minimumPurity, smoothing: Those `run(model:loaded:...)` will be given.
   ///   - whole: Load whole in any case (to change the dataset before scoring).
-  /// - Throws: What `DataSource.load` throws, `EvaluationError.channelMismatch` /
-  ///   `.sampleRateMismatch`, and `FeatureSpecError` for a window's non-finite feature.
+  /// - Throws: What `DataSource.load` throws, `DataSourceError.sampleRateMismatch`,
+  ///   `EvaluationError.channelMismatch`, and `FeatureSpecError` for a window's non-finite
+  ///   feature.
   public static func loadForScoring(
     _ source: DataSource, model: TrainedModel, minimumPurity: Float = 0,
     smoothing: Smoothing = .none, whole: Bool = false, progress: DataSource.Progress? = nil
-  ) throws -> LoadedData {
-    if whole { return LoadedData(try load(source, model: model, progress: progress)) }
+  ) throws -> ScoringData {
+    if whole { return .whole(try load(source, model: model, progress: progress)) }
     let spec = model.featureSpec
     // Each part's windows are scored as they are made, and their features dropped.
-    var scores: WindowScores?
+    var scores = WindowScores(classCount: model.classes.count)
     let scoreAndDrop: (inout WindowTable) -> Void = { part in
-      let partScores = WindowScores(model: model, features: part.features)
-      if scores == nil { scores = partScores } else { scores!.append(partScores) }
+      scores.append(WindowScores(model: model, features: part.features))
       part.dropFeatures()
     }
     let windows = try source.reading(recipes: spec.recipes, sampleRateHz: spec.sampleRateHz)
-      .windows(
+      .windowsAsRead(
         minimumPurity: tablePurity(minimumPurity, smoothing: smoothing), copies: nil,
-        progress: progress, eachPart: scoreAndDrop, handingBackWhole: true
+        progress: progress, eachPart: scoreAndDrop
       ) { recipes, rates in
         // Any other rate or channels: the whole load resamples or names the mismatch.
         recipes == spec.recipes
@@ -100,29 +65,29 @@ extension Evaluation {
       }
     switch windows {
     case .windowed(let windowed):
-      return LoadedData(windowed: windowed, scores: scores)
+      return .scored(windowed, scores)
     case .whole(let loaded):
       try checkChannels(loaded.result.recipes, model: model)
-      return LoadedData(loaded)
+      return .whole(loaded)
     }
   }
 
-  /// `run(model:dataset:...)` on data from `loadForScoring` (or a whole dataset).
+  /// `run(model:dataset:...)` on data from `loadForScoring`.
   public static func run(
-    model: TrainedModel, loaded: LoadedData, minimumPurity: Float = 0,
+    model: TrainedModel, loaded: ScoringData, minimumPurity: Float = 0,
     smoothing: Smoothing = .none
   ) throws -> EvaluationResult {
-    guard let table = loaded.table else {
-      guard let dataset = loaded.dataset else {
-        preconditionFailure("LoadedData loaded whole without its dataset")
-      }
+    switch loaded {
+    case .whole(let whole):
       return try run(
-        model: model, dataset: dataset, minimumPurity: minimumPurity, smoothing: smoothing)
+        model: model, dataset: whole.result.dataset, minimumPurity: minimumPurity,
+        smoothing: smoothing)
+    case .scored(let windowed, let scores):
+      try checkLabels(windowed.outline.labels, negativeLabels: [], model: model)
+      return try score(
+        model: model, table: windowed.table, recordings: windowed.outline.recordings,
+        negativeLabels: [], minimumPurity: minimumPurity, smoothing: smoothing, scores: scores)
     }
-    try checkLabels(loaded.outline.labels, negativeLabels: [], model: model)
-    return try score(
-      model: model, table: table, recordings: loaded.outline.recordings, negativeLabels: [],
-      minimumPurity: minimumPurity, smoothing: smoothing, scores: loaded.scores)
   }
 
   /// Each window's calibrated probabilities (before smoothing) and novelty score: all that
@@ -136,6 +101,12 @@ extension Evaluation {
     public init(model: TrainedModel, features: Matrix) {
       probabilities = model.predictProbabilities(features)
       novelty = model.noveltyScores(features)
+    }
+
+    /// No windows' scores yet, for `append` to add to.
+    init(classCount: Int) {
+      probabilities = Matrix(rowCount: 0, columnCount: classCount)
+      novelty = nil
     }
 
     /// `other`'s rows after these.

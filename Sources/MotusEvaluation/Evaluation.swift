@@ -21,8 +21,8 @@ public enum Evaluation {
   /// Loads `source` so the channels are the model's recipes and the rate is the model's
   /// (`DataSource.reading(recipes:sampleRateHz:)`), and checks the channels.
   ///
-  /// - Throws: What `DataSource.load` throws, `EvaluationError.channelMismatch` /
-  ///   `.sampleRateMismatch`.
+  /// - Throws: What `DataSource.load` throws, `EvaluationError.channelMismatch`,
+  ///   `DataSourceError.sampleRateMismatch`.
   static func load(
     _ source: DataSource, model: TrainedModel, progress: DataSource.Progress? = nil
   ) throws -> WholeLoad {

@@ -8,8 +8,6 @@ public enum EvaluationError: Error, Equatable, CustomStringConvertible {
   case unknownLabels([String], modelClasses: [String])
   /// The loaded channels (or how they are computed) differ from the model's recipes.
   case channelMismatch(data: [ChannelDescription], model: [ChannelDescription])
-  /// The data's rate cannot be matched (for example `--sample-rate` disagrees with the model).
-  case sampleRateMismatch(requestedHz: Double, modelHz: Double)
   /// No recording is long enough for one window, or every window was too impure.
   case noWindows(skippedRecordings: Int, droppedImpure: Int, windowSeconds: Double)
   /// `--timeline-session` names no evaluated session.
@@ -56,10 +54,6 @@ public enum EvaluationError: Error, Equatable, CustomStringConvertible {
         : "evaluate data that has the raw columns the model reads, loaded the same way as for "
           + "training (the same --manifest, or plain CSV files: channels come from the model)."
       return "the data's channels do not match the model's:" + detail + " HINT: " + hint
-    case .sampleRateMismatch(let requested, let model):
-      return "--sample-rate \(requested) Hz differs from the model's rate \(model) Hz; the "
-        + "windows must be sampled as in training. HINT: drop --sample-rate (the data is "
-        + "resampled to \(model) Hz when its rate differs) or pass --sample-rate \(model)."
     case .noWindows(let skipped, let impure, let seconds):
       return "no windows to evaluate (\(skipped) recording(s) shorter than the model's "
         + "\(seconds)-second window, \(impure) window(s) below the purity limit). "

@@ -54,4 +54,7 @@ public struct StreamConfiguration: Sendable {
 
   /// The switch probability of `--smoothing hmm` unless set: an expected stay of 20 hops.
   public static let defaultSwitchProbability: Float = 0.05
+  /// The weight of the newest prediction of `--smoothing ema` unless set: each window and
+  /// the average of those before it count alike.
+  public static let defaultExponentialAlpha: Float = 0.5
 }

@@ -8,40 +8,31 @@ import MotusModels
 
 extension LogisticRegression {
   /// Settings for `fit`; no logic here, `fit` validates them. These defaults are the
-  /// toolkit's: `ModelChoice.logistic` and `motus train` start from them.
+  /// toolkit's: `ModelChoice.logistic` and `motus train` start from them. The settings both
+  /// estimators have are `shared`'s, read and set here by name (`h.l2Penalty`).
+  @dynamicMemberLookup
   public struct Hyperparameters: Codable, Equatable, Sendable {
-    /// L2 strength (scikit-learn's `alpha`; `C = 1 / l2Penalty`). Must be `>= 0`. Default 1,
-    /// scikit-learn's `C = 1`.
-    public var l2Penalty: Float = 1
+    /// L2 penalty 1, scikit-learn's `C = 1` (`C = 1 / l2Penalty`); epochs and tolerance: the
+    /// solver's.
+    public var shared = SharedHyperparameters(
+      l2Penalty: 1, maxEpochs: Solver.lbfgs.defaultMaxEpochs,
+      tolerance: Solver.lbfgs.defaultTolerance)
     public var solver: Solver = .lbfgs
-    /// Epochs (Adam) or iterations (L-BFGS). Must be `>= 1`. Default: the solver's.
-    public var maxEpochs: Int = Solver.lbfgs.defaultMaxEpochs
-    /// Adam step size. Must be `> 0`.
-    public var learningRate: Float = 1e-3
-    /// Adam mini-batch rows. Must be `>= 1`.
-    public var batchSize: Int = 200
-    /// Adam: minimum loss improvement that resets patience. L-BFGS: max |gradient| to stop.
-    /// Default: the solver's.
-    public var tolerance: Float = Solver.lbfgs.defaultTolerance
-    /// Adam: epochs without improvement before stopping. Must be `>= 1`. Default 20: the
-    /// validation loss of a few held-out people is noisy from epoch to epoch.
-    public var patience: Int = 20
-    /// Balanced by default, chosen on `motus bench transfer` over every class: with vehicles,
-    /// bikes and push-ups from several sources each, weighting the small classes up lifted the
-    /// mean recall of every class on every held-out source from 0.654 to 0.679 (vehicles and
-    /// push-ups most; MotionSense's still and walking people lost 0.05). With one source per
-    /// small class (automotive on the QROWD phone alone) it had done the opposite.
-    public var classWeighting: ClassWeighting = .balanced
-    /// Seeds the Adam shuffles (L-BFGS starts from zero and is deterministic anyway).
-    public var seed: UInt64 = 0
 
     public init() {}
 
     /// The defaults with `solver` and its iteration count and tolerance.
     public init(solver: Solver) {
       self.solver = solver
-      maxEpochs = solver.defaultMaxEpochs
-      tolerance = solver.defaultTolerance
+      shared.maxEpochs = solver.defaultMaxEpochs
+      shared.tolerance = solver.defaultTolerance
+    }
+
+    public subscript<Value>(dynamicMember path: WritableKeyPath<SharedHyperparameters, Value>)
+      -> Value
+    {
+      get { shared[keyPath: path] }
+      set { shared[keyPath: path] = newValue }
     }
   }
 
@@ -69,7 +60,8 @@ extension LogisticRegression {
     progress: ((EpochReport) -> Void)? = nil
   ) throws -> LogisticRegression {
     let h = hyperparameters
-    try NetworkFitting.validate(x: x, labels: labels, classCount: classes.count, settings: h)
+    try NetworkFitting.validate(
+      x: x, labels: labels, classCount: classes.count, settings: h.shared)
     let weights = try NetworkFitting.sampleWeights(
       h.classWeighting, labels: labels, classCount: classes.count, rowWeights: rowWeights)
     let widths = [x.columnCount, classes.count]
@@ -87,12 +79,12 @@ extension LogisticRegression {
       }
       network = NetworkFitting.lbfgs(
         network: start, x: x, labels: labels, sampleWeights: weights,
-        validation: validation, settings: h, progress: progress)
+        validation: validation, settings: h.shared, progress: progress)
     case .adam:
       var generator = SplitMix64(seed: h.seed)
       network = NetworkFitting.adam(
         network: FeedForwardNetwork(glorotUniform: widths, generator: &generator), x: x,
-        labels: labels, sampleWeights: weights, validation: validation, settings: h,
+        labels: labels, sampleWeights: weights, validation: validation, settings: h.shared,
         generator: &generator, progress: progress)
     }
     return LogisticRegression(classes: classes, linear: network.layers[0])

@@ -10,29 +10,27 @@ extension MLPClassifier {
   /// Settings for `fit`; no logic here, `fit` validates them. These defaults are the
   /// toolkit's (`ModelChoice.mlp` and `motus train --model mlp` start from them); they follow
   /// scikit-learn's except the width (64 instead of 100), `l2Penalty`, `patience` and the
-  /// class weighting.
+  /// class weighting. The settings both estimators have are `shared`'s, read and set here by
+  /// name (`h.l2Penalty`).
+  @dynamicMemberLookup
   public struct Hyperparameters: Codable, Equatable, Sendable {
     /// One or two hidden widths, each `>= 1`.
     public var hiddenLayerSizes: [Int] = [64]
-    /// L2 strength (scikit-learn's `alpha`). Must be `>= 0`. Default 30, far above
-    /// scikit-learn's 1e-4 because models must carry over to people not seen in training
-    /// (chosen on MotionSense validation subjects: macro-F1 0.86 at 1e-4, 0.91 at 30).
-    public var l2Penalty: Float = 30
-    /// Adam's, as for `LogisticRegression`'s Adam solver.
-    public var maxEpochs: Int = LogisticRegression.Solver.adam.defaultMaxEpochs
-    public var learningRate: Float = 1e-3
-    public var batchSize: Int = 200
-    /// Minimum validation-loss improvement that resets patience; Adam's, as for
-    /// `LogisticRegression`'s Adam solver.
-    public var tolerance: Float = LogisticRegression.Solver.adam.defaultTolerance
-    /// Epochs without improvement before stopping; 20 as for `LogisticRegression`.
-    public var patience: Int = 20
-    /// Balanced, as for `LogisticRegression` and for the same reason.
-    public var classWeighting: ClassWeighting = .balanced
-    /// Seeds the Glorot initialisation and the shuffles.
-    public var seed: UInt64 = 0
+    /// L2 penalty 30, far above scikit-learn's 1e-4 because models must carry over to people
+    /// not seen in training (chosen on MotionSense validation subjects: macro-F1 0.86 at 1e-4,
+    /// 0.91 at 30); epochs and tolerance: Adam's, as for `LogisticRegression`'s Adam solver.
+    public var shared = SharedHyperparameters(
+      l2Penalty: 30, maxEpochs: LogisticRegression.Solver.adam.defaultMaxEpochs,
+      tolerance: LogisticRegression.Solver.adam.defaultTolerance)
 
     public init() {}
+
+    public subscript<Value>(dynamicMember path: WritableKeyPath<SharedHyperparameters, Value>)
+      -> Value
+    {
+      get { shared[keyPath: path] }
+      set { shared[keyPath: path] = newValue }
+    }
   }
 
   /// Fits to standardised features; see `LogisticRegression.fit` for the parameters.
@@ -47,14 +45,15 @@ extension MLPClassifier {
       throw TrainingError.invalidHyperparameter(
         name: "hidden", value: "\(h.hiddenLayerSizes)", expected: "one or two sizes, each >= 1")
     }
-    try NetworkFitting.validate(x: x, labels: labels, classCount: classes.count, settings: h)
+    try NetworkFitting.validate(
+      x: x, labels: labels, classCount: classes.count, settings: h.shared)
     let weights = try NetworkFitting.sampleWeights(
       h.classWeighting, labels: labels, classCount: classes.count, rowWeights: rowWeights)
     var generator = SplitMix64(seed: h.seed)
     let widths = [x.columnCount] + h.hiddenLayerSizes + [classes.count]
     let network = NetworkFitting.adam(
       network: FeedForwardNetwork(glorotUniform: widths, generator: &generator), x: x,
-      labels: labels, sampleWeights: weights, validation: validation, settings: h,
+      labels: labels, sampleWeights: weights, validation: validation, settings: h.shared,
       generator: &generator, progress: progress)
     let layers = network.layers
     return MLPClassifier(

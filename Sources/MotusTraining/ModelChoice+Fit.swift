@@ -23,18 +23,18 @@ extension ModelChoice {
     progress: ((EpochReport) -> Void)?
   ) throws -> ModelClassifier {
     switch self {
-    case .logistic(let h):
+    case .logistic(var h):
+      h.shared = h.shared.limited(to: maxEpochs, earlyStopping: earlyStopping)
       return .logistic(
         try LogisticRegression.fit(
-          x, labels: labels, classes: classes,
-          hyperparameters: h.limited(to: maxEpochs, earlyStopping: earlyStopping),
+          x, labels: labels, classes: classes, hyperparameters: h,
           sampleWeights: sampleWeights, validation: validation, initial: initial,
           progress: progress))
-    case .mlp(let h):
+    case .mlp(var h):
+      h.shared = h.shared.limited(to: maxEpochs, earlyStopping: earlyStopping)
       return .mlp(
         try MLPClassifier.fit(
-          x, labels: labels, classes: classes,
-          hyperparameters: h.limited(to: maxEpochs, earlyStopping: earlyStopping),
+          x, labels: labels, classes: classes, hyperparameters: h,
           sampleWeights: sampleWeights, validation: validation, progress: progress))
     }
   }

@@ -24,18 +24,21 @@ public enum ModelChoice: Codable, Equatable, Sendable {
   }
 
   /// The settings both estimators have; setting them keeps the family.
-  public var shared: any SharedHyperparameters {
+  public var shared: SharedHyperparameters {
     get {
       switch self {
-      case .logistic(let h): h
-      case .mlp(let h): h
+      case .logistic(let h): h.shared
+      case .mlp(let h): h.shared
       }
     }
     set {
-      switch (self, newValue) {
-      case (.logistic, let h as LogisticRegression.Hyperparameters): self = .logistic(h)
-      case (.mlp, let h as MLPClassifier.Hyperparameters): self = .mlp(h)
-      default: preconditionFailure("\(type(of: newValue)) set on a \(family) choice")
+      switch self {
+      case .logistic(var h):
+        h.shared = newValue
+        self = .logistic(h)
+      case .mlp(var h):
+        h.shared = newValue
+        self = .mlp(h)
       }
     }
   }

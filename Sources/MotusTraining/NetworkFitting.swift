@@ -14,7 +14,7 @@ enum NetworkFitting {
   /// of the last epoch are returned, as scikit-learn does (a refit runs a fixed epoch count).
   static func adam(
     network initial: FeedForwardNetwork, x: Matrix, labels: [Int], sampleWeights: [Float],
-    validation: (x: Matrix, labels: [Int])?, settings: some SharedHyperparameters,
+    validation: (x: Matrix, labels: [Int])?, settings: SharedHyperparameters,
     generator: inout SplitMix64,
     progress: ((EpochReport) -> Void)?
   ) -> FeedForwardNetwork {
@@ -75,7 +75,7 @@ enum NetworkFitting {
   /// epoch's mean training loss.
   static func adamEpoch(
     _ network: inout FeedForwardNetwork, _ optimizer: inout Adam, order: [Int], x: Matrix,
-    labels: [Int], sampleWeights: [Float], settings: some SharedHyperparameters,
+    labels: [Int], sampleWeights: [Float], settings: SharedHyperparameters,
     batch: inout MiniBatch
   ) -> Double {
     var epochLoss = 0.0
@@ -125,7 +125,7 @@ enum NetworkFitting {
   /// Full-batch L-BFGS on the whole training part (convex for logistic regression).
   static func lbfgs(
     network initial: FeedForwardNetwork, x: Matrix, labels: [Int], sampleWeights: [Float],
-    validation: (x: Matrix, labels: [Int])?, settings: some SharedHyperparameters,
+    validation: (x: Matrix, labels: [Int])?, settings: SharedHyperparameters,
     progress: ((EpochReport) -> Void)?
   ) -> FeedForwardNetwork {
     let start = Date()
@@ -190,7 +190,7 @@ enum NetworkFitting {
 
   /// Shared input checks for `fit`.
   static func validate(
-    x: Matrix, labels: [Int], classCount: Int, settings: some SharedHyperparameters
+    x: Matrix, labels: [Int], classCount: Int, settings: SharedHyperparameters
   ) throws {
     guard x.rowCount == labels.count else {
       throw TrainingError.sampleCountMismatch(features: x.rowCount, labels: labels.count)

@@ -1,22 +1,41 @@
-// The settings both estimators' `Hyperparameters` have, named once so that one fitting loop,
-// the training pipeline and the command line's flags serve both.
+// The settings both estimators' `Hyperparameters` have, declared once with how a model file
+// records them: adding one is a field and an entry in `recorded` here, and a flag in
+// `motus train`. The fitting loops, the training pipeline and the command line read them here.
 
 import MotusModels
 
-/// What the `Hyperparameters` of both estimators share, so the fitting loops, the training
-/// pipeline and the command line's flags treat them alike.
-public protocol SharedHyperparameters: Sendable {
-  var l2Penalty: Float { get set }
-  var maxEpochs: Int { get set }
-  var learningRate: Float { get set }
-  var batchSize: Int { get set }
-  var tolerance: Float { get set }
-  var patience: Int { get set }
-  var classWeighting: ClassWeighting { get set }
-  var seed: UInt64 { get set }
-}
+/// What the `Hyperparameters` of both estimators share. Each family sets its own defaults
+/// for the penalty, the epoch count and the tolerance (see their `Hyperparameters`).
+public struct SharedHyperparameters: Codable, Equatable, Sendable {
+  /// L2 strength (scikit-learn's `alpha`). Must be `>= 0`.
+  public var l2Penalty: Float
+  /// Epochs (Adam) or iterations (L-BFGS). Must be `>= 1`.
+  public var maxEpochs: Int
+  /// Adam step size. Must be `> 0`.
+  public var learningRate: Float = 1e-3
+  /// Adam mini-batch rows. Must be `>= 1`.
+  public var batchSize: Int = 200
+  /// Adam: minimum loss improvement that resets patience. L-BFGS: max |gradient| to stop.
+  public var tolerance: Float
+  /// Adam: epochs without improvement before stopping. Must be `>= 1`. Default 20: the
+  /// validation loss of a few held-out people is noisy from epoch to epoch.
+  public var patience: Int = 20
+  /// Balanced by default, chosen on `motus bench transfer` over every class: with vehicles,
+  /// bikes and push-ups from several sources each, weighting the small classes up lifted the
+  /// mean recall of every class on every held-out source from 0.654 to 0.679 (vehicles and
+  /// push-ups most; MotionSense's still and walking people lost 0.05). With one source per
+  /// small class (automotive on the QROWD phone alone) it had done the opposite.
+  public var classWeighting: ClassWeighting = .balanced
+  /// Seeds the initialisation and the Adam shuffles. Not in `recorded`: a model file keeps
+  /// the training seed as `TrainingMetadata.seed`.
+  public var seed: UInt64 = 0
 
-extension SharedHyperparameters {
+  public init(l2Penalty: Float, maxEpochs: Int, tolerance: Float) {
+    self.l2Penalty = l2Penalty
+    self.maxEpochs = maxEpochs
+    self.tolerance = tolerance
+  }
+
   /// These settings for at most `maxEpochs`; without early stopping the patience exceeds
   /// the epoch count, so it never triggers (the first epoch always improves).
   func limited(to maxEpochs: Int, earlyStopping: Bool) -> Self {
@@ -25,7 +44,78 @@ extension SharedHyperparameters {
     if !earlyStopping { limited.patience = maxEpochs + 1 }
     return limited
   }
+
+  /// Every field a model file records (`TrainingSettings`), by the key the file uses, with the
+  /// `motus train` flag that sets it. A field missing here is neither recorded nor read back.
+  public static let recorded: [Hyperparameter] = [
+    Hyperparameter("l2Penalty", \.l2Penalty, flag: "--l2"),
+    Hyperparameter("maxEpochs", \.maxEpochs, flag: "--epochs"),
+    Hyperparameter("tolerance", \.tolerance, flag: "--tolerance"),
+    Hyperparameter("learningRate", \.learningRate, flag: "--learning-rate", adamOnly: true),
+    Hyperparameter("batchSize", \.batchSize, flag: "--batch-size", adamOnly: true),
+    Hyperparameter("patience", \.patience, flag: "--patience", adamOnly: true),
+    Hyperparameter(
+      "classWeighting", \.classWeighting, flag: "--class-weights", write: ClassWeighting.write,
+      read: ClassWeighting.read),
+  ]
 }
 
-extension LogisticRegression.Hyperparameters: SharedHyperparameters {}
-extension MLPClassifier.Hyperparameters: SharedHyperparameters {}
+/// One recorded entry of `SharedHyperparameters`: the model file's key, the flag that sets
+/// it, and how its value is written as text and read back.
+public struct Hyperparameter: Sendable {
+  /// The model file's key (`l2Penalty`).
+  public let key: String
+  /// The `motus train` flag that sets it (`--l2`).
+  public let flag: String
+  /// Recorded only for a fit by Adam (the MLP, or logistic regression with the Adam solver).
+  public let adamOnly: Bool
+  let path: PartialKeyPath<SharedHyperparameters> & Sendable
+  let format: @Sendable (SharedHyperparameters) -> String
+  /// Sets the field from its text; false when the text is not a value.
+  let parse: @Sendable (inout SharedHyperparameters, String) -> Bool
+
+  init<Value>(
+    _ key: String, _ path: WritableKeyPath<SharedHyperparameters, Value> & Sendable,
+    flag: String, adamOnly: Bool = false, write: @escaping @Sendable (Value) -> String,
+    read: @escaping @Sendable (String) -> Value?
+  ) {
+    (self.key, self.flag, self.adamOnly, self.path) = (key, flag, adamOnly, path)
+    format = { write($0[keyPath: path]) }
+    parse = { settings, text in
+      guard let value = read(text) else { return false }
+      settings[keyPath: path] = value
+      return true
+    }
+  }
+
+  init<Value: LosslessStringConvertible>(
+    _ key: String, _ path: WritableKeyPath<SharedHyperparameters, Value> & Sendable,
+    flag: String, adamOnly: Bool = false
+  ) {
+    self.init(
+      key, path, flag: flag, adamOnly: adamOnly, write: { "\($0)" }, read: { Value($0) })
+  }
+
+  /// Whether a model fitted by `model` records this entry.
+  func isRecorded(for model: ModelChoice) -> Bool { !adamOnly || model.usesAdam }
+}
+
+extension ClassWeighting {
+  /// `none`, `balanced`, or the weights comma-separated: a model file's form.
+  @Sendable static func write(_ weighting: ClassWeighting) -> String {
+    switch weighting {
+    case .none: return "none"
+    case .balanced: return "balanced"
+    case .given(let weights): return weights.map { "\($0)" }.joined(separator: ",")
+    }
+  }
+
+  /// The form `write` gives; nil for anything else.
+  @Sendable static func read(_ text: String) -> ClassWeighting? {
+    switch text {
+    case "none": return ClassWeighting.none
+    case "balanced": return .balanced
+    default: return TrainingSettings.numbers(text).map { .given($0) }
+    }
+  }
+}

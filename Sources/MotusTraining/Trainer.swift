@@ -483,18 +483,15 @@ public enum Trainer {
       novelty: novelty, metadata: metadata)
   }
 
-  /// The settings a model file records: every hyperparameter of `model` (defaults included),
-  /// and the options of the parts that ran only (negatives, novelty, augmentation, Adam, MLP).
+  /// The settings a model file records: every hyperparameter of `model` (defaults included;
+  /// Adam's for Adam only, as `SharedHyperparameters.recorded` says), and the options of the
+  /// parts that ran only (negatives, novelty, augmentation, MLP).
   private static func recordedSettings(
     _ model: ModelChoice, options: TrainingOptions, hasNegatives: Bool
   ) -> TrainingSettings {
-    let h = model.shared
     var settings = TrainingSettings()
     settings.model = model.family
-    settings.l2Penalty = h.l2Penalty
-    settings.maxEpochs = h.maxEpochs
-    settings.tolerance = h.tolerance
-    settings.classWeighting = h.classWeighting
+    settings.record(model.shared, fittedBy: model)
     settings.validationFraction = options.validationFraction
     settings.refit = options.refit
     settings.calibrate = options.calibrate
@@ -509,11 +506,6 @@ public enum Trainer {
     }
     if let augmentation = options.augmentation, augmentation.copies > 0 {
       settings.augmentation = augmentation
-    }
-    if model.usesAdam {
-      settings.learningRate = h.learningRate
-      settings.batchSize = h.batchSize
-      settings.patience = h.patience
     }
     if case .mlp(let mlp) = model { settings.hiddenLayerSizes = mlp.hiddenLayerSizes }
     return settings

@@ -1,29 +1,23 @@
 // A model file's record of how it was fitted, typed. On disk it is text by flag-like name
 // (`"l2Penalty": "1.0"`), the layout every model file has had: older files load, and the same
 // training writes the same bytes. Fields are optional because a file records only the parts
-// that ran (no solver for an MLP, no novelty settings without a detector). The inference side
-// carries the text as it is (`TrainingMetadata.settingsText`); training writes and reads it here.
+// that ran (no solver for an MLP, no novelty settings without a detector). The shared
+// hyperparameters are written and read through their table (`SharedHyperparameters.recorded`),
+// not a field each. The inference side carries the text as it is
+// (`TrainingMetadata.settingsText`); training writes and reads it here.
 
 import MotusData
 import MotusIngest
 import MotusModels
 
 /// How a model was trained, every default resolved (`TrainingMetadata.settings`).
+@dynamicMemberLookup
 public struct TrainingSettings: Codable, Sendable, Equatable {
   public var model: ModelFamily?
   /// Logistic only.
   public var solver: LogisticRegression.Solver?
-  public var l2Penalty: Float?
-  /// Adam epochs or L-BFGS iterations at most.
-  public var maxEpochs: Int?
-  public var tolerance: Float?
-  /// Adam only (the MLP, or logistic with the Adam solver), as are `batchSize` and `patience`.
-  public var learningRate: Float?
-  public var batchSize: Int?
-  public var patience: Int?
   /// MLP only.
   public var hiddenLayerSizes: [Int]?
-  public var classWeighting: ClassWeighting?
   /// Share of rows (whole groups) held out for early stopping and calibration.
   public var validationFraction: Double?
   public var refit: Bool?
@@ -45,12 +39,51 @@ public struct TrainingSettings: Codable, Sendable, Equatable {
   /// Entries this build does not read (a newer build's, or a value in another form), kept
   /// as written so that reading and writing a file changes nothing.
   public var unread: [String: String] = [:]
+  /// The `SharedHyperparameters.recorded` entries, as text by key; read typed as
+  /// `settings.l2Penalty` (nil when not recorded).
+  private var hyperparameters: [String: String] = [:]
 
   public init() {}
 
+  /// A shared hyperparameter as recorded (`settings.l2Penalty`), nil when the file has none;
+  /// setting nil removes it.
+  public subscript<Value>(dynamicMember path: WritableKeyPath<SharedHyperparameters, Value>)
+    -> Value?
+  {
+    get {
+      guard let entry = Self.entry(path), let text = hyperparameters[entry.key] else { return nil }
+      var values = Self.blank
+      return entry.parse(&values, text) ? values[keyPath: path] : nil
+    }
+    set {
+      guard let entry = Self.entry(path) else { return }
+      var values = Self.blank
+      hyperparameters[entry.key] = newValue.map {
+        values[keyPath: path] = $0
+        return entry.format(values)
+      }
+    }
+  }
+
+  /// Records the entries of `shared` a fit by `model` uses (Adam's only for Adam).
+  mutating func record(_ shared: SharedHyperparameters, fittedBy model: ModelChoice) {
+    for entry in SharedHyperparameters.recorded where entry.isRecorded(for: model) {
+      hyperparameters[entry.key] = entry.format(shared)
+    }
+  }
+
+  private static func entry(_ path: PartialKeyPath<SharedHyperparameters>) -> Hyperparameter? {
+    SharedHyperparameters.recorded.first { $0.path == path }
+  }
+
+  /// Scratch values that one entry is written into or read from.
+  private static var blank: SharedHyperparameters {
+    SharedHyperparameters(l2Penalty: 0, maxEpochs: 0, tolerance: 0)
+  }
+
   /// The text form, by flag-like name: what the file stores and `motus model-info` prints.
   public var text: [String: String] {
-    var text = unread
+    var text = unread.merging(hyperparameters) { _, recorded in recorded }
     for field in Self.fields {
       if let value = field.format(self) { text[field.key] = value }
     }
@@ -60,7 +93,18 @@ public struct TrainingSettings: Codable, Sendable, Equatable {
   /// Reads the text form; an entry it cannot read back to the same text goes to `unread`.
   public init(text: [String: String]) {
     let byKey = Dictionary(uniqueKeysWithValues: Self.fields.map { ($0.key, $0) })
+    let shared = Dictionary(
+      uniqueKeysWithValues: SharedHyperparameters.recorded.map { ($0.key, $0) })
     for (key, value) in text {
+      if let entry = shared[key] {
+        var values = Self.blank
+        if entry.parse(&values, value), entry.format(values) == value {
+          hyperparameters[key] = value
+        } else {
+          unread[key] = value
+        }
+        continue
+      }
       guard let field = byKey[key] else {
         unread[key] = value
         continue
@@ -111,15 +155,10 @@ public struct TrainingSettings: Codable, Sendable, Equatable {
 
   private static var fields: [Field] {
     [
-      field("model", \.model), field("solver", \.solver), field("l2Penalty", \.l2Penalty),
-      field("maxEpochs", \.maxEpochs), field("tolerance", \.tolerance),
-      field("learningRate", \.learningRate), field("batchSize", \.batchSize),
-      field("patience", \.patience),
+      field("model", \.model), field("solver", \.solver),
       field(
         "hiddenLayerSizes", \.hiddenLayerSizes, write: { list($0) },
         read: Self.numbers),
-      field(
-        "classWeighting", \.classWeighting, write: Self.write(_:), read: Self.readWeighting),
       field("validationFraction", \.validationFraction), field("refit", \.refit),
       field("refitEpochs", \.refitEpochs), field("calibrate", \.calibrate),
       field(
@@ -147,7 +186,7 @@ public struct TrainingSettings: Codable, Sendable, Equatable {
   }
 
   /// Comma-separated numbers, or nil when one is not a number.
-  private static func numbers<Value: LosslessStringConvertible>(_ text: String) -> [Value]? {
+  static func numbers<Value: LosslessStringConvertible>(_ text: String) -> [Value]? {
     guard let items = items(text) else { return nil }
     var values: [Value] = []
     for item in items {
@@ -155,22 +194,6 @@ public struct TrainingSettings: Codable, Sendable, Equatable {
       values.append(value)
     }
     return values
-  }
-
-  private static func write(_ weighting: ClassWeighting) -> String {
-    switch weighting {
-    case .none: return "none"
-    case .balanced: return "balanced"
-    case .given(let weights): return list(weights)
-    }
-  }
-
-  private static func readWeighting(_ text: String) -> ClassWeighting? {
-    switch text {
-    case "none": return ClassWeighting.none
-    case "balanced": return .balanced
-    default: return numbers(text).map { .given($0) }
-    }
   }
 
   private static func readAugmentation(_ text: String) -> Augmentation? {

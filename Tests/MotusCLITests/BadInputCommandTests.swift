@@ -184,7 +184,11 @@ final class BadInputCommandTests: TemporaryFolderTestCase {
   func testFlags_OutOfBoundsNameTheLimitAndTheReason() throws {
     let data = try synthetic(seconds: 4)
     let cases: [([String], String)] = [
-      (["train", data, "-o", "m", "--sample-rate", "1e9"], "the rates inertial sensors record at"),
+      (
+        ["train", data, "-o", "m", "--sample-rate", "1e9"],
+        "'--sample-rate' must be within 0.1...10000.0 Hz, the rates inertial sensors record at "
+          + "(higher ones only multiply memory and time), got 1000000000.0."
+      ),
       (["train", data, "-o", "m", "--window", "1e30s"], "must be at most 3600s (an hour"),
       (["train", data, "-o", "m", "--window", "-5"], "'--window' must be positive, got -5"),
       (["train", data, "-o", "m", "--window", "100000"], "at most 65536 samples"),
@@ -195,7 +199,8 @@ final class BadInputCommandTests: TemporaryFolderTestCase {
       (["features", data, "-o", "w", "--hop", "-1s"], "'--hop' must be positive"),
       (
         ["stream", Self.sixClassModel, data, "--input-rate", "1e9"],
-        "'--input-rate' must be within"
+        "'--input-rate' must be within 0.1...10000.0 Hz, the rates inertial sensors record at "
+          + "(higher ones only multiply memory and time), got 1000000000.0."
       ),
       (["evaluate", Self.sixClassModel, data, "--perturb", "noise=1e30"], "noise at most 10"),
     ]

@@ -1,6 +1,7 @@
 // Rules every command follows, checked on the command line's sources so that a new command or
 // flag cannot skip them: standard output only through `StandardOutput` and standard error only
-// through `StandardError` (checked writes, every module), files
+// through `StandardError` (checked writes, every module), JSON only through the shared encoder
+// (every module), files
 // only through `OutputFile` (the output rule), numbers parsed whatever their sign (so that `-5`
 // reaches validation instead of ArgumentParser's "Missing value").
 
@@ -118,5 +119,27 @@ final class CommandSourceRulesTests: XCTestCase {
     XCTAssertGreaterThan(numeric.count, 30, "the scan finds the numeric options")
     XCTAssertEqual(
       conditional, [], "add parsing: .unconditional, then check the value in validate()")
+  }
+
+  func testJSON_IsEncodedByTheOneSharedEncoder() throws {
+    // One setup (`JSONEncoder.sortedKeys`) gives every JSON output the same key order, slashes
+    // and non-finite numbers; an encoder of a command's own would drift from it. Every module.
+    let pattern = try NSRegularExpression(
+      pattern: #"JSONEncoder\(\)|JSONSerialization\.data|\.outputFormatting"#)
+    let root = Self.cliSources.deletingLastPathComponent()
+    let names = try XCTUnwrap(FileManager.default.subpaths(atPath: root.path))
+      .filter { $0.hasSuffix(".swift") && $0 != "MotusData/JSONEncoder+SortedKeys.swift" }
+    XCTAssertGreaterThan(names.count, 100, "the scan reads every module")
+    var found: [String] = []
+    for name in names.sorted() {
+      let text = try String(contentsOf: root.appendingPathComponent(name), encoding: .utf8)
+      for (i, line) in text.components(separatedBy: "\n").enumerated() {
+        let code = line.components(separatedBy: "//")[0]
+        if pattern.firstMatch(in: code, range: NSRange(code.startIndex..., in: code)) != nil {
+          found.append("\(name):\(i + 1): \(line.trimmingCharacters(in: .whitespaces))")
+        }
+      }
+    }
+    XCTAssertEqual(found, [], "encode JSON output with JSONEncoder.sortedKeys(prettyPrinted:)")
   }
 }

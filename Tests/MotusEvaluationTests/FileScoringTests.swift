@@ -31,18 +31,25 @@ final class FileScoringTests: TemporaryFolderTestCase {
     for smoothing in [Smoothing.none, .hiddenMarkov(switchProbability: 0.05)] {
       let loaded = try Evaluation.loadForScoring(
         DataSource(files: [path]), model: model, minimumPurity: 0.8, smoothing: smoothing)
-      XCTAssertNil(loaded.dataset, "windowed as read")
-      XCTAssertFalse(loaded.resampled)
+      guard case .scored(let windowed, let scores) = loaded else {
+        return XCTFail("data at the model's rate is windowed and scored as read")
+      }
+      XCTAssertEqual(windowed.table.featureNames, [], "features dropped once scored")
+      XCTAssertEqual(scores.probabilities.rowCount, windowed.table.windowCount)
       let streamed = try Evaluation.run(
         model: model, loaded: loaded, minimumPurity: 0.8, smoothing: smoothing)
-      let whole = try Evaluation.run(
-        model: model,
-        dataset: XCTUnwrap(
-          Evaluation.loadForScoring(DataSource(files: [path]), model: model, whole: true).dataset),
-        minimumPurity: 0.8, smoothing: smoothing)
-      XCTAssertGreaterThan(whole.windowCount, 100)
-      XCTAssertEqual(try streamed.jsonData(), try whole.jsonData(), "\(smoothing)")
-      XCTAssertEqual(streamed.csv(), whole.csv(), "\(smoothing)")
+      let wholeLoad = try Evaluation.loadForScoring(
+        DataSource(files: [path]), model: model, whole: true)
+      guard case .whole(let whole) = wholeLoad else { return XCTFail("asked to load whole") }
+      XCTAssertFalse(whole.resampled)
+      let scoredWhole = try Evaluation.run(
+        model: model, dataset: whole.result.dataset, minimumPurity: 0.8, smoothing: smoothing)
+      XCTAssertGreaterThan(scoredWhole.windowCount, 100)
+      XCTAssertEqual(try streamed.jsonData(), try scoredWhole.jsonData(), "\(smoothing)")
+      XCTAssertEqual(streamed.csv(), scoredWhole.csv(), "\(smoothing)")
+      let runOnWhole = try Evaluation.run(
+        model: model, loaded: wholeLoad, minimumPurity: 0.8, smoothing: smoothing)
+      XCTAssertEqual(try runOnWhole.jsonData(), try scoredWhole.jsonData())
     }
   }
 
@@ -50,12 +57,27 @@ final class FileScoringTests: TemporaryFolderTestCase {
     let model = try StreamAgreement.model()
     let path = try file(rateHz: 25)
     let loaded = try Evaluation.loadForScoring(DataSource(files: [path]), model: model)
-    XCTAssertNotNil(loaded.dataset, "loaded whole")
-    XCTAssertTrue(loaded.resampled)
+    guard case .whole(let whole) = loaded else { return XCTFail("off-rate data is loaded whole") }
+    XCTAssertTrue(whole.resampled)
     var options = LoadOptions()
     options.modelRecipes = model.featureSpec.recipes
     options.sampleRateHz = model.featureSpec.sampleRateHz
     let expected = try DatasetLoader.load([path], options: options)
-    XCTAssertEqual(loaded.dataset, expected.dataset)
+    XCTAssertEqual(whole.result.dataset, expected.dataset)
+  }
+
+  func testSampleRateOtherThanTheModelsIsRefusedByTheSource() throws {
+    let model = try StreamAgreement.model()
+    var options = LoadOptions()
+    options.sampleRateHz = 2 * model.featureSpec.sampleRateHz
+    XCTAssertThrowsError(
+      try Evaluation.loadForScoring(
+        DataSource(files: [try file(rateHz: 50)], options: options), model: model)
+    ) { error in
+      XCTAssertEqual(
+        error as? DataSourceError,
+        .sampleRateMismatch(
+          requestedHz: options.sampleRateHz!, modelHz: model.featureSpec.sampleRateHz))
+    }
   }
 }

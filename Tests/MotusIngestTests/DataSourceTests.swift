@@ -60,20 +60,37 @@ final class DataSourceTests: TemporaryFolderTestCase {
     var choice = FeatureChoice()
     choice.window = .samples(40)
     choice.hop = .samples(20)
-    let spec: DataSource.SpecChoice = { .use(try choice.spec(recipes: $0, recordingRates: $1)) }
+    let spec: DataSource.SpecChoice = { try choice.spec(recipes: $0, recordingRates: $1) }
     let streamed = try source.windows(chooseSpec: spec)
     XCTAssertTrue(streamed.streamed)
 
     var asked = 0
-    let whole = try source.windows { recipes, rates in
+    let declined = try source.windowsAsRead(
+      minimumPurity: 0, copies: nil, progress: nil, eachPart: nil
+    ) { recipes, rates in
       asked += 1
-      return asked == 1 ? .loadWhole : try spec(recipes, rates)
+      return .loadWhole
     }
-    XCTAssertFalse(whole.streamed, "the first answer declines streaming")
-    XCTAssertEqual(asked, 2, "asked once for the first recording, once for the whole data")
-    XCTAssertEqual(whole.table, streamed.table)
-    XCTAssertEqual(whole.spec, streamed.spec)
-    XCTAssertEqual(whole.outline.report, streamed.outline.report)
+    XCTAssertEqual(asked, 1, "asked once, for the first recording")
+    guard case .whole(let whole) = declined else {
+      return XCTFail("declining the first recording hands back the whole load")
+    }
+    XCTAssertEqual(whole.result.dataset, try source.load().result.dataset)
+
+    var decided = 0
+    let windowed = try source.windowsAsRead(
+      minimumPurity: 0, copies: nil, progress: nil, eachPart: nil
+    ) { recipes, rates in
+      decided += 1
+      return .use(try spec(recipes, rates))
+    }
+    XCTAssertEqual(decided, 2, "asked once for the first recording, once for the whole data")
+    guard case .windowed(let asRead) = windowed else {
+      return XCTFail("a spec that holds for the whole data windows as read")
+    }
+    XCTAssertEqual(asRead.table, streamed.table)
+    XCTAssertEqual(asRead.spec, streamed.spec)
+    XCTAssertEqual(asRead.outline.report, streamed.outline.report)
   }
 
   func testInputFiles_ListFolderFilesAndAManifestsSources() throws {

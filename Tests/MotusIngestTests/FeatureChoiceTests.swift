@@ -129,6 +129,23 @@ final class FeatureChoiceTests: XCTestCase {
     XCTAssertEqual(given.hopLength, 25)
   }
 
+  func testWindowCount_IsTheSpecsWindowCountAtTheDataRate() throws {
+    for rate in [50.0, 100, 20] {
+      let spec = try FeatureChoice().spec(recipes: recipes, sampleRateHz: rate)
+      let placement = SlidingWindow(length: spec.windowLength, hop: spec.hopLength)
+      for sampleCount in [0, spec.windowLength - 1, spec.windowLength, 10 * spec.windowLength + 7] {
+        XCTAssertEqual(
+          FeatureChoice().windowCount(sampleCount: sampleCount, rateHz: rate),
+          placement.count(sampleCount: sampleCount), "\(sampleCount) samples at \(rate) Hz")
+      }
+    }
+    var short = FeatureChoice()
+    short.window = .samples(10)
+    short.hop = .samples(4)
+    XCTAssertEqual(short.windowCount(sampleCount: 30, rateHz: 50), 6)
+    XCTAssertEqual(FeatureChoice.defaultWindow, .seconds(FeatureChoice.defaultWindowSeconds))
+  }
+
   func testChoices_CarryIntoTheSpec() throws {
     let spec = try choice {
       $0.spectral = [.logBandPowers]

@@ -65,7 +65,7 @@ final class GzipInputTests: TemporaryFolderTestCase {
     choice.channelRule = .all
     choice.statistics = [.mean, .std]
     let windowed = try DataSource(files: [path]).windows {
-      .use(try choice.spec(recipes: $0, recordingRates: $1))
+      try choice.spec(recipes: $0, recordingRates: $1)
     }
     let blocks = try DatasetLoader.load([path], options: LoadOptions())
     let whole = try DatasetLoader.load(inputs: DatasetLoader.read([path]), options: LoadOptions())

@@ -43,14 +43,12 @@ final class WindowedLoadTests: TemporaryFolderTestCase {
     streamed: WindowedLoad, whole: WindowedLoad
   ) {
     let choice = choice()
-    let chooseSpec: DataSource.SpecChoice = {
-      .use(try choice.spec(recipes: $0, recordingRates: $1))
-    }
+    let chooseSpec: DataSource.SpecChoice = { try choice.spec(recipes: $0, recordingRates: $1) }
     let streamed = try DataSource(files: paths, options: options).windows(
       minimumPurity: 0.4, chooseSpec: chooseSpec)
+    let result = try DatasetLoader.load(paths, options: options)
     let whole = try WindowedLoad(
-      result: DatasetLoader.load(paths, options: options), minimumPurity: 0.4,
-      chooseSpec: chooseSpec)
+      result: result, spec: choice.spec(for: result), minimumPurity: 0.4)
     return (streamed, whole)
   }
 
@@ -109,11 +107,11 @@ final class WindowedLoadTests: TemporaryFolderTestCase {
     ChunkSplitter.chunkBytes = 256 << 10
     let options = LoadOptions()
     let spec: DataSource.SpecChoice = {
-      .use(try FeatureChoice().spec(recipes: $0, recordingRates: $1))
+      try FeatureChoice().spec(recipes: $0, recordingRates: $1)
     }
     let streamed = try DataSource(files: [path], options: options).windows(chooseSpec: spec)
-    let whole = try WindowedLoad(
-      result: DatasetLoader.load([path], options: options), chooseSpec: spec)
+    let result = try DatasetLoader.load([path], options: options)
+    let whole = try WindowedLoad(result: result, spec: FeatureChoice().spec(for: result))
     XCTAssertTrue(streamed.streamed)
     assertSame(streamed, whole)
     XCTAssertEqual(whole.outline.recordings.count, 21)

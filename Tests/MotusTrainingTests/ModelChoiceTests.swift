@@ -2,7 +2,7 @@
 // them as they are and the model file records them, for either family.
 
 import MotusModels
-import MotusTraining
+@testable import MotusTraining
 import XCTest
 
 final class ModelChoiceTests: XCTestCase {
@@ -55,5 +55,49 @@ final class ModelChoiceTests: XCTestCase {
     expected.patience = 3
     XCTAssertEqual(choice, .mlp(expected))
     XCTAssertEqual(choice.family, .mlp)
+  }
+
+  /// Field names of a value's stored properties.
+  private func fieldNames(_ value: Any) -> Set<String> {
+    Set(Mirror(reflecting: value).children.compactMap(\.label))
+  }
+
+  func testSharedHyperparameters_EveryFieldIsInTheRecordedTable() {
+    let keys = SharedHyperparameters.recorded.map(\.key)
+    XCTAssertEqual(Set(keys).count, keys.count, "one entry per key")
+    // The seed is the model file's own `TrainingMetadata.seed`, not a settings entry.
+    XCTAssertEqual(
+      fieldNames(ModelChoice(.mlp).shared).subtracting(["seed"]), Set(keys),
+      "a field of SharedHyperparameters without an entry in `recorded` is never recorded")
+    XCTAssertEqual(fieldNames(LogisticRegression.Hyperparameters()), ["shared", "solver"])
+    XCTAssertEqual(fieldNames(MLPClassifier.Hyperparameters()), ["shared", "hiddenLayerSizes"])
+  }
+
+  func testEveryHyperparameter_IsRecordedAndReadBackAsFitted() throws {
+    var logisticAdam = LogisticRegression.Hyperparameters(solver: .adam)
+    logisticAdam.l2Penalty = 0.5
+    logisticAdam.classWeighting = .given([1, 2, 0.5])
+    logisticAdam.maxEpochs = 7
+    logisticAdam.patience = 3
+    var mlp = MLPClassifier.Hyperparameters()
+    mlp.hiddenLayerSizes = [8]
+    mlp.batchSize = 16
+    mlp.learningRate = 0.01
+    mlp.tolerance = 0.001
+    for model in [ModelChoice.logistic(logisticAdam), .mlp(mlp), .logistic(.init())] {
+      let settings = try recorded(model)
+      for entry in SharedHyperparameters.recorded {
+        XCTAssertEqual(
+          settings.text[entry.key], entry.isRecorded(for: model) ? entry.format(model.shared) : nil,
+          "\(entry.key) of \(model)")
+      }
+      let readBack = TrainingSettings(text: settings.text)
+      XCTAssertEqual(readBack.unread, [:])
+      XCTAssertEqual(readBack, settings, "every entry reads back typed")
+      XCTAssertEqual(settings.classWeighting, model.shared.classWeighting)
+      XCTAssertEqual(settings.maxEpochs, model.shared.maxEpochs)
+      XCTAssertEqual(settings.solver, model.solver)
+      XCTAssertEqual(settings.hiddenLayerSizes, model.family == .mlp ? [8] : nil)
+    }
   }
 }

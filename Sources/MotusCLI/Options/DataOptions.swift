@@ -155,12 +155,7 @@ struct DataOptions: ParsableArguments {
         throw ValidationError("'--allow-outside-data-root' needs --manifest.")
       }
     }
-    if let sampleRate, !Limits.sampleRateHz.contains(sampleRate) {
-      throw ValidationError(
-        "'--sample-rate' must be within \(Limits.sampleRateHz.lowerBound)..."
-          + "\(Limits.sampleRateHz.upperBound) Hz, the rates inertial sensors record at "
-          + "(higher ones only multiply memory and time), got \(sampleRate).")
-    }
+    if let sampleRate { try ValidationError.checkSampleRate(sampleRate, flag: "--sample-rate") }
     if let channels, Self.list(channels).isEmpty {
       throw ValidationError("'--channels' names no channel.")
     }

@@ -51,7 +51,7 @@ struct FeatureChannelOptions: ParsableArguments {
 extension FeatureChoice {
   /// `cliSpec(recipes:recordingRates:)` as the chooser `DataSource.windows` takes.
   var cliSpecChoice: DataSource.SpecChoice {
-    { recipes, rates in .use(try cliSpec(recipes: recipes, recordingRates: rates)) }
+    { recipes, rates in try cliSpec(recipes: recipes, recordingRates: rates) }
   }
 
   /// `spec(for:)`; a window that does not fit the data names the window flags.

@@ -17,13 +17,11 @@ struct SmoothingOptions: ParsableArguments {
       discussion: "Example: `--smoothing hmm --switch-probability 0.02`."))
   var smoothing: Choice = .none
 
-  static let defaultAlpha: Float = 0.5
-
   @Option(
     parsing: .unconditional,
     help: ArgumentHelp(
       "Weight of the newest prediction for --smoothing ema, in (0, 1] (default: "
-        + "\(defaultAlpha)).",
+        + "\(StreamConfiguration.defaultExponentialAlpha)).",
       discussion: "Example: `--smoothing ema --alpha 0.3`.", valueName: "a"))
   var alpha: WrittenFloat?
 
@@ -59,7 +57,8 @@ struct SmoothingOptions: ParsableArguments {
   var value: Smoothing {
     switch smoothing {
     case .none: .none
-    case .ema: .exponential(alpha: alpha?.value ?? Self.defaultAlpha)
+    case .ema:
+      .exponential(alpha: alpha?.value ?? StreamConfiguration.defaultExponentialAlpha)
     case .hmm:
       .hiddenMarkov(
         switchProbability: switchProbability?.value

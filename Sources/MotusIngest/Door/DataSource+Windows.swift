@@ -1,11 +1,12 @@
 // A source's windows: the one place that decides whether sessions are windowed as the files
-// are read or the data is loaded whole first. Both give the same table (see `WindowedLoad`).
+// are read or the data is loaded whole first. Both give the same table (see `WindowedLoad`);
+// scoring takes the whole load as it is (`windowsAsRead`).
 
 import MotusData
 import MotusFeatures
 
-/// What a spec chooser decides for the data it is shown.
-public enum SpecDecision: Sendable, Equatable {
+/// What a streaming spec chooser decides for the data it is shown.
+package enum SpecDecision: Sendable, Equatable {
   /// Window the data with this spec.
   case use(FeatureSpec)
   /// The data cannot be windowed as it is read (a recording off a model's rate, say): load
@@ -13,7 +14,8 @@ public enum SpecDecision: Sendable, Equatable {
   case loadWhole
 }
 
-/// Windows of a source, or the source loaded whole for a caller that windows it itself.
+/// Windows of a source made as the files were read, or the source loaded whole for a caller
+/// that windows it itself.
 package enum SourceWindows: Sendable {
   case windowed(WindowedLoad)
   case whole(WholeLoad)
@@ -23,7 +25,7 @@ extension DataSource {
   /// Chooses the feature spec from the data's recipes and its recordings' rates (Hz).
   public typealias SpecChoice = (
     _ recipes: [ChannelRecipe], _ recordingRates: [Double]
-  ) throws -> SpecDecision
+  ) throws -> FeatureSpec
 
   /// Every window of the data, with the spec `chooseSpec` picks.
   ///
@@ -40,27 +42,36 @@ extension DataSource {
   ///     rest, in order: a caller that needs less than the features takes it here and drops
   ///     them (`WindowTable.dropFeatures`).
   ///   - chooseSpec: Called with the first recording's rate alone, then with every
-  ///     recording's; must choose a spec for data loaded whole.
+  ///     recording's.
   /// - Throws: What `load`, `chooseSpec` and `WindowTable.makeWithCopies` throw.
   public func windows(
     minimumPurity: Float = 0, copies: WindowTable.Copies? = nil, progress: Progress? = nil,
     eachPart: ((inout WindowTable) throws -> Void)? = nil, chooseSpec: @escaping SpecChoice
   ) throws -> WindowedLoad {
-    let windows = try windows(
-      minimumPurity: minimumPurity, copies: copies, progress: progress, eachPart: eachPart,
-      handingBackWhole: false, chooseSpec: chooseSpec)
-    guard case .windowed(let windowed) = windows else {
-      preconditionFailure("windows handed back data it was asked to window")
+    let windows = try windowsAsRead(
+      minimumPurity: minimumPurity, copies: copies, progress: progress, eachPart: eachPart
+    ) { .use(try chooseSpec($0, $1)) }
+    switch windows {
+    case .windowed(let windowed): return windowed
+    case .whole(let whole):
+      let result = whole.result
+      var windowed = try WindowedLoad(
+        result: result,
+        spec: chooseSpec(result.recipes, result.dataset.recordings.map(\.sampleRateHz)),
+        minimumPurity: minimumPurity, copies: copies, eachPart: eachPart)
+      windowed.sourceWeights = whole.sourceWeights
+      return windowed
     }
-    return windowed
   }
 
-  /// `windows`, or, with `handingBackWhole`, the data unwindowed when it must be loaded
-  /// whole: for scoring, which resamples it or changes it before windowing it itself.
-  package func windows(
+  /// The data windowed as the files are read when they allow it and `chooseSpec` answers
+  /// `.use` (as `windows` describes), else loaded whole: for scoring, which resamples it or
+  /// changes it before windowing it itself, and for `windows`.
+  package func windowsAsRead(
     minimumPurity: Float, copies: WindowTable.Copies?, progress: Progress?,
-    eachPart: ((inout WindowTable) throws -> Void)?, handingBackWhole: Bool,
-    chooseSpec: @escaping SpecChoice
+    eachPart: ((inout WindowTable) throws -> Void)?,
+    chooseSpec: @escaping (_ recipes: [ChannelRecipe], _ recordingRates: [Double]) throws
+      -> SpecDecision
   ) throws -> SourceWindows {
     if let paths = streamablePaths,
       let streamed = WindowedLoad.loadStreaming(
@@ -69,12 +80,6 @@ extension DataSource {
     {
       return .windowed(streamed)
     }
-    let whole = try load(progress: progress)
-    if handingBackWhole { return .whole(whole) }
-    var windowed = try WindowedLoad(
-      result: whole.result, minimumPurity: minimumPurity, copies: copies, eachPart: eachPart,
-      chooseSpec: chooseSpec)
-    windowed.sourceWeights = whole.sourceWeights
-    return .windowed(windowed)
+    return .whole(try load(progress: progress))
   }
 }

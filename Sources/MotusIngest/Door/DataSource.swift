@@ -80,6 +80,27 @@ public struct DataSource: Sendable {
     }
   }
 
+  /// This source read as a model's input: channels computed by the model's `recipes` (each
+  /// raw input they read comes from the files by the rule the stream applies, so a Core
+  /// Motion device-motion file feeds a raw-acceleration model here as it does in `motus
+  /// stream`), at its own rate unless a recording is more than 2 % off `sampleRateHz`, then
+  /// resampled to it (`LoadOptions.modelSampleRateHz`). A manifest fixes its own channels
+  /// and rate.
+  ///
+  /// - Precondition: `options.channelPatterns` is empty (the channels are the recipes').
+  /// - Throws: `DataSourceError.sampleRateMismatch` when `options.sampleRateHz` asks for
+  ///   another rate than `sampleRateHz`.
+  public func reading(recipes: [ChannelRecipe], sampleRateHz: Double) throws -> DataSource {
+    precondition(options.channelPatterns.isEmpty, "channels come from the model's recipes")
+    if let requested = options.sampleRateHz, !Self.isModelRate(requested, sampleRateHz) {
+      throw DataSourceError.sampleRateMismatch(requestedHz: requested, modelHz: sampleRateHz)
+    }
+    var source = self
+    source.options.modelRecipes = recipes
+    source.options.modelSampleRateHz = sampleRateHz
+    return source
+  }
+
   /// What `load` finds, less the samples: CSV files are read a session at a time and only
   /// each recording's outline kept (`DatasetLoader.loadSessions`), else the data is loaded
   /// whole and outlined.
@@ -151,5 +172,20 @@ public struct DataSource: Sendable {
   /// Within the 2 % that `WindowTable.make` accepts.
   package static func isModelRate(_ rate: Double, _ modelRate: Double) -> Bool {
     abs(rate - modelRate) <= 0.02 * modelRate
+  }
+}
+
+/// A source that cannot be read as asked.
+public enum DataSourceError: Error, Equatable, CustomStringConvertible {
+  /// `--sample-rate` asks for another rate than the model's (`reading(recipes:sampleRateHz:)`).
+  case sampleRateMismatch(requestedHz: Double, modelHz: Double)
+
+  public var description: String {
+    switch self {
+    case .sampleRateMismatch(let requested, let model):
+      return "--sample-rate \(requested) Hz differs from the model's rate \(model) Hz; the "
+        + "windows must be sampled as in training. HINT: drop --sample-rate (the data is "
+        + "resampled to \(model) Hz when its rate differs) or pass --sample-rate \(model)."
+    }
   }
 }

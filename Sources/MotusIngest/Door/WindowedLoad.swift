@@ -19,17 +19,13 @@ public struct WindowedLoad: Sendable {
   /// A manifest's source weights (`WholeLoad.sourceWeights`); empty for CSV files.
   public var sourceWeights: [String: Double] = [:]
 
-  /// Windows a dataset already loaded, on every core.
+  /// Windows a dataset already loaded with `spec`, on every core.
   ///
   /// - Parameter eachPart: As `DataSource.windows`.
   init(
-    result: LoadResult, minimumPurity: Float = 0, copies: WindowTable.Copies? = nil,
-    eachPart: ((inout WindowTable) throws -> Void)? = nil, chooseSpec: DataSource.SpecChoice
+    result: LoadResult, spec: FeatureSpec, minimumPurity: Float = 0,
+    copies: WindowTable.Copies? = nil, eachPart: ((inout WindowTable) throws -> Void)? = nil
   ) throws {
-    let rates = result.dataset.recordings.map(\.sampleRateHz)
-    guard case .use(let spec) = try chooseSpec(result.recipes, rates) else {
-      preconditionFailure("chooseSpec chose no spec for data loaded whole")
-    }
     self.spec = spec
     var parts = try WindowTable.makeWithCopies(
       dataset: result.dataset, extractor: FeatureExtractor(spec: spec),
@@ -59,7 +55,7 @@ public struct WindowedLoad: Sendable {
     _ paths: [String], options: LoadOptions, minimumPurity: Float = 0,
     copies: WindowTable.Copies? = nil, progress: ((Int, Int) -> Void)? = nil,
     eachPart: ((inout WindowTable) throws -> Void)? = nil,
-    chooseSpec: @escaping DataSource.SpecChoice
+    chooseSpec: @escaping ([ChannelRecipe], [Double]) throws -> SpecDecision
   ) -> WindowedLoad? {
     var extractor: FeatureExtractor?
     // Per kind (the data, then each copy), its batches' tables in order. Joined once at the

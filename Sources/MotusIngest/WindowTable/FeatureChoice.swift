@@ -29,7 +29,8 @@ public struct FeatureChoice: Codable, Sendable, Equatable {
   /// Whether the context also summarises each channel's log band powers, not only its std.
   public var contextBands: Bool = FeatureChoice.defaultContextBands
 
-  public static let defaultWindow = WindowSpan.seconds(5.12)
+  public static let defaultWindowSeconds = 5.12
+  public static let defaultWindow = WindowSpan.seconds(defaultWindowSeconds)
   public static let defaultContext: WindowSpan? = nil
   public static let defaultContextBands = true
   public static let defaultChannelRule = FeatureChannelRule.orientationFree
@@ -40,6 +41,16 @@ public struct FeatureChoice: Codable, Sendable, Equatable {
 
   /// The default hop for a window of `windowLength` samples: a third of it.
   public static func defaultHopLength(windowLength: Int) -> Int { max(1, windowLength / 3) }
+
+  /// How many windows of this length and hop `sampleCount` samples at `rateHz` hold, each
+  /// window and hop at least one sample: a count taken before any spec is made (`motus
+  /// inspect`'s, at each recording's own rate).
+  public func windowCount(sampleCount: Int, rateHz: Double) -> Int {
+    let length = max(1, window.samples(atRate: rateHz))
+    let hopLength = max(
+      1, hop?.samples(atRate: rateHz) ?? FeatureChoice.defaultHopLength(windowLength: length))
+    return SlidingWindow(length: length, hop: hopLength).count(sampleCount: sampleCount)
+  }
 
   /// The spec for a loaded dataset: its recipes, at its recordings' common rate.
   ///
