@@ -206,7 +206,6 @@ struct Stream: ParsableCommand {
     func write(_ streamed: StreamSession.Output) -> Bool {
       switch streamed {
       case .event(let event, let session):
-        if case .prediction = event { output.setProbabilities(stream.probabilities) }
         return output.write(event, session: session)
       case .skippedRow(let error):
         warnings.warn("\(error) (row skipped)", kind: "skipped row")

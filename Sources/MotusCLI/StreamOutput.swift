@@ -138,7 +138,7 @@ final class StreamOutput {
     for k in classes.indices {
       if k > 0 { buffer.append(UInt8(ascii: ",")) }
       buffer.append(jsonClassKeys[k])
-      buffer.append(Double(probability(of: k, p)), fractionDigits: 4)
+      buffer.append(Double(p.probabilities[k]), fractionDigits: 4)
     }
     buffer.append("}}")
   }
@@ -155,7 +155,7 @@ final class StreamOutput {
     buffer.append("," + p.confidence.rawValue + ",," + (p.unknownReason?.rawValue ?? "") + ",")
     for k in classes.indices {
       if k > 0 { buffer.append(UInt8(ascii: ",")) }
-      buffer.append(Double(probability(of: k, p)), fractionDigits: 4)
+      buffer.append(Double(p.probabilities[k]), fractionDigits: 4)
     }
   }
 
@@ -165,13 +165,6 @@ final class StreamOutput {
     let made = (s, Array(json(s).utf8), Array(csv(s).utf8))
     lastSession = made
     return made
-  }
-
-  // The engine's smoothed probabilities are not part of the event; the top one is.
-  private var lastProbabilities: [Float] = []
-  func setProbabilities(_ p: [Float]) { lastProbabilities = p }
-  private func probability(of k: Int, _ p: StreamPrediction) -> Float {
-    k < lastProbabilities.count ? lastProbabilities[k] : (k == p.classIndex ? p.probability : 0)
   }
 
   private func emit(_ line: String) -> Bool {

@@ -36,7 +36,8 @@ public final class StreamingClassifier {
   /// Whether input is resampled to the model's rate.
   public var isResampling: Bool { classifier.isResampling }
   public var statistics: StreamStatistics { classifier.statistics }
-  /// Smoothed probabilities of the latest prediction, in `model.classes` order.
+  /// Smoothed probabilities of the latest prediction, in `model.classes` order (each
+  /// `.prediction` carries its own).
   public var probabilities: [Float] { classifier.probabilities }
   /// Repetitions counted since the stream started or its last gap.
   public var repetitionCount: Int { repetitions?.count ?? 0 }
