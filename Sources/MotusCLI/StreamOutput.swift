@@ -12,8 +12,6 @@ final class StreamOutput {
   let segmentsOnly: Bool
   /// Write each line at once (`--realtime`, where the input is paced, not waited for).
   var flushesEachLine = false
-  private var repetitionsAtSegmentStart = 0
-  private var repetitions = 0
   private var buffer = TextBuffer()
   /// The write to standard output that failed; the stream ends and `motus stream` reports it.
   private(set) var failure: StandardOutputError?
@@ -58,7 +56,6 @@ final class StreamOutput {
       format == .json ? appendJSON(p, session: s) : appendCSV(p, session: s)
       return endLine()
     case .repetition(let time, let count):
-      repetitions = count
       guard !segmentsOnly else { return !closed }
       switch format {
       case .json:
@@ -90,9 +87,8 @@ final class StreamOutput {
   }
 
   private func write(_ segment: ActivitySegment, session s: String) -> Bool {
-    let reps = repetitions - repetitionsAtSegmentStart
-    repetitionsAtSegmentStart = repetitions
     guard segmentsOnly else { return !closed }
+    let reps = segment.repetitions ?? 0  // a model without the repetition class counts none
     switch format {
     case .json:
       return emit(
