@@ -124,24 +124,24 @@ struct Stream: ParsableCommand {
     // Ctrl-C ends the input: the open segment and the summary are still written.
     Interruption.finishOnSignal()
     let model: TrainedModel = try ModelFile.read(path: modelPath)
-    let (reader, appNotes, appWarnings) = try StreamAppInput.open(input, gapRule: gaps.gapRule)
-    var rows = try rowReader(reader, model: model)
+    var source = try StreamInput(input, model: model, columns: columns, gapRule: gaps.gapRule)
     let warnings = Warnings()
-    for note in appNotes { Warnings.write("note: \(Excerpt.printable(note))\n") }
-    for warning in appWarnings { Warnings.write("warning: \(Excerpt.printable(warning))\n") }
-    if !rows.adapter.adaptations.isEmpty {
-      warnings.warn("input: " + rows.adapter.adaptations.joined(separator: "; "), prefix: "note")
+    for note in source.notes { Warnings.write("note: \(Excerpt.printable(note))\n") }
+    for warning in source.warnings { Warnings.write("warning: \(Excerpt.printable(warning))\n") }
+    let adaptations = source.rows.adapter.adaptations
+    if !adaptations.isEmpty {
+      warnings.warn("input: " + adaptations.joined(separator: "; "), prefix: "note")
     }
     let output = StreamOutput(classes: model.classes, format: format, segmentsOnly: segments)
     output.flushesEachLine = realtime
-    reader.beforeRead = { output.flush() }
+    source.beforeRead { output.flush() }
     defer { output.flush() }  // lines made before an error still reach the reader
     output.writeHeader()
     let stream = StreamSession(
-      model: model, inputChannels: rows.inputs, configuration: configuration(),
+      model: model, inputChannels: source.rows.inputs, configuration: configuration(),
       measuresSampleTime: true)
     let rejections = try pump(
-      reader, rows: &rows, into: stream, output: output, warnings: warnings, model: model)
+      &source, into: stream, output: output, warnings: warnings, model: model)
     output.flush()
     // A full disk is an error; a closed pipe ends the command quietly (MotusCommand.main).
     if let failure = output.failure { throw failure }
@@ -159,22 +159,11 @@ struct Stream: ParsableCommand {
     // Nothing usable came out: every row was rejected.
     if stream.rowsSkipped > 0 && stream.statistics.samplesReceived == 0 {
       throw ToolError(
-        "\(reader.name): every one of its \(stream.rowsSkipped) rows was rejected, so nothing "
+        "\(source.name): every one of its \(stream.rowsSkipped) rows was rejected, so nothing "
           + "was streamed; the first\(rejections.count > 1 ? " \(rejections.count)" : ""): "
           + rejections.map(\.message).joined(separator: " "),
         hint: "compare the columns and their units with `motus model-info MODEL`.")
     }
-  }
-
-  /// The header line read and resolved against the model's inputs.
-  private func rowReader(_ reader: LineReader, model: TrainedModel) throws -> StreamRowReader {
-    guard let headerLine = try reader.next() else {
-      throw ToolError("\(reader.name): no header line.", hint: "the first line names the columns.")
-    }
-    // Derived and negated inputs are resolved once here, as ingestion does for training.
-    return try StreamRowReader(
-      header: headerLine, file: reader.name, model: model, timeColumn: columns.timeColumn,
-      negateAcceleration: columns.negateAcceleration)
   }
 
   private func configuration() -> StreamConfiguration {
@@ -191,17 +180,16 @@ struct Stream: ParsableCommand {
     return configuration
   }
 
-  /// Feeds every line to the session until the input or the reader of the output ends; returns
+  /// Feeds every row to the session until the input or the reader of the output ends; returns
   /// the first three rows it rejected.
   private func pump(
-    _ reader: LineReader, rows: inout StreamRowReader, into stream: StreamSession,
-    output: StreamOutput, warnings: Warnings, model: TrainedModel
+    _ source: inout StreamInput, into stream: StreamSession, output: StreamOutput,
+    warnings: Warnings, model: TrainedModel
   ) throws -> [CSVError] {
     var rejections: [CSVError] = []
     func write(_ streamed: StreamSession.Output) -> Bool {
       switch streamed {
       case .event(let event, let session):
-        if case .prediction = event { output.setProbabilities(stream.probabilities) }
         return output.write(event, session: session)
       case .skippedRow(let error):
         warnings.warn("\(error) (row skipped)", kind: "skipped row")
@@ -217,16 +205,17 @@ struct Stream: ParsableCommand {
         return true
       }
     }
+    let name = source.name
     // Engines start inside the session; an estimated rate out of bounds is the input's fault.
     func namingInput<T>(_ body: () throws -> T) throws -> T {
       do {
         return try body()
       } catch let error as LimitError {
-        let source = inputRate == nil ? " (input rate estimated from the first rows)" : ""
-        throw ToolError("\(reader.name)\(source): \(error)")
+        let estimated = inputRate == nil ? " (input rate estimated from the first rows)" : ""
+        throw ToolError("\(name)\(estimated): \(error)")
       }
     }
-    var values = [Float](repeating: 0, count: rows.inputs.count)
+    var values = [Float](repeating: 0, count: source.rows.inputs.count)
     let replay = realtime ? RealtimeClock(gapRule: gaps.gapRule) : nil
     // The step the gap rule measures against: the running engine's rate, else the given or
     // the model's (while a session's first rows wait for its estimate).
@@ -235,9 +224,7 @@ struct Stream: ParsableCommand {
     }
     var keepGoing = true
     while keepGoing,
-      let row = try reader.nextLine({ line in
-        values.withUnsafeMutableBufferPointer { rows.read(bytes: line, into: $0) }
-      })
+      let row = try values.withUnsafeMutableBufferPointer({ try source.next(into: $0) })
     {
       if case .sample(let time, _) = row { replay?.wait(until: time, typicalStep: typicalStep()) }
       keepGoing = try namingInput {

@@ -12,8 +12,6 @@ final class StreamOutput {
   let segmentsOnly: Bool
   /// Write each line at once (`--realtime`, where the input is paced, not waited for).
   var flushesEachLine = false
-  private var repetitionsAtSegmentStart = 0
-  private var repetitions = 0
   private var buffer = TextBuffer()
   /// The write to standard output that failed; the stream ends and `motus stream` reports it.
   private(set) var failure: StandardOutputError?
@@ -58,7 +56,6 @@ final class StreamOutput {
       format == .json ? appendJSON(p, session: s) : appendCSV(p, session: s)
       return endLine()
     case .repetition(let time, let count):
-      repetitions = count
       guard !segmentsOnly else { return !closed }
       switch format {
       case .json:
@@ -90,9 +87,8 @@ final class StreamOutput {
   }
 
   private func write(_ segment: ActivitySegment, session s: String) -> Bool {
-    let reps = repetitions - repetitionsAtSegmentStart
-    repetitionsAtSegmentStart = repetitions
     guard segmentsOnly else { return !closed }
+    let reps = segment.repetitions ?? 0  // a model without the repetition class counts none
     switch format {
     case .json:
       return emit(
@@ -138,7 +134,7 @@ final class StreamOutput {
     for k in classes.indices {
       if k > 0 { buffer.append(UInt8(ascii: ",")) }
       buffer.append(jsonClassKeys[k])
-      buffer.append(Double(probability(of: k, p)), fractionDigits: 4)
+      buffer.append(Double(p.probabilities[k]), fractionDigits: 4)
     }
     buffer.append("}}")
   }
@@ -155,7 +151,7 @@ final class StreamOutput {
     buffer.append("," + p.confidence.rawValue + ",," + (p.unknownReason?.rawValue ?? "") + ",")
     for k in classes.indices {
       if k > 0 { buffer.append(UInt8(ascii: ",")) }
-      buffer.append(Double(probability(of: k, p)), fractionDigits: 4)
+      buffer.append(Double(p.probabilities[k]), fractionDigits: 4)
     }
   }
 
@@ -165,13 +161,6 @@ final class StreamOutput {
     let made = (s, Array(json(s).utf8), Array(csv(s).utf8))
     lastSession = made
     return made
-  }
-
-  // The engine's smoothed probabilities are not part of the event; the top one is.
-  private var lastProbabilities: [Float] = []
-  func setProbabilities(_ p: [Float]) { lastProbabilities = p }
-  private func probability(of k: Int, _ p: StreamPrediction) -> Float {
-    k < lastProbabilities.count ? lastProbabilities[k] : (k == p.classIndex ? p.probability : 0)
   }
 
   private func emit(_ line: String) -> Bool {

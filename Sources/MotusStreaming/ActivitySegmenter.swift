@@ -11,6 +11,9 @@ public struct ActivitySegment: Codable, Sendable, Equatable {
   public var predictionCount: Int
   /// Steps taken during the segment, when the stream counts steps (`countsSteps`).
   public var steps: Int? = nil
+  /// Repetitions counted during the segment, when the stream counts them (the model has the
+  /// `repetitionClass`): those reported after the previous segment closed.
+  public var repetitions: Int? = nil
 }
 
 /// Groups consecutive predictions with the same label.

@@ -26,6 +26,7 @@ final class RepetitionStage {
   private let hopLength: Int
   private var gatedRun = 0
   private var gatedBeforeRun = 0
+  private var countAtSegmentStart = 0
 
   /// nil when the model lacks `configuration.repetitionClass` (or it is nil).
   init?(spec: FeatureSpec, classes: [String], configuration: StreamConfiguration) {
@@ -67,9 +68,16 @@ final class RepetitionStage {
     }
   }
 
-  /// After a gap: no set is open and the count starts again.
+  /// A closed segment gets the repetitions reported since the previous one closed.
+  func annotate(_ segment: inout ActivitySegment) {
+    segment.repetitions = count - countAtSegmentStart
+    countAtSegmentStart = count
+  }
+
+  /// After a gap: no set is open and the count starts again (the open segment closed first).
   func restart() {
     counter.reset()
+    countAtSegmentStart = 0
     isInSet = false
     classRun = 0
     gatedRun = 0

@@ -16,6 +16,10 @@ public struct StreamPrediction: Sendable, Equatable {
   public var unknownReason: UnknownReason?
   /// The window's novelty score (see `NoveltyDetector`); nil when the model has none.
   public var noveltyScore: Float?
+  /// Smoothed probability of each class, in `model.classes` order: those the answer was decided
+  /// from. Shares the engine's buffer, so carrying it allocates nothing per prediction; a
+  /// consumer that keeps a prediction past the next one makes the engine copy (copy on write).
+  public var probabilities: [Float]
   /// With `countsSteps`: whole steps since the stream started, the cadence (steps/min, 0 when
   /// not stepping) and the estimated distance in metres (when a `StrideModel` is set).
   public var steps: Int? = nil

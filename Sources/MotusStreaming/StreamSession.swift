@@ -49,8 +49,6 @@ public final class StreamSession {
   /// fixed space, however long the stream runs.
   public private(set) var sampleTimes = SampleTimeHistogram()
   public let measuresSampleTime: Bool
-  /// The running engine's smoothed probabilities, to read while a `.prediction` is handled.
-  public var probabilities: [Float] { engine?.probabilities ?? [] }
   /// The running engine's input rate (given or estimated); nil while rows wait for it.
   public var inputRateHz: Double? { engine?.inputRateHz }
   /// Whether each session's input rate is estimated rather than given.

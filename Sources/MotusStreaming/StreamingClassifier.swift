@@ -15,7 +15,8 @@
 // touching the others.
 // Events come out in the order above: a sample's steps, then its repetitions, then the
 // prediction it completed, the segment that closed, and the repetitions a newly confirmed
-// set already held. Every stage allocates in init: no heap allocation per sample once warm.
+// set already held; a closed segment carries the steps and repetitions reported during it.
+// Every stage allocates in init: no heap allocation per sample once warm.
 
 import MotusFeatures
 import MotusModels
@@ -36,7 +37,8 @@ public final class StreamingClassifier {
   /// Whether input is resampled to the model's rate.
   public var isResampling: Bool { classifier.isResampling }
   public var statistics: StreamStatistics { classifier.statistics }
-  /// Smoothed probabilities of the latest prediction, in `model.classes` order.
+  /// Smoothed probabilities of the latest prediction, in `model.classes` order (each
+  /// `.prediction` carries its own).
   public var probabilities: [Float] { classifier.probabilities }
   /// Repetitions counted since the stream started or its last gap.
   public var repetitionCount: Int { repetitions?.count ?? 0 }
@@ -133,10 +135,11 @@ public final class StreamingClassifier {
     if let segment = segmenter.finish() { report(segment, events: events) }
   }
 
-  /// A closed segment, with the steps taken during it when steps are counted.
+  /// A closed segment, with the steps and repetitions counted during it, when they are counted.
   private func report(_ segment: ActivitySegment, events: (StreamEvent) -> Void) {
     var segment = segment
     steps?.annotate(&segment)
+    repetitions?.annotate(&segment)
     events(.segment(segment))
   }
 }

@@ -35,7 +35,8 @@ final class WindowClassifier {
   /// Whether input is resampled to the model's rate.
   let isResampling: Bool
   private(set) var statistics = StreamStatistics()
-  /// Smoothed probabilities of the latest prediction, in `model.classes` order.
+  /// Smoothed probabilities of the latest prediction, in `model.classes` order; each
+  /// prediction carries this array (shared until the next prediction writes it).
   private(set) var probabilities: [Float]
   private(set) var extractor: FeatureExtractor
   /// Whether the push-up gate turned the latest answer away from its class.
@@ -212,7 +213,7 @@ final class WindowClassifier {
     return StreamPrediction(
       windowStart: sampleTimes[sampleTimeSlot], windowEnd: endTime, classIndex: answer.classIndex,
       probability: answer.probability, confidence: answer.confidence,
-      unknownReason: answer.unknownReason, noveltyScore: novelty)
+      unknownReason: answer.unknownReason, noveltyScore: novelty, probabilities: probabilities)
   }
 
   /// The model's answer (label, confidence or unknown) for the current probabilities.

@@ -7,6 +7,7 @@ import Foundation
 #if canImport(Glibc)
   import Glibc
 #endif
+import MotusIngest
 import MotusTestSupport
 import XCTest
 
@@ -87,6 +88,30 @@ final class AppExportCommandTests: TemporaryFolderTestCase {
     XCTAssertTrue(run.standardError.contains("Sensor Logger folder (iOS"), run.standardError)
     // 12 s at 50 Hz resampled to the model's 15 Hz: a header and several predictions.
     XCTAssertGreaterThan(run.standardOutput.split(separator: "\n").count, 3, run.standardOutput)
+  }
+
+  /// A recording's samples go to the stream as they are: with no temporary folder to write
+  /// to, the same lines as its long-layout text streamed from standard input.
+  func testStream_AppFolderStreamsAsItsLongLayoutWithoutACopy() throws {
+    let model = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("models/six-class.motus").path
+    let recordingFolder = fixture("synthetic-sensor-logger-ios")
+    let recording = try AppExport.read(path: recordingFolder, label: LoadOptions.unlabelled)
+    let text = try MotusRunner.run(
+      ["stream", model, "-", "--steps"], inputData: Data(recording.longLayout()))
+    XCTAssertEqual(text.exitCode, 0, text.standardError)
+    let app = try MotusRunner.run(
+      ["stream", model, recordingFolder, "--steps"],
+      environment: ["TMPDIR": folder.appendingPathComponent("absent").path])
+    XCTAssertEqual(app.exitCode, 0, app.standardError)
+    XCTAssertGreaterThan(app.standardOutput.split(separator: "\n").count, 3, app.standardOutput)
+    XCTAssertTrue(app.standardOutput.contains("\"probabilities\":{"), app.standardOutput)
+    XCTAssertEqual(app.standardOutput, text.standardOutput)
+    // Its clock is the conversion's: another column as the time is an error naming the flag.
+    let timed = try MotusRunner.run(["stream", model, recordingFolder, "--time-column", "label"])
+    XCTAssertNotEqual(timed.exitCode, 0)
+    XCTAssertTrue(timed.standardError.contains("--time-column label"), timed.standardError)
   }
 
   /// A Physics Toolbox recording (g-force, 50 Hz, 10 s) written into `folder/name`.

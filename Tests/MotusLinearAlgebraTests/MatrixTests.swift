@@ -8,10 +8,6 @@ final class MatrixTests: XCTestCase {
     XCTAssertEqual(m.values, [11, 22, 33, 14, 25, 36])
   }
 
-  func testColumnSums_SumsEachColumn() {
-    XCTAssertEqual(Matrix(rows: [[1, 2], [3, 4], [5, 6]]).columnSums(), [9, 12])
-  }
-
   func testTransposed_SwapsIndices() {
     let m = Matrix(rows: [[1, 2, 3], [4, 5, 6]])
     XCTAssertEqual(m.transposed, Matrix(rows: [[1, 4], [2, 5], [3, 6]]))

@@ -100,27 +100,32 @@ final class StreamSessionTests: XCTestCase {
   }
 
   /// Later sessions reuse the first engine's planned extractor: their probabilities are those
-  /// of a fresh engine fed the same rows.
+  /// of a fresh engine fed the same rows, every class's as each prediction event carries them.
   func testLaterSessions_AnswerAsAFreshEngineWould() throws {
     let session = StreamSession(model: Self.model, inputChannels: Self.channels)
     var rowsOfB = Self.rows("moving", session: "b", from: 2, count: 12)
     for i in rowsOfB.indices where i % 3 == 0 { rowsOfB[i].label = "still" }
     let events = try run(session, Self.rows("still", session: "a", from: 0, count: 12) + rowsOfB)
-    let streamed = predictions(events).filter { $0.session == "b" }.map(\.prediction.probability)
+    let streamed = predictions(events).filter { $0.session == "b" }.map(\.prediction.probabilities)
 
     let fresh = try StreamingClassifier(
       model: Self.model, inputChannels: Self.channels,
       configuration: { var c = StreamConfiguration(); c.inputRateHz = 10; return c }())
-    var expected: [Float] = []
+    var expected: [[Float]] = []
+    let collect: (StreamEvent) -> Void = { event in
+      guard case .prediction(let p) = event else { return }
+      XCTAssertEqual(p.probabilities, fresh.probabilities)
+      XCTAssertEqual(p.probabilities[p.classIndex], p.probability)
+      expected.append(p.probabilities)
+    }
     for row in rowsOfB {
-      row.values.withUnsafeBufferPointer { values in
-        fresh.append(timestamp: row.time, values: values) { event in
-          if case .prediction(let p) = event { expected.append(p.probability) }
-        }
+      row.values.withUnsafeBufferPointer {
+        fresh.append(timestamp: row.time, values: $0, events: collect)
       }
     }
-    fresh.finish { event in if case .prediction(let p) = event { expected.append(p.probability) } }
+    fresh.finish(events: collect)
     XCTAssertEqual(streamed.count, 3)
+    XCTAssertEqual(streamed.map(\.count), [2, 2, 2])
     XCTAssertEqual(streamed, expected)
   }
 

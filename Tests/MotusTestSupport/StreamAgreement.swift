@@ -66,14 +66,15 @@ public enum StreamAgreement {
       hopLength: 64)
   }
 
-  /// Every prediction's probabilities, captured as it is made, streaming `recording` to the
-  /// end (finish included).
+  /// Every prediction's probabilities as its event carries them, streaming `recording` to the
+  /// end (finish included). Each is kept past the predictions after it, so an event sharing
+  /// the engine's buffer instead of a value of its own would show the last window's here.
   public static func streamedProbabilities(
     _ recording: SimulatedRecording, engine: StreamingClassifier
   ) -> [[Float]] {
     var streamed: [[Float]] = []
     let collect: (StreamEvent) -> Void = { event in
-      if case .prediction = event { streamed.append(engine.probabilities) }
+      if case .prediction(let prediction) = event { streamed.append(prediction.probabilities) }
     }
     engine.feed(timestamps: recording.timestamps, columns: recording.columns, events: collect)
     return streamed

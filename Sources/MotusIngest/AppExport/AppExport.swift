@@ -43,11 +43,18 @@ public struct AppExportRecording: Sendable {
   /// (the loader fills it, as an empty cell).
   public var columns: [[Float]]
 
-  /// The recording in the long layout, `timestamp,session,subject,label,<channels>` (what
-  /// `motus stream` reads); empty cells where `columns` holds NaN.
+  /// The long layout's columns before the channels; the first holds `timestamps`, the others
+  /// `name`, `name` and `label`.
+  public static let leadingColumns = ["timestamp", "session", "subject", "label"]
+  public static var timeColumn: String { leadingColumns[0] }
+  /// The header of the long layout: `leadingColumns`, then `channels`.
+  public var longLayoutColumns: [String] { Self.leadingColumns + channels }
+
+  /// The recording in the long layout, `timestamp,session,subject,label,<channels>`; empty
+  /// cells where `columns` holds NaN.
   public func longLayout() -> [UInt8] {
     var text = TextBuffer(capacity: timestamps.count * (24 + 12 * channels.count))
-    text.append("timestamp,session,subject,label," + channels.joined(separator: ",") + "\n")
+    text.append(longLayoutColumns.joined(separator: ",") + "\n")
     let prefix = Array(
       ("," + CSVText.field(name) + "," + CSVText.field(name) + "," + CSVText.field(label)).utf8)
     for (t, time) in timestamps.enumerated() {
@@ -119,7 +126,8 @@ public enum AppExport {
     if let (text, compressed) = compressedTwin(in: files) {
       throw CSVError.compressedTwin(
         first: "'\(Excerpt.text((path as NSString).appendingPathComponent(text), limit: 120))'",
-        again: "'\(Excerpt.text((path as NSString).appendingPathComponent(compressed), limit: 120))'")
+        again:
+          "'\(Excerpt.text((path as NSString).appendingPathComponent(compressed), limit: 120))'")
     }
     let full = files.map { (path as NSString).appendingPathComponent($0) }
     switch layout {

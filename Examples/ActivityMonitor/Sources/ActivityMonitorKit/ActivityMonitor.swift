@@ -9,6 +9,8 @@ public enum ActivityUpdate: Sendable, Equatable {
   case activityChanged(activity: String?, confidence: ConfidenceLevel, at: Double)
   /// One more push-up in the current set, with the set's running count.
   case pushUp(count: Int, at: Double)
+  /// A stretch of push-ups ended, with the repetitions the engine counted in it.
+  case pushUpsEnded(count: Int, from: Double, to: Double)
 }
 
 /// Feeds Core Motion samples to a Motus model and reports what changed.
@@ -80,7 +82,12 @@ public final class ActivityMonitor {
       }
     case .repetition(let time, let count):
       report(.pushUp(count: count, at: time))
-    case .segment, .gap, .step:
+    case .segment(let segment):
+      // The segment carries its own repetitions: no count to keep here.
+      if let count = segment.repetitions, count > 0 {
+        report(.pushUpsEnded(count: count, from: segment.start, to: segment.end))
+      }
+    case .gap, .step:
       break
     }
   }

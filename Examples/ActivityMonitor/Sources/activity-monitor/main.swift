@@ -36,6 +36,8 @@ func describe(_ update: ActivityUpdate, label: String?) -> String {
     return "\(time)  \(activity ?? "unknown") (\(confidence.rawValue) confidence)\(said)"
   case .pushUp(let count, let time):
     return "\(String(format: "%8.2f s", time))  push-up \(count)"
+  case .pushUpsEnded(let count, let start, let end):
+    return String(format: "%8.2f s  %d push-ups from %.2f s", end, count, start)
   }
 }
 

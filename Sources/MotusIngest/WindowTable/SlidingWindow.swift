@@ -1,5 +1,7 @@
-// Window placement over one recording and the label a window gets.
-// Windows are [start, start + length) in samples, starts 0, hop, 2 hop, ... while they fit.
+// Window placement over one recording and the label a window gets: the batch path's (window
+// tables, evaluation, benchmarks). Windows are [start, start + length) in samples, starts 0,
+// hop, 2 hop, ... while they fit, as the stream's classifier stage places them after each
+// (re)start.
 
 import MotusData
 

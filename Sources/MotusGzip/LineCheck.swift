@@ -2,7 +2,11 @@
 // phone-app readers, the window-table CSV reader, `motus stream`): a line longer than
 // `Limits.lineBytes`, or more than `Limits.blankLineRun` blank lines in a row, is an error
 // naming the file and line as soon as the text read passes the limit, so a gzip bomb of one
-// line (or of line feeds) costs a megabyte of reading, not gigabytes or minutes.
+// line (or of line feeds) costs a megabyte of reading, not gigabytes or minutes. Only readers
+// of whole inputs apply it (ingest, this module's text reads, `motus stream`): never the
+// inference engine, whose rows arrive already split.
+
+import MotusData
 
 #if canImport(Glibc)
   import Glibc
