@@ -90,7 +90,7 @@ public enum FuzzTargets {
   }
 
   /// Writes the bytes after the first as one app export (the first picks its name and the
-  /// load options), then loads it as every command does and streams its long-layout text.
+  /// load options), then loads it as every command does and streams it as long-layout text.
   public static func appFile(_ bytes: [UInt8]) { _ = loadAppFile(bytes) }
 
   /// `appFile`, returning what loaded (nil for an error).
@@ -133,7 +133,7 @@ public enum FuzzTargets {
   }
 
   /// Loads `path` under options chosen by `selector`, windows what loaded, and streams the
-  /// recording's long-layout text (what `motus stream` reads).
+  /// recording as long-layout text (the rows a CSV export of it holds) through the engine.
   private static func loadApp(_ path: String, selector: UInt8) -> LoadResult? {
     var options = LoadOptions()
     options.appLabels = AppExportLabels(label: "walking")
