@@ -178,11 +178,11 @@ public enum ModelFile {
     let trailer = version >= 2 ? 4 : 0
     let header: Header
     do {
-      // The JSON is checked by a walker with a depth limit before the decoder sees it.
       let json = Array(bytes[16..<(16 + headerLength)])
-      if let syntax = JSONLocator.syntaxError(in: json) {
+      if let place = JSONNesting.tooDeep(json) {
         throw ModelFileError.malformedHeader(
-          file: file, reason: "header JSON at \(syntax.position): \(syntax.reason)")
+          file: file,
+          reason: "header JSON at \(place): nested more than \(JSONNesting.maximumDepth) levels deep")
       }
       header = try makeDecoder().decode(Header.self, from: Data(json))
     } catch {

@@ -2,14 +2,6 @@
 // (`sources[2].weight`) and a syntax error not at all, so this walks the text itself: it finds
 // where a coding path's value starts, or where the text first stops being JSON (RFC 8259).
 
-/// A place in JSON text, 1-based; the column counts bytes.
-public struct JSONPosition: Sendable, Equatable, CustomStringConvertible {
-  public var line: Int
-  public var column: Int
-
-  public var description: String { "\(line):\(column)" }
-}
-
 /// Finds positions in JSON text without decoding it.
 public struct JSONLocator {
   /// Deeper nesting is reported as an error rather than walked (no stack overflow).
