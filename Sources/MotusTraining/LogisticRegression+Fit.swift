@@ -10,8 +10,7 @@ extension LogisticRegression {
   /// Settings for `fit`; no logic here, `fit` validates them. These defaults are the
   /// toolkit's: `ModelChoice.logistic` and `motus train` start from them. The settings both
   /// estimators have are `shared`'s, read and set here by name (`h.l2Penalty`).
-  @dynamicMemberLookup
-  public struct Hyperparameters: Codable, Equatable, Sendable {
+  public struct Hyperparameters: Codable, Equatable, Sendable, HoldingSharedHyperparameters {
     /// L2 penalty 1, scikit-learn's `C = 1` (`C = 1 / l2Penalty`); epochs and tolerance: the
     /// solver's.
     public var shared = SharedHyperparameters(
@@ -26,13 +25,6 @@ extension LogisticRegression {
       self.solver = solver
       shared.maxEpochs = solver.defaultMaxEpochs
       shared.tolerance = solver.defaultTolerance
-    }
-
-    public subscript<Value>(dynamicMember path: WritableKeyPath<SharedHyperparameters, Value>)
-      -> Value
-    {
-      get { shared[keyPath: path] }
-      set { shared[keyPath: path] = newValue }
     }
   }
 

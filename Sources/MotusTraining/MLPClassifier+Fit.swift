@@ -12,8 +12,7 @@ extension MLPClassifier {
   /// scikit-learn's except the width (64 instead of 100), `l2Penalty`, `patience` and the
   /// class weighting. The settings both estimators have are `shared`'s, read and set here by
   /// name (`h.l2Penalty`).
-  @dynamicMemberLookup
-  public struct Hyperparameters: Codable, Equatable, Sendable {
+  public struct Hyperparameters: Codable, Equatable, Sendable, HoldingSharedHyperparameters {
     /// One or two hidden widths, each `>= 1`.
     public var hiddenLayerSizes: [Int] = [64]
     /// L2 penalty 30, far above scikit-learn's 1e-4 because models must carry over to people
@@ -24,13 +23,6 @@ extension MLPClassifier {
       tolerance: LogisticRegression.Solver.adam.defaultTolerance)
 
     public init() {}
-
-    public subscript<Value>(dynamicMember path: WritableKeyPath<SharedHyperparameters, Value>)
-      -> Value
-    {
-      get { shared[keyPath: path] }
-      set { shared[keyPath: path] = newValue }
-    }
   }
 
   /// Fits to standardised features; see `LogisticRegression.fit` for the parameters.

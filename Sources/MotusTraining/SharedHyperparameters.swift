@@ -119,3 +119,19 @@ extension ClassWeighting {
     }
   }
 }
+
+/// An estimator's `Hyperparameters`, which hold the shared ones and read and set them as if
+/// they were fields of their own (`h.l2Penalty`).
+@dynamicMemberLookup
+public protocol HoldingSharedHyperparameters {
+  var shared: SharedHyperparameters { get set }
+}
+
+extension HoldingSharedHyperparameters {
+  public subscript<Value>(dynamicMember path: WritableKeyPath<SharedHyperparameters, Value>)
+    -> Value
+  {
+    get { shared[keyPath: path] }
+    set { shared[keyPath: path] = newValue }
+  }
+}

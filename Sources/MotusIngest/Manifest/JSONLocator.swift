@@ -2,6 +2,8 @@
 // (`sources[2].weight`) and a syntax error not at all, so this walks the text itself: it finds
 // where a coding path's value starts, or where the text first stops being JSON (RFC 8259).
 
+import MotusData
+
 /// Finds positions in JSON text without decoding it.
 public struct JSONLocator {
   /// Deeper nesting is reported as an error rather than walked (no stack overflow).

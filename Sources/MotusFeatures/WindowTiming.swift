@@ -1,5 +1,5 @@
 // A window's length and hop in seconds, derived once from their lengths in samples and the
-// sample rate, for an evaluation's result and what describes windows like it.
+// sample rate, for every type that describes windows (`FeatureSpec`, an evaluation's result).
 
 /// Windows of `windowLength` samples starting every `hopLength` samples, at `sampleRateHz`.
 public protocol WindowTiming {
