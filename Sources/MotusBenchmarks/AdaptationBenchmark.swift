@@ -22,11 +22,14 @@ public enum AdaptationBenchmark {
   public struct Configuration: Sendable {
     /// Groups, recipe, validation and parallelism as `motus bench transfer` (first seed only).
     public var transfer = TransferBenchmark.Configuration()
-    /// Group names to run (nil: every group `transfer` gives).
+    /// Group names to run (nil: every group `transfer` gives); a source's name runs its
+    /// placements too.
     public var groups: [String]? = nil
     /// Minutes per class given to the model.
     public var minutes: [Double] = [0, 0.5, 1, 2, 5]
     public var adaptation = ModelAdapter.Settings()
+    /// The adaptation's penalties to compare (each gives its own rows).
+    public var penalties = [ModelAdapter.Settings().penalty]
     /// Also retrain from scratch with the same minutes (one training per group, fold and k).
     public var retrain = true
 
@@ -49,7 +52,7 @@ public enum AdaptationBenchmark {
 
   public struct Report: Sendable, Codable {
     public var classes: [String]
-    public var penalty: Double
+    public var penalties: [Double]
     public var hopSeconds: Double
     public var rows: [Row]
   }
@@ -60,7 +63,12 @@ public enum AdaptationBenchmark {
     var transfer = configuration.transfer
     transfer.seeds = [transfer.seeds.first ?? 1]
     let setup = try TransferBenchmark.Setup(data: data, configuration: transfer)
-    let groups = setup.groups.indices.filter { configuration.groups?.contains(setup.groups[$0].name) ?? true }
+    // A source's name also names its placements ("wear_pushup" runs "wear_pushup left_wrist").
+    let groups = setup.groups.indices.filter { g in
+      let name = setup.groups[g].name
+      let source = String(name.prefix { $0 != " " })
+      return configuration.groups.map { $0.contains(name) || $0.contains(source) } ?? true
+    }
     guard !groups.isEmpty else { throw BenchmarkError.noTransferGroups }
     let table = try TransferBenchmark.windowTables(setup)[0]
     progress?("windowed every recording and its copies")
@@ -94,7 +102,7 @@ public enum AdaptationBenchmark {
       }
     }
     return Report(
-      classes: classes, penalty: configuration.adaptation.penalty,
+      classes: classes, penalties: configuration.penalties,
       hopSeconds: setup.spec.hopSeconds, rows: merged)
   }
 
@@ -136,35 +144,37 @@ public enum AdaptationBenchmark {
     let name = setup.groups[g].name
     var rows: [Row] = []
     let clock = ContinuousClock()
+    func row(
+      _ method: String, _ minutes: Double, _ model: TrainedModel, _ counts: [String: Int],
+      _ seconds: Double
+    ) -> Row {
+      Row(
+        group: name, method: method, minutes: minutes, windowsPerClass: counts,
+        held: WindowScore(model: model, table: table, rows: scored),
+        reference: WindowScore(model: model, table: table, rows: reference), seconds: seconds)
+    }
+    rows.append(row("trained", 0, base, [:], 0))
     for minutes in configuration.minutes {
       let chosen = firstMinutes(
         minutes, of: lent, table: table, hopSeconds: setup.spec.hopSeconds,
         minimum: configuration.adaptation.minimumWindowsPerClass)
+      if chosen.isEmpty { continue }
       let counts = chosen.reduce(into: [String: Int]()) { $0[table.label(at: $1), default: 0] += 1 }
-      var adapted = base
-      let started = clock.now
-      if !chosen.isEmpty {
-        let windows = try AdaptationWindows(
-          spec: setup.spec, features: table.features.rows(chosen),
-          labels: chosen.map { table.label(at: $0) })
-        adapted = try ModelAdapter.adapt(base, to: windows, settings: configuration.adaptation)
+      let windows = try AdaptationWindows(
+        spec: setup.spec, features: table.features.rows(chosen),
+        labels: chosen.map { table.label(at: $0) })
+      for penalty in configuration.penalties {
+        var settings = configuration.adaptation
+        settings.penalty = penalty
+        let started = clock.now
+        let adapted = try ModelAdapter.adapt(base, to: windows, settings: settings)
+        let seconds = (clock.now - started) / .seconds(1)
+        rows.append(row("adapted, penalty \(penalty)", minutes, adapted, counts, seconds))
       }
-      let adaptSeconds = (clock.now - started) / .seconds(1)
-      rows.append(
-        Row(
-          group: name, method: "adapted", minutes: minutes, windowsPerClass: counts,
-          held: WindowScore(model: adapted, table: table, rows: scored),
-          reference: WindowScore(model: adapted, table: table, rows: reference),
-          seconds: adaptSeconds))
-      guard configuration.retrain, !chosen.isEmpty else { continue }
-      let retrainStarted = clock.now
+      guard configuration.retrain else { continue }
+      let started = clock.now
       let retrained = try train(adding: chosen)
-      rows.append(
-        Row(
-          group: name, method: "retrained", minutes: minutes, windowsPerClass: counts,
-          held: WindowScore(model: retrained, table: table, rows: scored),
-          reference: WindowScore(model: retrained, table: table, rows: reference),
-          seconds: (clock.now - retrainStarted) / .seconds(1)))
+      rows.append(row("retrained", minutes, retrained, counts, (clock.now - started) / .seconds(1)))
     }
     return (base.classes, rows)
   }

@@ -1,4 +1,5 @@
-// A model's answers on single windows, per class: recall (answered the class, not unknown),
+// A model's answers on single windows, per class: recall (answered the class, not unknown; a
+// negative class's windows are right when answered unknown),
 // false alarms (answered the class where the truth is another activity, negatives included)
 // and the expected calibration error of the top probability over the windows of real classes
 // (ten equal-width bins). Counts, so that folds add up.
@@ -32,10 +33,14 @@ public struct WindowScore: Sendable, Codable, Equatable {
     for (row, prediction) in zip(rows, predictions) {
       guard let t = classOf[Int(table.labelIndices[row])] else { continue }
       truth[t] += 1
+      // A negative class is answered right by unknown, a real class by its name.
+      if negative.contains(t) {
+        if prediction.isUnknown { hits[t] += 1 } else { alarms[prediction.classIndex] += 1 }
+        continue
+      }
       if !prediction.isUnknown {
         if prediction.classIndex == t { hits[t] += 1 } else { alarms[prediction.classIndex] += 1 }
       }
-      guard !negative.contains(t) else { continue }
       let bin = min(9, Int(prediction.probability * 10))
       binWindows[bin] += 1
       binConfidence[bin] += Double(prediction.probability)

@@ -19,7 +19,7 @@ struct BenchAdapt: ParsableCommand {
       that). Printed per group and k: recall / false alarms of each class, ECE, and, for the \
       classes the minutes do not show, their recall and false alarms on the training \
       sources' own windows before and after. Example:
-        motus bench adapt --sources wear_pushup,fitness_learning --minutes 0,1,2
+        motus bench adapt --sources wear_pushup --groups wear_pushup --minutes 0,1,2
       """)
 
   enum Format: String, ExpressibleByArgument, CaseIterable { case table, json }
@@ -33,7 +33,8 @@ struct BenchAdapt: ParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "Groups to run, comma-separated, as the table names them (e.g. 'wear_pushup left_wrist').",
+      "Groups to run, comma-separated, as the table names them; a source's name runs its "
+        + "placements too (e.g. wear_pushup).",
       valueName: "list"))
   var groups: String?
 
@@ -44,8 +45,11 @@ struct BenchAdapt: ParsableCommand {
     help: ArgumentHelp("Minutes per class given to the model, comma-separated.", valueName: "list"))
   var minutes = "0,0.5,1,2,5"
 
-  @Option(help: ArgumentHelp("The adaptation's pull towards the original weights.", valueName: "lambda"))
-  var penalty = ModelAdapter.Settings().penalty
+  @Option(
+    help: ArgumentHelp(
+      "The adaptation's pulls towards the original weights, comma-separated; each gives its "
+        + "own rows.", valueName: "list"))
+  var penalties = String(ModelAdapter.Settings().penalty)
 
   @Flag(help: "Do not retrain from scratch beside each adaptation (one training per k saved).")
   var noRetrain = false
@@ -77,11 +81,20 @@ struct BenchAdapt: ParsableCommand {
     return list
   }
 
+  func penaltyList() throws -> [Double] {
+    let list = try DataOptions.list(penalties).map { item in
+      guard let value = Double(item), value.isFinite, value > 0 else {
+        throw ValidationError("'--penalties' item '\(item)' is not a number above 0, e.g. 0.01.")
+      }
+      return value
+    }
+    guard !list.isEmpty else { throw ValidationError("'--penalties' names no penalty.") }
+    return list
+  }
+
   func validate() throws {
     _ = try minuteList()
-    guard penalty.isFinite, penalty > 0 else {
-      throw ValidationError("'--penalty' must be a number above 0, e.g. 0.01; got \(penalty).")
-    }
+    _ = try penaltyList()
     guard (1...64).contains(parallelism) else {
       throw ValidationError("'--parallelism' must be in 1...64, got \(parallelism).")
     }
@@ -105,7 +118,7 @@ struct BenchAdapt: ParsableCommand {
     configuration.transfer.parallelism = parallelism
     configuration.groups = groups.map(DataOptions.list)
     configuration.minutes = try minuteList()
-    configuration.adaptation.penalty = penalty
+    configuration.penalties = try penaltyList()
     configuration.retrain = !noRetrain
     let report: AdaptationBenchmark.Report
     do {
