@@ -113,25 +113,15 @@ public enum AdaptationBenchmark {
   ) throws -> (classes: [String], rows: [Row]) {
     let dataset = setup.dataset
     let recordingCount = dataset.recordings.count
-    let (trainingRecordings, test) = setup.groups[g].folds[f]
-    var isTraining = [Bool](repeating: false, count: recordingCount)
-    for r in trainingRecordings { isTraining[r] = true }
-    let people = Array(Set(test.map { dataset.recordings[$0].subject })).sorted(by: naturalOrder)
-    guard people.count >= 2 else { return ([], []) }
-    let lending = Set(people.prefix(people.count / 2))
-    let testSet = Set(test)
-    // Recorded windows only (rows of copies have recording indices beyond the recordings).
-    let recorded = (0..<table.windowCount).filter { table.recordingIndices[$0] < recordingCount }
-    let lent = recorded.filter {
-      testSet.contains(table.recordingIndices[$0]) && lending.contains(table.subject(at: $0))
-    }
-    let scored = recorded.filter {
-      testSet.contains(table.recordingIndices[$0]) && !lending.contains(table.subject(at: $0))
-    }
-    let reference = recorded.filter { isTraining[table.recordingIndices[$0]] }
+    let test = setup.groups[g].folds[f].test
+    let trainingFlags = (0..<recordingCount).map(Set(setup.groups[g].folds[f].training).contains)
+    guard
+      let (lent, scored, reference) = split(
+        table, test: test, isTraining: trainingFlags, dataset: dataset)
+    else { return ([], []) }
     var options = setup.configuration.training
     options.seed = setup.configuration.seeds[0]
-    let trainingTable = table.keepingRecordings { isTraining[$0 % recordingCount] }
+    let trainingTable = table.keepingRecordings { trainingFlags[$0 % recordingCount] }
     func train(adding extra: [Int]) throws -> TrainedModel {
       try Trainer.train(
         windows: trainingTable.appendingRows(extra, of: table),
@@ -141,7 +131,6 @@ public enum AdaptationBenchmark {
       ).model
     }
     let base = try train(adding: [])
-    let name = setup.groups[g].name
     var rows: [Row] = []
     let clock = ContinuousClock()
     func row(
@@ -149,7 +138,7 @@ public enum AdaptationBenchmark {
       _ seconds: Double
     ) -> Row {
       Row(
-        group: name, method: method, minutes: minutes, windowsPerClass: counts,
+        group: setup.groups[g].name, method: method, minutes: minutes, windowsPerClass: counts,
         held: WindowScore(model: model, table: table, rows: scored),
         reference: WindowScore(model: model, table: table, rows: reference), seconds: seconds)
     }
@@ -159,10 +148,10 @@ public enum AdaptationBenchmark {
         minutes, of: lent, table: table, hopSeconds: setup.spec.hopSeconds,
         minimum: configuration.adaptation.minimumWindowsPerClass)
       if chosen.isEmpty { continue }
-      let counts = chosen.reduce(into: [String: Int]()) { $0[table.label(at: $1), default: 0] += 1 }
       let windows = try AdaptationWindows(
         spec: setup.spec, features: table.features.rows(chosen),
         labels: chosen.map { table.label(at: $0) })
+      let counts = windows.countsByLabel
       for penalty in configuration.penalties {
         var settings = configuration.adaptation
         settings.penalty = penalty
@@ -177,6 +166,25 @@ public enum AdaptationBenchmark {
       rows.append(row("retrained", minutes, retrained, counts, (clock.now - started) / .seconds(1)))
     }
     return (base.classes, rows)
+  }
+
+  /// The recorded windows (not the copies) of the lending half of the test people, of the
+  /// scored half, and of the training recordings; nil with fewer than two test people.
+  static func split(
+    _ table: WindowTable, test: [Int], isTraining: [Bool], dataset: Dataset
+  ) -> (lent: [Int], scored: [Int], reference: [Int])? {
+    let people = Array(Set(test.map { dataset.recordings[$0].subject })).sorted(by: naturalOrder)
+    guard people.count >= 2 else { return nil }
+    let lending = Set(people.prefix(people.count / 2))
+    let testSet = Set(test)
+    // Rows of copies have recording indices beyond the recordings.
+    let recorded = (0..<table.windowCount).filter { table.recordingIndices[$0] < isTraining.count }
+    let held = recorded.filter { testSet.contains(table.recordingIndices[$0]) }
+    return (
+      held.filter { lending.contains(table.subject(at: $0)) },
+      held.filter { !lending.contains(table.subject(at: $0)) },
+      recorded.filter { isTraining[table.recordingIndices[$0]] }
+    )
   }
 
   /// Up to `minutes` of windows per class (count × hop), taken in turn from each person's
