@@ -15,6 +15,10 @@ import MotusModels
 ///     let windows = try AdaptationWindows(dataset: myMinutes, model: model)
 ///     let mine = try ModelAdapter.adapt(model, to: windows)
 public enum ModelAdapter {
+  public enum ClassWeighting: String, Sendable, Equatable, CaseIterable {
+    case balanced, natural
+  }
+
   public struct Settings: Sendable, Equatable {
     /// λ, the pull towards the original last layer (larger keeps it closer).
     public var penalty: Double = 0.01
@@ -24,6 +28,12 @@ public enum ModelAdapter {
     public var maxIterations = 500
     /// Stop when no gradient entry exceeds this.
     public var tolerance = 1e-6
+    /// How the windows weigh: each class shown the same in total, or each window the same.
+    public var classWeighting = ClassWeighting.balanced
+    /// Whether the rows of the classes the windows do not show move too.
+    public var movesUnshownClasses = true
+    /// Whether the biases move (a bias shift reaches every window, the model's own data too).
+    public var movesBiases = true
 
     public init() {}
 
@@ -32,7 +42,8 @@ public enum ModelAdapter {
       [
         "penalty": String(penalty), "minimumWindowsPerClass": String(minimumWindowsPerClass),
         "maxIterations": String(maxIterations), "tolerance": String(tolerance),
-        "layer": "last", "classWeighting": "balanced",
+        "layer": "last", "classWeighting": classWeighting.rawValue,
+        "movesUnshownClasses": String(movesUnshownClasses), "movesBiases": String(movesBiases),
       ]
     }
   }
@@ -58,9 +69,13 @@ public enum ModelAdapter {
     let shown = Double(counts.filter { $0 > 0 }.count)
     let fit = PenalisedSoftmaxFit(
       inputs: inputs, labels: labels,
-      sampleWeights: labels.map { 1 / (shown * Double(counts[$0])) },
+      sampleWeights: settings.classWeighting == .balanced
+        ? labels.map { 1 / (shown * Double(counts[$0])) }
+        : labels.map { _ in 1 / Double(labels.count) },
       start: (output.weight.values + output.bias).map(Double.init),
-      penalty: settings.penalty, classCount: classes.count)
+      penalty: settings.penalty, classCount: classes.count,
+      movable: counts.map { settings.movesUnshownClasses || $0 > 0 },
+      movesBiases: settings.movesBiases)
     let solution = fit.minimise(
       maxIterations: settings.maxIterations, tolerance: settings.tolerance)
     let weightCount = output.weight.values.count

@@ -19,6 +19,9 @@ struct PenalisedSoftmaxFit {
   let start: [Double]
   let penalty: Double
   let classCount: Int
+  /// Per class, whether its row and bias may move (a frozen one keeps its start).
+  let movable: [Bool]
+  let movesBiases: Bool
 
   var parameterCount: Int { classCount * (inputs.columnCount + 1) }
 
@@ -56,6 +59,11 @@ struct PenalisedSoftmaxFit {
         }
       }
     }
+    for c in 0..<k where !movable[c] {
+      for j in 0..<d { gradient[c * d + j] = 0 }
+      gradient[k * d + c] = 0
+    }
+    if !movesBiases { for c in 0..<k { gradient[k * d + c] = 0 } }
     for p in 0..<parameterCount {
       let difference = theta[p] - start[p]
       loss += penalty / 2 * difference * difference

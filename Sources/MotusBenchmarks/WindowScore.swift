@@ -15,6 +15,9 @@ public struct WindowScore: Sendable, Codable, Equatable {
   public var hits: [Int]
   /// Windows not of each class answered that class.
   public var alarms: [Int]
+  /// Windows of each real class whose most probable real class it is, answered unknown or not:
+  /// recall before the unknown answers take their share.
+  public var mostProbable: [Int]
   /// Calibration bins: windows, summed top probability, right answers.
   public var binWindows = [Int](repeating: 0, count: 10)
   public var binConfidence = [Double](repeating: 0, count: 10)
@@ -26,6 +29,7 @@ public struct WindowScore: Sendable, Codable, Equatable {
     truth = [Int](repeating: 0, count: k)
     hits = truth
     alarms = truth
+    mostProbable = truth
     guard !rows.isEmpty else { return }
     let classOf = table.labels.map { model.classes.firstIndex(of: $0) }
     let predictions = model.predict(table.features.rows(rows))
@@ -38,6 +42,7 @@ public struct WindowScore: Sendable, Codable, Equatable {
         if prediction.isUnknown { hits[t] += 1 } else { alarms[prediction.classIndex] += 1 }
         continue
       }
+      if prediction.classIndex == t { mostProbable[t] += 1 }
       if !prediction.isUnknown {
         if prediction.classIndex == t { hits[t] += 1 } else { alarms[prediction.classIndex] += 1 }
       }
@@ -53,6 +58,7 @@ public struct WindowScore: Sendable, Codable, Equatable {
       truth[c] += other.truth[c]
       hits[c] += other.hits[c]
       alarms[c] += other.alarms[c]
+      mostProbable[c] += other.mostProbable[c]
     }
     for b in binWindows.indices {
       binWindows[b] += other.binWindows[b]
@@ -66,6 +72,11 @@ public struct WindowScore: Sendable, Codable, Equatable {
   /// nil when no window has the class.
   public func recall(_ c: Int) -> Double? {
     truth[c] > 0 ? Double(hits[c]) / Double(truth[c]) : nil
+  }
+
+  /// Recall counting unknown answers by their most probable class; nil when no window has it.
+  public func mostProbableRecall(_ c: Int) -> Double? {
+    truth[c] > 0 ? Double(mostProbable[c]) / Double(truth[c]) : nil
   }
 
   /// Share of the windows of other classes answered `c`.
