@@ -1,8 +1,10 @@
 // A trained model adapted to someone's own labelled windows, in pure Swift (an app can do it
-// on the phone; `motus adapt` runs this same code). Only the last layer moves: it is refitted
-// on the new windows, each class they show weighted equally, with a penalty towards the
-// original weights (PenalisedSoftmaxFit), so the classes the windows do not show keep close
-// to what they were. The feature spec, standardiser, temperature, cut-offs and thresholds stay
+// on the phone; `motus adapt` runs this same code). Only the last layer moves, and of it only
+// the rows (weights and bias) of the classes the windows show: they are refitted on the new
+// windows, each class shown weighted equally, with a penalty towards the original weights
+// (PenalisedSoftmaxFit). A class the windows do not show keeps its row, so its logit is the
+// same on any window (moving it too only ever pushed it down, and cost it more recall on the
+// model's own data: docs/measurements.md). The feature spec, standardiser, temperature, cut-offs and thresholds stay
 // as they were: everything that reads the model reads the adapted one unchanged, and a few
 // minutes are too few to set a calibration on.
 
@@ -15,10 +17,6 @@ import MotusModels
 ///     let windows = try AdaptationWindows(dataset: myMinutes, model: model)
 ///     let mine = try ModelAdapter.adapt(model, to: windows)
 public enum ModelAdapter {
-  public enum ClassWeighting: String, Sendable, Equatable, CaseIterable {
-    case balanced, natural
-  }
-
   public struct Settings: Sendable, Equatable {
     /// λ, the pull towards the original last layer (larger keeps it closer).
     public var penalty: Double = 0.01
@@ -28,12 +26,6 @@ public enum ModelAdapter {
     public var maxIterations = 500
     /// Stop when no gradient entry exceeds this.
     public var tolerance = 1e-6
-    /// How the windows weigh: each class shown the same in total, or each window the same.
-    public var classWeighting = ClassWeighting.balanced
-    /// Whether the rows of the classes the windows do not show move too.
-    public var movesUnshownClasses = true
-    /// Whether the biases move (a bias shift reaches every window, the model's own data too).
-    public var movesBiases = true
 
     public init() {}
 
@@ -42,8 +34,7 @@ public enum ModelAdapter {
       [
         "penalty": String(penalty), "minimumWindowsPerClass": String(minimumWindowsPerClass),
         "maxIterations": String(maxIterations), "tolerance": String(tolerance),
-        "layer": "last", "classWeighting": classWeighting.rawValue,
-        "movesUnshownClasses": String(movesUnshownClasses), "movesBiases": String(movesBiases),
+        "layer": "last", "classWeighting": "balanced", "unshownClasses": "kept",
       ]
     }
   }
@@ -69,13 +60,9 @@ public enum ModelAdapter {
     let shown = Double(counts.filter { $0 > 0 }.count)
     let fit = PenalisedSoftmaxFit(
       inputs: inputs, labels: labels,
-      sampleWeights: settings.classWeighting == .balanced
-        ? labels.map { 1 / (shown * Double(counts[$0])) }
-        : labels.map { _ in 1 / Double(labels.count) },
+      sampleWeights: labels.map { 1 / (shown * Double(counts[$0])) },
       start: (output.weight.values + output.bias).map(Double.init),
-      penalty: settings.penalty, classCount: classes.count,
-      movable: counts.map { settings.movesUnshownClasses || $0 > 0 },
-      movesBiases: settings.movesBiases)
+      penalty: settings.penalty, classCount: classes.count, movable: counts.map { $0 > 0 })
     let solution = fit.minimise(
       maxIterations: settings.maxIterations, tolerance: settings.tolerance)
     let weightCount = output.weight.values.count

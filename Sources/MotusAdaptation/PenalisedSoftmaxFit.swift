@@ -3,7 +3,8 @@
 //   loss(θ) = Σ_i s_i·(-log softmax(W·h_i + b)[y_i]) + (λ/2)·||θ - θ₀||²,   Σ_i s_i = 1
 //   ∇_W = Σ_i s_i·(p_i - onehot(y_i))·h_iᵀ + λ(W - W₀),   ∇_b = Σ_i s_i·(p_i - onehot(y_i)) + λ(b - b₀)
 //
-// θ = (W [K, D] row-major, then b [K]); h_i the layer's inputs (standardised features for
+// θ = (W [K, D] row-major, then b [K]); a frozen class's gradient is held at zero, so its row
+// and bias keep θ₀; h_i the layer's inputs (standardised features for
 // logistic regression, the last hidden layer for an MLP). Strongly convex for λ > 0, so
 // limited-memory BFGS from θ₀ reaches the one minimum; every sum runs in Double in a fixed
 // order, so the same windows give the same weights on every machine.
@@ -21,7 +22,6 @@ struct PenalisedSoftmaxFit {
   let classCount: Int
   /// Per class, whether its row and bias may move (a frozen one keeps its start).
   let movable: [Bool]
-  let movesBiases: Bool
 
   var parameterCount: Int { classCount * (inputs.columnCount + 1) }
 
@@ -63,7 +63,6 @@ struct PenalisedSoftmaxFit {
       for j in 0..<d { gradient[c * d + j] = 0 }
       gradient[k * d + c] = 0
     }
-    if !movesBiases { for c in 0..<k { gradient[k * d + c] = 0 } }
     for p in 0..<parameterCount {
       let difference = theta[p] - start[p]
       loss += penalty / 2 * difference * difference

@@ -30,12 +30,6 @@ public enum AdaptationBenchmark {
     public var adaptation = ModelAdapter.Settings()
     /// The adaptation's penalties to compare (each gives its own rows).
     public var penalties = [ModelAdapter.Settings().penalty]
-    /// The class weightings to compare (each gives its own rows).
-    public var weightings = [ModelAdapter.Settings().classWeighting]
-    /// Whether the unshown classes' rows move, the choices to compare.
-    public var unshownMoves = [ModelAdapter.Settings().movesUnshownClasses]
-    /// Whether the biases move, the choices to compare.
-    public var biasesMove = [ModelAdapter.Settings().movesBiases]
     /// Also retrain from scratch with the same minutes (one training per group, fold and k).
     public var retrain = true
 
@@ -159,23 +153,12 @@ public enum AdaptationBenchmark {
         labels: chosen.map { table.label(at: $0) })
       let counts = windows.countsByLabel
       for penalty in configuration.penalties {
-        for weighting in configuration.weightings {
-          for moves in configuration.unshownMoves {
-           for biases in configuration.biasesMove {
-            var settings = configuration.adaptation
-            settings.penalty = penalty
-            settings.classWeighting = weighting
-            settings.movesUnshownClasses = moves
-            settings.movesBiases = biases
-            let started = clock.now
-            let adapted = try ModelAdapter.adapt(base, to: windows, settings: settings)
-            let seconds = (clock.now - started) / .seconds(1)
-            let method =
-              "adapted, λ \(penalty), \(weighting.rawValue)\(moves ? ", all move" : ", unshown kept")\(biases ? "" : ", biases kept")"
-            rows.append(row(method, minutes, adapted, counts, seconds))
-           }
-          }
-        }
+        var settings = configuration.adaptation
+        settings.penalty = penalty
+        let started = clock.now
+        let adapted = try ModelAdapter.adapt(base, to: windows, settings: settings)
+        let seconds = (clock.now - started) / .seconds(1)
+        rows.append(row("adapted, penalty \(penalty)", minutes, adapted, counts, seconds))
       }
       guard configuration.retrain else { continue }
       let started = clock.now

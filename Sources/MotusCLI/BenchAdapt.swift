@@ -51,20 +51,6 @@ struct BenchAdapt: ParsableCommand {
         + "own rows.", valueName: "list"))
   var penalties = String(ModelAdapter.Settings().penalty)
 
-  @Option(
-    help: ArgumentHelp(
-      "Class weightings to compare (balanced, natural), comma-separated.", valueName: "list"))
-  var weightings = ModelAdapter.Settings().classWeighting.rawValue
-
-  @Option(
-    help: ArgumentHelp(
-      "Whether the unshown classes' rows move (true, false), comma-separated.",
-      valueName: "list"))
-  var unshownMoves = String(ModelAdapter.Settings().movesUnshownClasses)
-
-  @Option(help: ArgumentHelp("Whether the biases move (true, false).", valueName: "list"))
-  var biasesMove = String(ModelAdapter.Settings().movesBiases)
-
   @Flag(help: "Do not retrain from scratch beside each adaptation (one training per k saved).")
   var noRetrain = false
 
@@ -134,24 +120,6 @@ struct BenchAdapt: ParsableCommand {
     configuration.minutes = try minuteList()
     configuration.penalties = try penaltyList()
     configuration.retrain = !noRetrain
-    configuration.weightings = try DataOptions.list(weightings).map {
-      guard let weighting = ModelAdapter.ClassWeighting(rawValue: $0) else {
-        throw ValidationError("'--weightings' item '\($0)' is not balanced or natural.")
-      }
-      return weighting
-    }
-    configuration.biasesMove = try DataOptions.list(biasesMove).map {
-      guard let moves = Bool($0) else {
-        throw ValidationError("'--biases-move' item '\($0)' is not true or false.")
-      }
-      return moves
-    }
-    configuration.unshownMoves = try DataOptions.list(unshownMoves).map {
-      guard let moves = Bool($0) else {
-        throw ValidationError("'--unshown-moves' item '\($0)' is not true or false.")
-      }
-      return moves
-    }
     let report: AdaptationBenchmark.Report
     do {
       defer { progress.clear() }
