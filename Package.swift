@@ -6,7 +6,9 @@ let package = Package(
   products: [
     .library(name: "Motus", targets: ["Motus"]),
     // The inference path alone, for apps: pure Swift, no OpenBLAS, no batch ingest.
-    .library(name: "MotusInference", targets: ["MotusStreaming", "MotusModels", "MotusFeatures"]),
+    .library(
+      name: "MotusInference",
+      targets: ["MotusStreaming", "MotusModels", "MotusFeatures", "MotusAdaptation"]),
     .executable(name: "motus", targets: ["MotusCLI"]),
   ],
   dependencies: [
@@ -25,6 +27,11 @@ let package = Package(
       exclude: ["README.md"]),
     .target(
       name: "MotusModels", dependencies: ["MotusFeatures", "MotusLinearAlgebra", "MotusData"],
+      exclude: ["README.md"]),
+    // A model's last layer refitted on a person's own labelled minutes (`motus adapt`).
+    .target(
+      name: "MotusAdaptation",
+      dependencies: ["MotusModels", "MotusFeatures", "MotusData", "MotusLinearAlgebra"],
       exclude: ["README.md"]),
     .target(
       name: "MotusStreaming",
@@ -79,13 +86,14 @@ let package = Package(
       dependencies: [
         "MotusBaselines", "MotusStreaming", "MotusTraining", "MotusFeatures", "MotusModels",
         "MotusIngest", "MotusOutput", "MotusGzip", "MotusData", "MotusLinearAlgebra",
+        "MotusAdaptation",
       ], exclude: ["README.md"]),
     .target(
       name: "Motus",
       dependencies: [
         "MotusData", "MotusIngest", "MotusOutput", "MotusGzip", "MotusLinearAlgebra", "MotusFeatures",
         "MotusModels", "MotusStreaming", "MotusBaselines", "MotusTraining", "MotusSimulation",
-        "MotusEvaluation", "MotusBenchmarks", "MotusExport",
+        "MotusEvaluation", "MotusBenchmarks", "MotusExport", "MotusAdaptation",
       ], exclude: ["README.md"]),
 
     // MARK: - Implementation details
@@ -145,6 +153,12 @@ let package = Package(
       dependencies: ["MotusExport", "MotusModels", "MotusFeatures", "MotusData", "MotusTestSupport"]),
     .testTarget(name: "MotusSimulationTests", dependencies: ["MotusSimulation"]),
     .testTarget(name: "MotusModelsTests", dependencies: ["MotusModels", "MotusTestSupport"]),
+    .testTarget(
+      name: "MotusAdaptationTests",
+      dependencies: [
+        "MotusAdaptation", "MotusModels", "MotusFeatures", "MotusData", "MotusLinearAlgebra",
+        "MotusTestSupport",
+      ]),
     .testTarget(
       name: "MotusTrainingTests",
       dependencies: ["MotusTraining", "MotusModels", "MotusIngest", "MotusTestSupport"]),

@@ -14,6 +14,8 @@ let package = Package(
       name: "ActivityMonitorKit",
       dependencies: [.product(name: "MotusInference", package: "Motus")]),
     // On Apple platforms it would be fed by CMMotionManager; here a CSV replays the samples.
-    .executableTarget(name: "activity-monitor", dependencies: ["ActivityMonitorKit"]),
+    .executableTarget(
+      name: "activity-monitor",
+      dependencies: ["ActivityMonitorKit", .product(name: "MotusInference", package: "Motus")]),
   ]
 )

@@ -1,5 +1,6 @@
 // The umbrella: `import Motus` brings in the whole toolkit, as `Numerics` does for its modules.
 // An iOS app that only runs models imports MotusStreaming (product `MotusInference`) instead.
+@_exported import MotusAdaptation
 @_exported import MotusBaselines
 @_exported import MotusBenchmarks
 @_exported import MotusData

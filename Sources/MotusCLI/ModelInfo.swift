@@ -27,7 +27,9 @@ struct ModelInfo: ParsableCommand {
       negativeClasses, negativeThreshold (absent without negative classes), novelty \
       {components, threshold} (absent without a novelty detector), \
       training {seed, hyperparameters, validationMetrics, trainingRowCount, \
-      validationRowCount, validationGroups, dataDigest, motusVersion}.
+      validationRowCount, validationGroups, dataDigest, motusVersion, adaptation \
+      {baseModelDigest, baseDataDigest, dataDigest, windowsPerClass, settings} (absent unless \
+      adapted by `motus adapt`)}.
       """)
 
   enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
@@ -226,6 +228,7 @@ struct ModelInfo: ParsableCommand {
         training.settingsText.sorted { $0.key < $1.key }.map { [$0.key, $0.value] },
         rightAligned: []
       ).split(separator: "\n").map { "  " + $0 + "\n" }.joined()
+      if let adaptation = training.adaptation { out += Self.describe(adaptation) }
       guard !training.validationMetrics.isEmpty else {
         return out + "  validation metrics: none (nothing could be held out)\n"
       }

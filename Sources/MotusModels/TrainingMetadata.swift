@@ -19,10 +19,12 @@ public struct TrainingMetadata: Codable, Sendable, Equatable {
   public var validationGroups: [String]
   /// `MotusVersion.string` of the build that trained the model.
   public var motusVersion: String
+  /// Set when the model was adapted from another (`motus adapt`); nil for a trained model.
+  public var adaptation: AdaptationRecord? = nil
 
   enum CodingKeys: String, CodingKey {
     case dataDigest, seed, validationMetrics, trainingRowCount, validationRowCount
-    case validationGroups, motusVersion
+    case validationGroups, motusVersion, adaptation
     case settingsText = "hyperparameters"
   }
 

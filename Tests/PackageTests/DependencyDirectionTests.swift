@@ -10,6 +10,7 @@ final class DependencyDirectionTests: XCTestCase {
   /// Embeddable in an app: pure Swift, no OpenBLAS.
   static let pureInferenceModules: Set<String> = [
     "MotusData", "MotusLinearAlgebra", "MotusFeatures", "MotusModels", "MotusStreaming",
+    "MotusAdaptation",
   ]
   /// What a pure inference module must never import, directly or through its dependencies:
   /// OpenBLAS and the training side, batch ingest included (pure Swift, but no app needs it),
@@ -21,7 +22,7 @@ final class DependencyDirectionTests: XCTestCase {
   /// The library product an app embeds, and the targets it names.
   static let inferenceProduct = "MotusInference"
   static let inferenceProductTargets: Set<String> = [
-    "MotusStreaming", "MotusModels", "MotusFeatures",
+    "MotusStreaming", "MotusModels", "MotusFeatures", "MotusAdaptation",
   ]
   /// Modules of the platform, importable from any module.
   static let platformModules: Set<String> = [

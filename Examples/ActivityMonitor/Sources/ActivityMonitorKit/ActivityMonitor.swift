@@ -35,8 +35,12 @@ public final class ActivityMonitor {
   ///   - model: a `.motus` file (`motus train` writes them; `models/` ships two).
   ///   - sampleRateHz: the rate the app asked Core Motion for (`deviceMotionUpdateInterval`).
   ///     The engine resamples to the model's own rate when they differ.
-  public init(model url: URL, sampleRateHz: Double) throws {
-    let model = try ModelFile.read(from: url)
+  public convenience init(model url: URL, sampleRateHz: Double) throws {
+    try self.init(model: ModelFile.read(from: url), sampleRateHz: sampleRateHz)
+  }
+
+  /// The same for a model in memory (one `Personalisation` adapted).
+  public init(model: TrainedModel, sampleRateHz: Double) throws {
     var configuration = StreamConfiguration()
     configuration.inputRateHz = sampleRateHz
     // Forward filtering: an activity must win a few windows in a row before it shows.
