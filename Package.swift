@@ -150,7 +150,9 @@ let package = Package(
       resources: [.copy("Fixtures")]),
     .testTarget(
       name: "MotusExportTests",
-      dependencies: ["MotusExport", "MotusModels", "MotusFeatures", "MotusData", "MotusTestSupport"]),
+      dependencies: [
+        "MotusExport", "MotusModels", "MotusFeatures", "MotusIngest", "MotusData", "MotusTestSupport",
+      ]),
     .testTarget(name: "MotusSimulationTests", dependencies: ["MotusSimulation"]),
     .testTarget(name: "MotusModelsTests", dependencies: ["MotusModels", "MotusTestSupport"]),
     .testTarget(

@@ -107,7 +107,7 @@ struct BenchAdapt: ParsableCommand {
     let data: WholeLoad
     do {
       defer { progress.clear() }
-      data = try progress.loadManifest(source.manifest, dataRoot: source.dataRoot)
+      data = try source.load(showing: progress)
     }
     var configuration = AdaptationBenchmark.Configuration()
     configuration.transfer.training = try training.trainingOptions()

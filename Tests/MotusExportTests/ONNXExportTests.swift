@@ -7,6 +7,7 @@ import Foundation
 import MotusData
 import MotusFeatures
 import MotusLinearAlgebra
+import MotusIngest
 import MotusModels
 import XCTest
 

@@ -2,6 +2,7 @@
 // such as |acceleration| is still computed from axes that get no features of their own.
 
 import MotusData
+import MotusFeatures
 
 extension FeatureSpec {
   /// The spec with per-channel features only for channels matching one of `patterns`
