@@ -22,7 +22,6 @@ struct BenchAdapt: ParsableCommand {
         motus bench adapt --sources wear_pushup --groups wear_pushup --minutes 0,1,2
       """)
 
-  enum Format: String, ExpressibleByArgument, CaseIterable { case table, json }
 
   @OptionGroup var source: BenchManifestOptions
 
@@ -54,18 +53,7 @@ struct BenchAdapt: ParsableCommand {
   @Flag(help: "Do not retrain from scratch beside each adaptation (one training per k saved).")
   var noRetrain = false
 
-  @Option(
-    parsing: .unconditional,
-    help: "Jobs run at once, one core each (default: every core); results do not depend on it.")
-  var parallelism = min(64, ProcessInfo.processInfo.activeProcessorCount)
-
-  @Option(help: "Output format.")
-  var format: Format = .table
-
-  @Option(
-    name: [.short, .long],
-    help: ArgumentHelp("Also write the JSON report to this file (atomically).", valueName: "file"))
-  var output: String?
+  @OptionGroup var reporting: BenchReportOptions
 
   @OptionGroup(title: "Training") var training: TrainingFlags
 
@@ -95,14 +83,13 @@ struct BenchAdapt: ParsableCommand {
   func validate() throws {
     _ = try minuteList()
     _ = try penaltyList()
-    guard (1...64).contains(parallelism) else {
-      throw ValidationError("'--parallelism' must be in 1...64, got \(parallelism).")
-    }
   }
 
   func run() throws {
     let inputs = DataSource(manifest: source.manifest, dataRoot: source.dataRoot).inputFiles()
-    let outputFile = try output.map { try OutputFile(path: $0, flag: "--output", inputs: inputs) }
+    let outputFile = try reporting.output.map {
+      try OutputFile(path: $0, flag: "--output", inputs: inputs)
+    }
     let progress = ProgressLine()
     let data: WholeLoad
     do {
@@ -115,7 +102,7 @@ struct BenchAdapt: ParsableCommand {
     configuration.transfer.validationGroup = training.validationGroup.trainerGroup
     configuration.transfer.placements = !noPlacements
     configuration.transfer.sources = sources.map(DataOptions.list)
-    configuration.transfer.parallelism = parallelism
+    configuration.transfer.parallelism = reporting.parallelism
     configuration.groups = groups.map(DataOptions.list)
     configuration.minutes = try minuteList()
     configuration.penalties = try penaltyList()
@@ -129,7 +116,7 @@ struct BenchAdapt: ParsableCommand {
     let json = try JSONEncoder.sortedKeys(prettyPrinted: true).encode(report)
     try outputFile?.write([UInt8](json) + Array("\n".utf8))
     try outputFile?.commit()
-    switch format {
+    switch reporting.format {
     case .json: try StandardOutput.print(String(decoding: json, as: UTF8.self))
     case .table: try StandardOutput.print(AdaptationTable.text(report))
     }

@@ -26,7 +26,6 @@ struct BenchTransfer: ParsableCommand {
         motus bench transfer --manifest datasets/six-class.json --seeds 1,2,3
       """)
 
-  enum Format: String, ExpressibleByArgument, CaseIterable { case table, json }
 
   @OptionGroup var source: BenchManifestOptions
 
@@ -77,18 +76,7 @@ struct BenchTransfer: ParsableCommand {
         + "flags make it, so one training judges each rule with and without."))
   var compareStructure = false
 
-  @Option(
-    parsing: .unconditional,
-    help: "Jobs run at once, one core each (default: every core); results do not depend on it.")
-  var parallelism = min(64, ProcessInfo.processInfo.activeProcessorCount)
-
-  @Option(help: "Output format.")
-  var format: Format = .table
-
-  @Option(
-    name: [.short, .long],
-    help: ArgumentHelp("Also write the JSON report to this file (atomically).", valueName: "file"))
-  var output: String?
+  @OptionGroup var reporting: BenchReportOptions
 
   @Option(
     help: ArgumentHelp(
@@ -115,9 +103,6 @@ struct BenchTransfer: ParsableCommand {
     guard switchProbability > 0 && switchProbability < 1 else {
       throw ValidationError("'--switch-probability' must be in (0, 1), got \(switchProbability).")
     }
-    guard (1...64).contains(parallelism) else {
-      throw ValidationError("'--parallelism' must be in 1...64, got \(parallelism).")
-    }
   }
 
   func seedList() throws -> [UInt64] {
@@ -132,13 +117,14 @@ struct BenchTransfer: ParsableCommand {
   func run() throws {
     // Before minutes of work: a bad path fails at once, and no input is ever overwritten.
     let inputs = source.dataSource.inputFiles()
-    let outputFile = try output.map {
+    let outputFile = try reporting.output.map {
       try OutputFile(
         path: $0, flag: "--output", inputs: inputs, otherOutputs: windowsCSV.map { [$0] } ?? [])
     }
     let windowsFile = try windowsCSV.map {
       try OutputFile(
-        path: $0, flag: "--windows-csv", inputs: inputs, otherOutputs: output.map { [$0] } ?? [])
+        path: $0, flag: "--windows-csv", inputs: inputs,
+        otherOutputs: reporting.output.map { [$0] } ?? [])
     }
     let progress = ProgressLine()
     let data: WholeLoad
@@ -160,7 +146,7 @@ struct BenchTransfer: ParsableCommand {
     configuration.pushUpFolds = pushUpFolds
     configuration.placements = !noPlacements
     configuration.sources = sources.map(DataOptions.list)
-    configuration.parallelism = parallelism
+    configuration.parallelism = reporting.parallelism
     configuration.keepWindows = windowsCSV != nil
     let clock = ContinuousClock()
     let started = clock.now
@@ -179,7 +165,7 @@ struct BenchTransfer: ParsableCommand {
     let json = try JSONEncoder.sortedKeys(prettyPrinted: true).encode(summary)
     try outputFile?.write([UInt8](json) + Array("\n".utf8))
     try outputFile?.commit()
-    switch format {
+    switch reporting.format {
     case .json: try StandardOutput.print(String(decoding: json, as: UTF8.self))
     case .table:
       try StandardOutput.print(Self.table(report))
