@@ -18,13 +18,18 @@ struct SensorJoin {
 
   init(groups: Int, maxWaiting: Int = 4096) {
     tracks = Array(repeating: Track(), count: groups)
+    latest = Array(repeating: nil, count: groups)
     self.maxWaiting = maxWaiting
   }
 
+  /// Each group's latest time, kept when its readings are forgotten.
+  private var latest: [Int64?]
+
   /// The latest time of group `g`, nil before its first reading.
-  func lastTime(_ g: Int) -> Int64? { tracks[g].times.last }
+  func lastTime(_ g: Int) -> Int64? { latest[g] }
 
   mutating func add(group g: Int, time: Int64, value: SIMD3<Double>) {
+    latest[g] = time
     tracks[g].times.append(time)
     tracks[g].values.append(value)
   }

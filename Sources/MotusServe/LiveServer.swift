@@ -47,7 +47,7 @@ public struct LiveServer: Sendable {
 
   private static func quietLogger() -> Logger {
     var logger = Logger(label: "motus-serve")
-    logger.logLevel = .error
+    logger.logLevel = .critical  // cancelled connections are logged as errors
     return logger
   }
 

@@ -10,7 +10,8 @@ import Foundation
   import Darwin
 #endif
 
-public final class LoopbackClient {
+/// One thread at a time: `@unchecked Sendable` so a connection can move to the thread using it.
+public final class LoopbackClient: @unchecked Sendable {
   public struct Answer: Sendable {
     public var status: Int
     public var body: String
@@ -132,5 +133,17 @@ public final class LoopbackClient {
       if Array(pending[i..<(i + needle.count)]) == needle { return i }
     }
     return nil
+  }
+}
+
+extension LoopbackClient {
+  /// Runs blocking client work on a thread of its own, never on Swift's cooperative pool
+  /// (which the server's connections need: a blocked pool thread would stall them).
+  public static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+      Thread.detachNewThread {
+        continuation.resume(with: Result { try body() })
+      }
+    }
   }
 }

@@ -53,7 +53,10 @@ public struct ServeLoadTest: Sendable {
     let start = Date().timeIntervalSince1970 + 0.5
     let outcomes = await withTaskGroup(of: ThreadOutcome.self) { group in
       for list in perThread where !list.isEmpty {
-        group.addTask { await Task.detached { self.push(devices: list, port: port, start: start) }.value }
+        group.addTask {
+          (try? await LoopbackClient.offPool { self.push(devices: list, port: port, start: start) })
+            ?? ThreadOutcome(failed: list.count)
+        }
       }
       var all: [ThreadOutcome] = []
       for await outcome in group { all.append(outcome) }
@@ -80,7 +83,9 @@ public struct ServeLoadTest: Sendable {
   }
 
   struct ThreadOutcome: Sendable {
-    var sent = 0, refused = 0, failed = 0
+    var sent = 0
+    var refused = 0
+    var failed = 0
     var roundTrips: [UInt64] = []
   }
 

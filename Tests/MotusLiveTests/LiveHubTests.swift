@@ -119,7 +119,7 @@ final class LiveHubTests: XCTestCase {
     XCTAssertTrue(again.json.contains("went backwards"), again.json)
     let badCell = hub.samples(Array("timestamp,acceleration.x,acceleration.y,acceleration.z\n1,x,0,0\n".utf8), device: "lab2")
     XCTAssertEqual(badCell.status, 422)
-    XCTAssertTrue(badCell.json.contains("line 2"), badCell.json)
+    XCTAssertTrue(badCell.json.contains(":2:2 ('acceleration.x')"), badCell.json)
   }
 
   func testRecordingNamesAreSafeFileNames() {
