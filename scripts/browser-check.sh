@@ -31,10 +31,12 @@ for _ in $(seq 100); do
 done
 python3 scripts/browser_push.py "$port" 16 || { echo "browser check: FAILED (pushing)"; exit 1; }
 page="http://127.0.0.1:$port/"
-flags=(--headless=new --no-sandbox --disable-gpu --hide-scrollbars --virtual-time-budget=4000)
-"$browser" "${flags[@]}" --window-size=412,1100 --screenshot="$artifacts/serve-page.png" "$page" \
-  >/dev/null 2>&1
-"$browser" "${flags[@]}" --dump-dom "$page" 2>/dev/null >"$artifacts/serve-page.html"
+# The event stream never ends, so the page never finishes loading: --timeout stops it after 6 s
+# (its first events have been drawn by then) and the screenshot or DOM is taken there.
+flags=(--headless=new --no-sandbox --disable-gpu --hide-scrollbars --timeout=6000)
+timeout 90 "$browser" "${flags[@]}" --window-size=412,1100 \
+  --screenshot="$artifacts/serve-page.png" "$page" >/dev/null 2>&1
+timeout 90 "$browser" "${flags[@]}" --dump-dom "$page" 2>/dev/null >"$artifacts/serve-page.html"
 missing=()
 for device in phone-a phone-b; do
   grep -q "data-device=\"$device\"" "$artifacts/serve-page.html" || missing+=("card of $device")

@@ -1,8 +1,18 @@
 // The page `GET /` serves: every open session's activity, confidence, counts and a timeline of
 // its last minutes, from the server-sent events of `GET /events` (polling `GET /api/devices`
-// where EventSource is missing). Everything is in this string: no CDN, no other file.
+// where EventSource is missing). Everything is in this string: no CDN, no other file. The state
+// at the time of the request is drawn as the page loads (`page(snapshot:)`).
+
+import Foundation
 
 enum LivePage {
+  /// The page with `snapshot` (JSON) drawn as it loads; `</` is escaped so no text ends the
+  /// script early.
+  static func page(snapshot json: [UInt8]) -> String {
+    let text = String(decoding: json, as: UTF8.self).replacingOccurrences(of: "</", with: "<\\/")
+    return html.replacingOccurrences(of: "/*SNAPSHOT*/null", with: text)
+  }
+
   static let html = """
     <!doctype html>
     <html lang="en"><head><meta charset="utf-8">
@@ -106,6 +116,8 @@ enum LivePage {
       fetch("/api/devices" + q).then(r => r.json()).then(s => { render(s); status("polling"); })
         .catch(() => status("server unreachable")).finally(() => setTimeout(poll, 1000));
     }
+    const initial = /*SNAPSHOT*/null;
+    if (initial) render(initial);
     if (window.EventSource) {
       const events = new EventSource("/events" + q);
       events.onmessage = m => { render(JSON.parse(m.data)); status("live"); };

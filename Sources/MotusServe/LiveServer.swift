@@ -59,7 +59,7 @@ public struct LiveServer: Sendable {
     router.get("/") { _, _ in
       Response(
         status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-        body: .init(byteBuffer: ByteBuffer(string: LivePage.html)))
+        body: .init(byteBuffer: ByteBuffer(string: LivePage.page(snapshot: Self.json(hub.snapshot())))))
     }
     for path in ["/", "/push"] {
       router.post(RouterPath(path)) { request, _ in
