@@ -21,11 +21,11 @@ struct BenchServe: ParsableCommand {
 
   @OptionGroup var modelFile: ModelFileArgument
 
-  @Option(help: "Devices pushing at once.") var devices = 200
-  @Option(help: "Readings per second per device.") var rate = 100
-  @Option(help: "How long each device pushes, in seconds.") var seconds = 60.0
-  @Option(help: "Seconds without a batch before a session closes.") var idle = 3.0
-  @Option(help: "Seed of the synthetic signal.") var seed: UInt64 = 1
+  @Option(parsing: .unconditional, help: "Devices pushing at once.") var devices = 200
+  @Option(parsing: .unconditional, help: "Readings per second per device.") var rate = 100
+  @Option(parsing: .unconditional, help: "How long each device pushes, in seconds.") var seconds = 60.0
+  @Option(parsing: .unconditional, help: "Seconds without a batch before a session closes.") var idle = 3.0
+  @Option(parsing: .unconditional, help: "Seed of the synthetic signal.") var seed: UInt64 = 1
 
   func validate() throws {
     guard (1...1000).contains(devices) else {

@@ -21,7 +21,9 @@ struct Serve: ParsableCommand {
 
   @OptionGroup var modelFile: ModelFileArgument
 
-  @Option(help: ArgumentHelp("Port to listen on (0: any free one).", valueName: "port"))
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp("Port to listen on (0: any free one).", valueName: "port"))
   var port: Int = 8080
 
   @Option(
@@ -43,14 +45,17 @@ struct Serve: ParsableCommand {
   var record: String?
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Close a session after this many seconds without a batch.", valueName: "seconds"))
   var idle: Double = LiveLimits().idleSeconds
 
-  @Option(help: ArgumentHelp("Devices served at once.", valueName: "n"))
+  @Option(parsing: .unconditional, help: ArgumentHelp("Devices served at once.", valueName: "n"))
   var maxDevices: Int = LiveLimits().maxDevices
 
-  @Option(help: ArgumentHelp("Samples per second one device may send.", valueName: "n"))
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp("Samples per second one device may send.", valueName: "n"))
   var maxRate: Double = LiveLimits().maxSamplesPerSecondPerDevice
 
   @OptionGroup var smoothing: SmoothingOptions
