@@ -15,6 +15,9 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     // `swift package generate-documentation` for the DocC catalogs; nothing builds against it.
     .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+    // The HTTP server behind `motus serve` only (MotusServe); nothing in MotusInference needs it.
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
   ],
   targets: [
     // MARK: - Public API (pure Swift: embeddable in an iOS app)
@@ -64,6 +67,22 @@ let package = Package(
       ],
       exclude: ["README.md"]),
 
+    // Live classification of what phones push: the Sensor Logger push and CSV body parsers, one
+    // stream session per device and session, limits, recording, the page. No network code.
+    .target(
+      name: "MotusLive",
+      dependencies: [
+        "MotusStreaming", "MotusModels", "MotusIngest", "MotusOutput", "MotusData",
+      ], exclude: ["README.md"]),
+    // `motus serve`: MotusLive behind HTTP (Hummingbird), with the token rule and live updates.
+    .target(
+      name: "MotusServe",
+      dependencies: [
+        "MotusLive", "MotusStreaming", "MotusModels", "MotusData",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "Logging", package: "swift-log"),
+      ], exclude: ["README.md"]),
+
     // MARK: - Public API (training and batch evaluation: needs OpenBLAS)
     .target(
       name: "MotusBLAS", dependencies: ["COpenBLAS", "MotusLinearAlgebra"], exclude: ["README.md"]),
@@ -105,7 +124,7 @@ let package = Package(
     .executableTarget(
       name: "MotusCLI",
       dependencies: [
-        "Motus", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "Motus", "MotusServe", "MotusLive", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ], exclude: ["README.md"]),
 
     // MARK: - Fuzzing (scripts/fuzz.sh builds MotusFuzz with -sanitize=fuzzer)
@@ -113,7 +132,7 @@ let package = Package(
       name: "MotusFuzzTargets",
       dependencies: [
         "MotusData", "MotusIngest", "MotusGzip", "MotusFeatures", "MotusModels", "MotusStreaming",
-        "MotusExport",
+        "MotusExport", "MotusLive",
       ],
       path: "Fuzz/Targets"),
     .executableTarget(name: "MotusFuzz", dependencies: ["MotusFuzzTargets"], path: "Fuzz/Driver"),
@@ -189,7 +208,18 @@ let package = Package(
       name: "MotusCLITests",
       dependencies: [
         "MotusCLI", "MotusTestSupport", "MotusSimulation", "MotusGzip", "MotusIngest",
-        "MotusTraining", "MotusStreaming",
+        "MotusTraining", "MotusStreaming", "MotusServe", "MotusLive", "MotusModels",
+      ]),
+    .testTarget(
+      name: "MotusLiveTests",
+      dependencies: [
+        "MotusLive", "MotusStreaming", "MotusModels", "MotusIngest", "MotusData", "MotusTestSupport",
+      ]),
+    .testTarget(
+      name: "MotusServeTests",
+      dependencies: [
+        "MotusServe", "MotusLive", "MotusStreaming", "MotusModels", "MotusIngest", "MotusData",
+        "MotusTestSupport",
       ]),
     .testTarget(
       name: "MotusFuzzTests",

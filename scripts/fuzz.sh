@@ -2,7 +2,8 @@
 # Fuzzes the parsers a user's file reaches: the CSV reader, the model-file loader, the manifest
 # loader, the stream's line parser, the phone-app readers, a file or a folder at a time, the
 # Parquet reader, the window-table spec reader (Fuzz/Targets/FuzzTargets.swift), export's graph
-# builder (Fuzz/Targets/ExportFuzzTarget.swift), and the Spark job's argument handling and output
+# builder (Fuzz/Targets/ExportFuzzTarget.swift), the live push parser and hub (push:
+# Fuzz/Targets/PushFuzzTarget.swift), and the Spark job's argument handling and output
 # rule (spark-args: integrations/spark/tools/fuzz_arguments.py, Python and hypothesis, no libFuzzer;
 # its findings go to .build/fuzz/artifacts/spark-args-crash-*.json). Builds MotusFuzz with
 # libFuzzer and AddressSanitizer (-sanitize=fuzzer,address, Linux), then runs each target for
@@ -22,7 +23,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-((${#targets[@]})) || targets=(csv model manifest stream export app-file app-folder parquet window-spec spark-args)
+((${#targets[@]})) || targets=(csv model manifest stream export app-file app-folder parquet window-spec push spark-args)
 scratch=.build/fuzz
 mkdir -p "$scratch/artifacts"
 failed=0

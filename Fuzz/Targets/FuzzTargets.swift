@@ -26,7 +26,7 @@ public enum FuzzTargets {
     "csv": csvReader, "model": modelFile, "manifest": manifest, "stream": streamLines,
     "export": exportGraph,
     "app-file": appFile, "app-folder": appFolder, "parquet": parquetFile,
-    "window-spec": windowTableSpec,
+    "window-spec": windowTableSpec, "push": pushBody,
   ]
 
   /// Reads the bytes as the spec file beside a window table (`WindowTableSpec.read`: syntax,

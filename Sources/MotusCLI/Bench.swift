@@ -9,7 +9,7 @@ struct Bench: ParsableCommand {
     abstract: "Measure throughput (build with -c release for meaningful figures).",
     subcommands: [
       BenchFeatures.self, BenchStream.self, BenchAccuracy.self, BenchTransfer.self, BenchSteps.self,
-      BenchIO.self, BenchAdapt.self,
+      BenchIO.self, BenchAdapt.self, BenchServe.self,
     ])
 }
 

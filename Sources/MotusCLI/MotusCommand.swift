@@ -10,7 +10,7 @@ struct MotusCommand: ParsableCommand {
     version: MotusVersion.string,
     subcommands: [
       Demo.self, Inspect.self, Features.self, Train.self, Evaluate.self, CrossValidate.self,
-      Stream.self, Adapt.self, ModelInfo.self, Export.self, Bench.self,
+      Stream.self, Serve.self, Adapt.self, ModelInfo.self, Export.self, Bench.self,
     ])
 
   static func main() {

@@ -17,7 +17,7 @@ final class DependencyDirectionTests: XCTestCase {
   /// and zlib with the compressed input it reads (an app reads sensors, not files).
   static let forbiddenForInference: Set<String> = [
     "MotusBLAS", "MotusTraining", "MotusEvaluation", "MotusBenchmarks", "COpenBLAS",
-    "MotusIngest", "MotusGzip", "CZlib", "MotusOutput",
+    "MotusIngest", "MotusGzip", "CZlib", "MotusOutput", "MotusLive", "MotusServe", "Hummingbird",
   ]
   /// The library product an app embeds, and the targets it names.
   static let inferenceProduct = "MotusInference"
@@ -82,7 +82,13 @@ final class DependencyDirectionTests: XCTestCase {
     XCTAssertEqual(declared["MotusGzip"], ["CZlib", "MotusData"])
     XCTAssertEqual(declared["CZlib"], [])
     XCTAssertEqual(declared["MotusBLAS"], ["COpenBLAS", "MotusLinearAlgebra"])
-    XCTAssertEqual(declared["MotusCLI"], ["Motus", "ArgumentParser"])
+    XCTAssertEqual(declared["MotusCLI"], ["Motus", "MotusServe", "MotusLive", "ArgumentParser"])
+    XCTAssertEqual(
+      declared["MotusLive"],
+      ["MotusStreaming", "MotusModels", "MotusIngest", "MotusOutput", "MotusData"])
+    XCTAssertEqual(
+      declared["MotusServe"],
+      ["MotusLive", "MotusStreaming", "MotusModels", "MotusData", "Hummingbird", "Logging"])
     XCTAssertEqual(declared["COpenBLAS"], [])
   }
 
@@ -99,6 +105,23 @@ final class DependencyDirectionTests: XCTestCase {
     XCTAssertTrue(
       reached.isDisjoint(with: ["MotusGzip", "CZlib"]), "\(Self.inferenceProduct) reaches zlib")
     XCTAssertEqual(reached, Self.pureInferenceModules)
+  }
+
+  /// The HTTP server (Hummingbird) is reached by the command line only: no library target
+  /// but MotusServe names it, and only the CLI (and tests) name MotusServe.
+  func testOnlyTheCommandLineReachesTheServer() throws {
+    let manifest = try String(
+      contentsOf: Self.repositoryRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
+    let declared = try Self.declaredDependencies(inManifest: manifest)
+    let naming = declared.filter { $0.value.contains("Hummingbird") }.map(\.key)
+    XCTAssertEqual(naming, ["MotusServe"])
+    let users = declared.filter { $0.value.contains("MotusServe") && !$0.key.hasSuffix("Tests") }
+      .map(\.key).sorted()
+    XCTAssertEqual(users, ["MotusCLI"])
+    let library = try Self.productTargets(named: "Motus", inManifest: manifest)
+    XCTAssertFalse(
+      Self.reachable(from: library, declared: declared).contains("Hummingbird"),
+      "the Motus library reaches the HTTP server")
   }
 
   // MARK: - The checker can fail

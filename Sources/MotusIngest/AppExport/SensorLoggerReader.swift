@@ -157,16 +157,7 @@ enum SensorLoggerReader {
 
   /// (file, channel group, scale, conversion) in the platform's units and sign.
   static func conversions(android: Bool) -> [(String, String, Double, String)] {
-    let g = standardGravity
-    let toG = android ? -1 / g : 1 / g
-    let text = android ? "m/s² -> g, Android sign negated" : "m/s² -> g"
-    return [
-      ("Accelerometer.csv", "userAcceleration", toG, text), ("Gravity.csv", "gravity", toG, text),
-      ("Gyroscope.csv", "rotationRate", 1, "rad/s as is"),
-      android
-        ? ("TotalAcceleration.csv", "acceleration", -1 / g, "m/s² -> g, Android sign negated")
-        : ("AccelerometerUncalibrated.csv", "acceleration", 1, "g as is"),
-    ]
+    SensorLoggerConversion.all(android: android).map { ($0.file, $0.group, $0.scale, $0.text) }
   }
 
   /// The folder's files not read, and why.
