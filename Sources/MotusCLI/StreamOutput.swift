@@ -5,6 +5,7 @@
 
 import Foundation
 import Motus
+import MotusLive
 
 final class StreamOutput {
   let classes: [String]
@@ -16,15 +17,15 @@ final class StreamOutput {
   /// The write to standard output that failed; the stream ends and `motus stream` reports it.
   private(set) var failure: StandardOutputError?
   private var closed: Bool { failure != nil }
-  /// `"name":` per class, built once.
-  private let jsonClassKeys: [[UInt8]]
+  /// The JSON line of a prediction, as a live stream records it too.
+  private let predictionLines: PredictionLines
   private var lastSession: (name: String, json: [UInt8], csv: [UInt8])?
 
   init(classes: [String], format: Stream.Format, segmentsOnly: Bool) {
     self.classes = classes
     self.format = format
     self.segmentsOnly = segmentsOnly
-    jsonClassKeys = classes.map { Array((Self.json($0) + ":").utf8) }
+    predictionLines = PredictionLines(classes: classes)
   }
 
   func writeHeader() {
@@ -104,39 +105,8 @@ final class StreamOutput {
     }
   }
 
-  /// `{"event":"prediction","session":…,"start":…,"end":…,"label":…[,"unknown_reason":…],
-  /// "probability":…,"confidence":…,"probabilities":{…}}`
   private func appendJSON(_ p: StreamPrediction, session: String) {
-    let label = p.isUnknown ? "unknown" : classes[p.classIndex]
-    buffer.append("{\"event\":\"prediction\",\"session\":")
-    buffer.append(sessionText(session).json)
-    buffer.append(",\"start\":")
-    buffer.append(p.windowStart, fractionDigits: 3)
-    buffer.append(",\"end\":")
-    buffer.append(p.windowEnd, fractionDigits: 3)
-    buffer.append(",\"label\":")
-    buffer.append(json(label))
-    if let reason = p.unknownReason?.rawValue, !reason.isEmpty {
-      buffer.append(",\"unknown_reason\":\"" + reason + "\"")
-    }
-    buffer.append(",\"probability\":")
-    buffer.append(Double(p.probability), fractionDigits: 4)
-    buffer.append(",\"confidence\":\"" + p.confidence.rawValue + "\"")
-    if let steps = p.steps, let cadence = p.cadence {
-      buffer.append(",\"steps\":\(steps),\"cadence\":")
-      buffer.append(cadence, fractionDigits: 1)
-      if let metres = p.distanceMeters {
-        buffer.append(",\"distance_m\":")
-        buffer.append(metres, fractionDigits: 1)
-      }
-    }
-    buffer.append(",\"probabilities\":{")
-    for k in classes.indices {
-      if k > 0 { buffer.append(UInt8(ascii: ",")) }
-      buffer.append(jsonClassKeys[k])
-      buffer.append(Double(p.probabilities[k]), fractionDigits: 4)
-    }
-    buffer.append("}}")
+    predictionLines.appendPrediction(p, sessionJSON: sessionText(session).json, to: &buffer)
   }
 
   private func appendCSV(_ p: StreamPrediction, session: String) {
@@ -176,25 +146,6 @@ final class StreamOutput {
 
   private func t(_ x: Double) -> String { String(format: "%.3f", x) }
   private func p4(_ x: Float) -> String { String(format: "%.4f", x) }
-  private func json(_ s: String) -> String { Self.json(s) }
-  private static func json(_ s: String) -> String {
-    var out = "\""
-    for ch in s.unicodeScalars {
-      switch ch {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      default:
-        if ch.value < 0x20 {
-          out += String(format: "\\u%04x", ch.value)
-        } else {
-          out.unicodeScalars.append(ch)
-        }
-      }
-    }
-    return out + "\""
-  }
+  private func json(_ s: String) -> String { PredictionLines.json(s) }
   private func csv(_ s: String) -> String { CSVText.field(s) }
 }

@@ -157,7 +157,7 @@ final class LiveStream {
   private func handle(_ output: StreamSession.Output, into made: inout TextBuffer) -> Bool {
     guard case .event(let event, _) = output else { return true }
     state.apply(event, classes: engine.model.classes)
-    lines.append(event, session: key.session, probabilities: engine.probabilities, to: &made)
+    lines.append(event, session: key.session, to: &made)
     return true
   }
 }

@@ -7,23 +7,24 @@ import Foundation
 import MotusOutput
 import MotusStreaming
 
-struct PredictionLines {
-  let classes: [String]
+public struct PredictionLines {
+  public let classes: [String]
   private let classKeys: [String]
 
-  init(classes: [String]) {
+  public init(classes: [String]) {
     self.classes = classes
     classKeys = classes.map { Self.json($0) + ":" }
   }
 
   /// Appends the line of `event` (none for a segment) to `buffer`.
   func append(
-    _ event: StreamEvent, session: String, probabilities: [Float], to buffer: inout TextBuffer
+    _ event: StreamEvent, session: String, to buffer: inout TextBuffer
   ) {
     let s = Self.json(session)
     switch event {
     case .prediction(let p):
-      appendPrediction(p, session: s, probabilities: probabilities, to: &buffer)
+      appendPrediction(p, sessionJSON: Array(s.utf8), to: &buffer)
+      buffer.append("\n")
     case .repetition(let time, let count):
       buffer.append(
         "{\"event\":\"repetition\",\"session\":\(s),\"end\":\(t(time)),\"count\":\(count)}\n")
@@ -36,11 +37,17 @@ struct PredictionLines {
     }
   }
 
-  private func appendPrediction(
-    _ p: StreamPrediction, session: String, probabilities: [Float], to buffer: inout TextBuffer
+  /// `{"event":"prediction","session":…,"start":…,"end":…,"label":…[,"unknown_reason":…],
+  /// "probability":…,"confidence":…[,"steps":…,"cadence":…[,"distance_m":…]],
+  /// "probabilities":{…}}`, without a line end: the line `motus stream` prints, and a live
+  /// stream records. `sessionJSON` is the session as a JSON string literal.
+  public func appendPrediction(
+    _ p: StreamPrediction, sessionJSON: [UInt8], to buffer: inout TextBuffer
   ) {
     let label = p.isUnknown ? "unknown" : classes[p.classIndex]
-    buffer.append("{\"event\":\"prediction\",\"session\":" + session + ",\"start\":")
+    buffer.append("{\"event\":\"prediction\",\"session\":")
+    buffer.append(sessionJSON)
+    buffer.append(",\"start\":")
     buffer.append(p.windowStart, fractionDigits: 3)
     buffer.append(",\"end\":")
     buffer.append(p.windowEnd, fractionDigits: 3)
@@ -63,17 +70,15 @@ struct PredictionLines {
     for k in classes.indices {
       if k > 0 { buffer.append(UInt8(ascii: ",")) }
       buffer.append(classKeys[k])
-      let value =
-        k < probabilities.count ? probabilities[k] : (k == p.classIndex ? p.probability : 0)
-      buffer.append(Double(value), fractionDigits: 4)
+      buffer.append(Double(p.probabilities[k]), fractionDigits: 4)
     }
-    buffer.append("}}\n")
+    buffer.append("}}")
   }
 
   private func t(_ x: Double) -> String { String(format: "%.3f", x) }
 
-  /// A JSON string literal.
-  static func json(_ s: String) -> String {
+  /// A JSON string literal (control characters escaped).
+  public static func json(_ s: String) -> String {
     var out = "\""
     for ch in s.unicodeScalars {
       switch ch {

@@ -4,6 +4,7 @@
 // without a finite x, y and z is refused with its place in the payload.
 
 import Foundation
+import MotusIngest
 
 /// A decoded push: who sent it, in what order, and its motion readings.
 public struct SensorLoggerPush: Sendable, Equatable {
@@ -80,17 +81,7 @@ public struct SensorLoggerPush: Sendable, Equatable {
 
   /// A decoding error as a place and a reason: `payload[3].time: expected a number`.
   static func describe(_ error: DecodingError) -> String {
-    func path(_ keys: [any CodingKey]) -> String {
-      var text = ""
-      for key in keys {
-        if let index = key.intValue {
-          text += "[\(index)]"
-        } else {
-          text += (text.isEmpty ? "" : ".") + key.stringValue
-        }
-      }
-      return text.isEmpty ? "the body" : text
-    }
+    func path(_ keys: [any CodingKey]) -> String { JSONKeyPath.text(keys, whenEmpty: "the body") }
     switch error {
     case .keyNotFound(let key, let context):
       return "\(path(context.codingPath + [key])) is missing"

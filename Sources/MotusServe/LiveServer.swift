@@ -142,11 +142,12 @@ public struct LiveServer: Sendable {
   }
 
   static func json(_ snapshot: LiveSnapshot) -> [UInt8] {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    encoder.nonConformingFloatEncodingStrategy = .convertToString(
-      positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-    return Array((try? encoder.encode(snapshot)) ?? Data("{}".utf8))
+    do {
+      return Array(try JSONEncoder.sortedKeys(prettyPrinted: false).encode(snapshot))
+    } catch {
+      // Names, numbers and strings only: say so rather than send an empty object.
+      return Array("{\"error\":\"the state could not be encoded\"}".utf8)
+    }
   }
 }
 

@@ -2,7 +2,7 @@ import Foundation
 import MotusData
 
 /// A key path as errors print it (`sources[2].labels.walk`), back as coding keys.
-struct JSONKeyPath {
+package struct JSONKeyPath {
   struct Key: CodingKey {
     var stringValue: String
     var intValue: Int?
@@ -15,8 +15,8 @@ struct JSONKeyPath {
 
   var keys: [CodingKey] = []
 
-  /// `keys` as errors print them: `sources[2].labels.walk`.
-  static func text(_ keys: [CodingKey]) -> String {
+  /// `keys` as errors print them: `sources[2].labels.walk` (`whenEmpty` for the top).
+  package static func text(_ keys: [any CodingKey], whenEmpty: String = "(top)") -> String {
     var text = ""
     for key in keys {
       if let index = key.intValue {
@@ -25,7 +25,7 @@ struct JSONKeyPath {
         text += (text.isEmpty ? "" : ".") + key.stringValue
       }
     }
-    return text.isEmpty ? "(top)" : text
+    return text.isEmpty ? whenEmpty : text
   }
 
   /// nil for `(top)`. Label names containing `.` or `[` are not split correctly; the position
