@@ -126,7 +126,15 @@ public final class LiveHub: @unchecked Sendable {
         .map(\.key)
       return keys.compactMap { entries.removeValue(forKey: $0) }
     }
-    guard !idle.isEmpty else { return }
+    guard !idle.isEmpty else {
+      // Allowances of devices that never got or no longer have a stream go too, so a client
+      // naming ever new devices cannot grow them.
+      lock.withLock {
+        let devices = Set(entries.keys.map(\.device))
+        buckets = buckets.filter { devices.contains($0.key) }
+      }
+      return
+    }
     var summaries: [LiveState] = []
     for entry in idle {
       entry.lock.withLock {

@@ -4,6 +4,7 @@
 
 import Foundation
 import MotusData
+import MotusOutput
 
 #if canImport(Glibc)
   import Glibc
@@ -33,13 +34,23 @@ final class LiveRecorder {
         status: 500, "cannot record to \(base).csv/.predictions.jsonl: \(reason).",
         hint: "check that the --record folder exists and is writable.")
     }
-    if lseek(samples, 0, SEEK_END) == 0 { Self.write(samples, Array((header + "\n").utf8)) }
+    if lseek(samples, 0, SEEK_END) == 0 {
+      try append(samples: Array((header + "\n").utf8), predictions: [])
+    }
   }
 
   /// Appends one batch's sample lines and prediction lines.
-  func append(samples lines: [UInt8], predictions made: [UInt8]) {
-    Self.write(samples, lines)
-    Self.write(predictions, made)
+  ///
+  /// - Throws: A 507 naming the file and the reason when a write fails (a full disk): the
+  ///   batch was classified, but the recording no longer holds it, and the page says so.
+  func append(samples lines: [UInt8], predictions made: [UInt8]) throws(LiveInputError) {
+    for (fd, bytes, path) in [(samples, lines, samplesPath), (predictions, made, predictionsPath)] {
+      guard bytes.withUnsafeBytes({ writeAll(fd, $0) }) else {
+        throw LiveInputError(
+          status: 507, "cannot record to \(path): \(String(cString: strerror(errno))).",
+          hint: "free space in the --record folder; the stream goes on, the recording misses it.")
+      }
+    }
   }
 
   func close() {
@@ -62,19 +73,6 @@ final class LiveRecorder {
     if out.isEmpty || out.hasPrefix(".") { out = "_" + out }
     return String(out.prefix(120))
   }
-
-  private static func write(_ fd: Int32, _ bytes: [UInt8]) {
-    var offset = 0
-    while offset < bytes.count {
-      let n = bytes[offset...].withUnsafeBytes { writeDescriptor(fd, $0) }
-      if n < 0 && errno == EINTR { continue }
-      guard n > 0 else { return }
-      offset += n
-    }
-  }
 }
 
 private func closeDescriptor(_ fd: Int32) { _ = close(fd) }
-private func writeDescriptor(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
-  write(fd, bytes.baseAddress, bytes.count)
-}

@@ -136,7 +136,11 @@ final class LiveStream {
     state.rateHz = engine.inputRateHz
     state.batches += 1
     state.lastSeen = now
-    recorder?.append(samples: bytes, predictions: made.bytes)
+    do {
+      try recorder?.append(samples: bytes, predictions: made.bytes)
+    } catch {
+      failed = failed ?? error
+    }
     if let failed {
       failure = failed
       throw failed
@@ -148,7 +152,7 @@ final class LiveStream {
   func close() {
     var made = TextBuffer(capacity: 1024)
     if failure == nil { try? engine.finish { handle($0, into: &made) } }
-    recorder?.append(samples: [], predictions: made.bytes)
+    try? recorder?.append(samples: [], predictions: made.bytes)  // closing: nobody to tell
     recorder?.close()
     recorder = nil
     state.closed = true

@@ -20,7 +20,11 @@ public struct ServeAccess: Sendable {
   }
 
   public static func isLoopback(_ host: String) -> Bool {
-    host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    // 127.0.0.0/8 as an address, never a name that merely starts with "127.".
+    let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+    let isLoopbackAddress =
+      parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
+    return host == "localhost" || host == "::1" || isLoopbackAddress
   }
 
   /// Whether a request with this `Authorization` header and `token` query value may in.

@@ -15,6 +15,10 @@ final class ServeTests: XCTestCase {
     XCTAssertThrowsError(try ServeAccess(host: "0.0.0.0", token: "short"))
     XCTAssertNil(try ServeAccess(host: "127.0.0.1", token: nil).token)
     XCTAssertNil(try ServeAccess(host: "::1", token: nil).token)
+    // A name that only starts like a loopback address is a name, and may resolve anywhere.
+    XCTAssertThrowsError(try ServeAccess(host: "127.0.0.1.example.com", token: nil))
+    XCTAssertThrowsError(try ServeAccess(host: "127.evil.example", token: nil))
+    XCTAssertNil(try ServeAccess(host: "127.1.2.3", token: nil).token)
     let access = try ServeAccess(host: "0.0.0.0", token: "a-long-token-123")
     XCTAssertTrue(access.admits(authorization: "Bearer a-long-token-123", query: nil))
     XCTAssertTrue(access.admits(authorization: nil, query: "a-long-token-123"))
