@@ -9,6 +9,7 @@
 // minutes are too few to set a calibration on.
 
 import Foundation
+import MotusData
 import MotusLinearAlgebra
 import MotusModels
 
@@ -134,15 +135,11 @@ public enum ModelAdapter {
     return h
   }
 
-  /// FNV-1a 64-bit, 16 hex digits.
+  /// FNV-1a 64-bit (MotusData's `FNV1a64`), 16 hex digits.
   static func digest(_ bytes: some Sequence<UInt8>) -> String {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in bytes {
-      hash ^= UInt64(byte)
-      hash = hash &* 0x0000_0100_0000_01b3
-    }
-    let text = String(hash, radix: 16)
-    return String(repeating: "0", count: 16 - text.count) + text
+    var hash = FNV1a64()
+    hash.combine(bytes: bytes)
+    return hash.hex
   }
 
   /// The digest of the windows' feature bits and labels.

@@ -30,8 +30,17 @@ public final class LiveHub: @unchecked Sendable {
     init(_ stream: LiveStream) { self.stream = stream }
   }
 
+  /// Closed sessions whose summaries the page keeps.
+  public static let maxClosed = 50
+  /// Refused bodies no open session could be named for that the page keeps.
+  public static let maxNotes = 20
+
   private let lock = NSLock()
   private var entries: [LiveKey: Entry] = [:]
+  /// Keys whose stream is being made, by how many bodies: each holds a slot of the limits.
+  private var making: [LiveKey: Int] = [:]
+  /// Streams taken out of `entries` by `closeIdle` and not yet closed and released.
+  private var closing = 0
   private var buckets: [String: (tokens: Double, at: Double)] = [:]
   private var closed: [LiveState] = []
   private var notes: [LiveState.Note] = []
@@ -60,8 +69,9 @@ public final class LiveHub: @unchecked Sendable {
     lock.withLock { counters }
   }
 
-  /// Open streams.
-  public var openStreams: Int { lock.withLock { entries.count } }
+  /// Open streams, those being closed included (until their files are complete and their
+  /// memory returned).
+  public var openStreams: Int { lock.withLock { entries.count + closing } }
 
   /// Reads a Sensor Logger push. `platform` ("ios" or "android") overrides the rule that a
   /// device sending `totalacceleration` is Android. `arrival`: when the body arrived
@@ -121,18 +131,14 @@ public final class LiveHub: @unchecked Sendable {
 
   /// Closes every stream silent for `limits.idleSeconds` (all of them with `all`).
   public func closeIdle(now: Double = Date().timeIntervalSince1970, all: Bool = false) {
-    let idle: [Entry] = lock.withLock {
+    var idle: [Entry] = lock.withLock {
       let keys = entries.filter { all || now - $0.value.stream.state.lastSeen > limits.idleSeconds }
         .map(\.key)
+      closing += keys.count
       return keys.compactMap { entries.removeValue(forKey: $0) }
     }
     guard !idle.isEmpty else {
-      // Allowances of devices that never got or no longer have a stream go too, so a client
-      // naming ever new devices cannot grow them.
-      lock.withLock {
-        let devices = Set(entries.keys.map(\.device))
-        buckets = buckets.filter { devices.contains($0.key) }
-      }
+      lock.withLock { dropIdleAllowances() }
       return
     }
     var summaries: [LiveState] = []
@@ -144,13 +150,28 @@ public final class LiveHub: @unchecked Sendable {
         summaries.append(summary)
       }
     }
+    let count = idle.count
+    idle = []  // their memory is returned before they stop counting as open
     lock.withLock {
+      closing -= count
       closed += summaries
-      if closed.count > 50 { closed.removeFirst(closed.count - 50) }
-      let devices = Set(entries.keys.map(\.device))
-      buckets = buckets.filter { devices.contains($0.key) }
+      if closed.count > Self.maxClosed { closed.removeFirst(closed.count - Self.maxClosed) }
+      dropIdleAllowances()
       changes += 1
     }
+  }
+
+  /// Drops the allowances of devices that never got or no longer have a stream, so a client
+  /// naming ever new devices cannot grow them. Under `lock`.
+  private func dropIdleAllowances() {
+    let devices = Set(entries.keys.map(\.device)).union(making.keys.map(\.device))
+    buckets = buckets.filter { devices.contains($0.key) }
+  }
+
+  /// How many of each the hub holds, for the tests of its bounds: streams open and being made,
+  /// devices' allowances, closed sessions' summaries (`maxClosed`), notes (`maxNotes`).
+  var storeSizes: (streams: Int, making: Int, allowances: Int, closed: Int, notes: Int) {
+    lock.withLock { (entries.count + closing, making.count, buckets.count, closed.count, notes.count) }
   }
 
   /// Everything the page shows, as `GET /api/devices` answers.
@@ -165,30 +186,56 @@ public final class LiveHub: @unchecked Sendable {
       sessionIdleSeconds: limits.idleSeconds)
   }
 
+  /// The key's stream, made by `make` when it has none. The limits are checked and a slot is
+  /// reserved in one step under the lock, and the stream (with its recording files) is made
+  /// outside it: bodies of new devices racing each other cannot pass `maxDevices` or
+  /// `maxSessionsPerDevice` together, and other devices are not held up meanwhile.
   private func entry(
     _ key: LiveKey, make: () throws(LiveInputError) -> LiveStream
   ) throws(LiveInputError) -> Entry {
-    if let found = lock.withLock({ entries[key] }) { return found }
-    try locked(lock) { () throws(LiveInputError) in
-      let devices = Set(entries.keys.map(\.device))
-      if !devices.contains(key.device), devices.count >= limits.maxDevices {
-        throw LiveInputError(
-          status: 429, "\(devices.count) devices are connected, the limit (--max-devices).")
-      }
-      let sessions = entries.keys.filter { $0.device == key.device }.count
-      if sessions >= limits.maxSessionsPerDevice {
-        throw LiveInputError(
-          status: 429,
-          "device '\(key.device)' has \(sessions) open sessions, the limit; a session closes "
-            + "after \(Int(limits.idleSeconds)) s without a batch.")
-      }
+    let found = try locked(lock) { () throws(LiveInputError) -> Entry? in
+      if let found = entries[key] { return found }
+      if making[key] == nil { try checkRoom(for: key) }
+      making[key, default: 0] += 1
+      return nil
     }
-    let made = Entry(try make())
+    if let found { return found }
+    let made: Entry
+    do {
+      made = Entry(try make())
+    } catch {
+      lock.withLock { releaseSlot(key) }
+      throw error
+    }
     return lock.withLock {
+      releaseSlot(key)
       if let raced = entries[key] { return raced }  // another body of the key made it first
       entries[key] = made
       return made
     }
+  }
+
+  /// Throws the 429 of the limit a new stream of `key` would pass; streams being made count.
+  /// Under `lock`.
+  private func checkRoom(for key: LiveKey) throws(LiveInputError) {
+    let keys = Set(entries.keys).union(making.keys)
+    let devices = Set(keys.map(\.device))
+    if !devices.contains(key.device), devices.count >= limits.maxDevices {
+      throw LiveInputError(
+        status: 429, "\(devices.count) devices are connected, the limit (--max-devices).")
+    }
+    let sessions = keys.filter { $0.device == key.device }.count
+    if sessions >= limits.maxSessionsPerDevice {
+      throw LiveInputError(
+        status: 429,
+        "device '\(key.device)' has \(sessions) open sessions, the limit; a session closes "
+          + "after \(Int(limits.idleSeconds)) s without a batch.")
+    }
+  }
+
+  /// One body fewer making `key`'s stream. Under `lock`.
+  private func releaseSlot(_ key: LiveKey) {
+    if let n = making[key], n > 1 { making[key] = n - 1 } else { making[key] = nil }
   }
 
   /// Takes `samples` from the device's allowance (`maxSamplesPerSecondPerDevice`, refilled
@@ -269,7 +316,7 @@ public final class LiveHub: @unchecked Sendable {
       if entry == nil {
         let from = key.map { "\($0): " } ?? device.map { "device '\($0)': " } ?? ""
         notes.append(.init(at: now, status: error.status, reason: from + error.description))
-        if notes.count > 20 { notes.removeFirst() }
+        if notes.count > Self.maxNotes { notes.removeFirst(notes.count - Self.maxNotes) }
       }
       changes += 1
     }
@@ -284,9 +331,9 @@ public struct LiveSnapshot: Codable, Sendable, Equatable {
   public var classes: [String]
   /// Open sessions, by device then session.
   public var devices: [LiveState]
-  /// The latest closed sessions (their timelines dropped).
+  /// The latest closed sessions (`LiveHub.maxClosed`, their timelines dropped).
   public var closed: [LiveState]
-  /// The latest refused bodies no open session could be named for.
+  /// The latest refused bodies no open session could be named for (`LiveHub.maxNotes`).
   public var notes: [LiveState.Note]
   public var sessionIdleSeconds: Double
 }

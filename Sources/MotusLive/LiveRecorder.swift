@@ -1,6 +1,6 @@
-// `--record DIR`: each session's samples (`<session>.csv`, long layout) and its prediction
-// lines (`<session>.predictions.jsonl`), appended with one write per batch, so after a crash
-// the files hold every batch but the one being written.
+// `--record DIR`: each session's samples (`<device>-<session>.csv`, long layout) and its
+// prediction lines (`<device>-<session>.predictions.jsonl`), appended with one write per batch,
+// so after a crash the files hold every batch but the one being written.
 
 import Foundation
 import MotusData
@@ -18,25 +18,38 @@ final class LiveRecorder {
   private var samples: Int32
   private var predictions: Int32
 
-  /// Opens (creating or appending to) both files of `name` in `folder`; the header goes to a
-  /// new or empty samples file only.
-  init(folder: String, name: String, header: String) throws(LiveInputError) {
-    let base = (folder as NSString).appendingPathComponent(Self.fileName(name))
+  /// Opens (creating or appending to) both files of `device`'s `session` in `folder`; the
+  /// header goes to a new or empty samples file only.
+  init(folder: String, device: String, session: String, header: String) throws(LiveInputError) {
+    let base = (folder as NSString).appendingPathComponent(Self.fileName(device: device, session: session))
     samplesPath = base + ".csv"
     predictionsPath = base + ".predictions.jsonl"
-    samples = open(samplesPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-    predictions = open(predictionsPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-    guard samples >= 0, predictions >= 0 else {
-      let reason = String(cString: strerror(errno))
-      if samples >= 0 { closeDescriptor(samples) }
-      if predictions >= 0 { closeDescriptor(predictions) }
-      throw LiveInputError(
-        status: 500, "cannot record to \(base).csv/.predictions.jsonl: \(reason).",
-        hint: "check that the --record folder exists and is writable.")
+    samples = try Self.openForAppending(samplesPath)
+    do {
+      predictions = try Self.openForAppending(predictionsPath)
+    } catch {
+      closeDescriptor(samples)
+      throw error
     }
     if lseek(samples, 0, SEEK_END) == 0 {
       try append(samples: Array((header + "\n").utf8), predictions: [])
     }
+  }
+
+  /// A descriptor appending to `path`, created if missing. A symbolic link there is refused
+  /// (`O_NOFOLLOW`): the recording never writes through a link planted in the folder.
+  private static func openForAppending(_ path: String) throws(LiveInputError) -> Int32 {
+    let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0o644)
+    guard fd < 0 else { return fd }
+    let code = errno
+    if code == ELOOP {
+      throw LiveInputError(
+        status: 500, "cannot record to \(path): it is a symbolic link; not followed.",
+        hint: "remove the link from the --record folder, or record to a folder of its own.")
+    }
+    throw LiveInputError(
+      status: 500, "cannot record to \(path): \(String(cString: strerror(code))).",
+      hint: "check that the --record folder exists and is writable.")
   }
 
   /// Appends one batch's sample lines and prediction lines.
@@ -62,9 +75,22 @@ final class LiveRecorder {
 
   deinit { close() }
 
-  /// A session's name as a file name: letters, digits, `-`, `_` and `.` kept, anything else
-  /// (a `/` above all) as `_`; never empty, never starting with a dot.
-  static func fileName(_ name: String) -> String {
+  /// The file name (without extension) of `device`'s `session`: `<device>-<session>` when that
+  /// is a plain name (ASCII letters, digits, `-`, `_` and `.`, no leading dot, 120 characters at
+  /// most); otherwise made plain (anything else as `_`, a leading `_` before a dot, cut to
+  /// 120) and followed by `~` and the FNV-1a digest of the raw device and session, so sessions
+  /// whose plain names coincide ("a/b", "a_b") never share a file. No plain name holds a `~`.
+  static func fileName(device: String, session: String) -> String {
+    let raw = "\(device)-\(session)"
+    let plain = plainName(raw)
+    guard plain != raw else { return raw }
+    var digest = FNV1a64()
+    digest.combine(device)
+    digest.combine(session)
+    return plain + "~" + digest.hex
+  }
+
+  static func plainName(_ name: String) -> String {
     var out = String(
       name.unicodeScalars.map { s -> Character in
         let keep = (s.isASCII && (CharacterSet.alphanumerics.contains(s))) || "-_.".unicodeScalars.contains(s)

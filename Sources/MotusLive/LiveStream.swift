@@ -54,7 +54,7 @@ final class LiveStream {
     state.platform = platform
     if let recordFolder {
       recorder = try LiveRecorder(
-        folder: recordFolder, name: "\(key.device)-\(key.session)", header: header)
+        folder: recordFolder, device: key.device, session: key.session, header: header)
     }
   }
 

@@ -122,8 +122,144 @@ final class LiveHubTests: XCTestCase {
     XCTAssertTrue(badCell.json.contains(":2:2 ('acceleration.x')"), badCell.json)
   }
 
-  func testRecordingNamesAreSafeFileNames() {
-    XCTAssertEqual(LiveRecorder.fileName("../etc/passwd"), "_.._etc_passwd")
-    XCTAssertEqual(LiveRecorder.fileName("pixel-7_a"), "pixel-7_a")
+  func testRecordingNamesAreSafeAndNeverShared() {
+    XCTAssertEqual(LiveRecorder.fileName(device: "pixel-7", session: "a_b.1"), "pixel-7-a_b.1")
+    let dotted = LiveRecorder.fileName(device: "..", session: "/etc/passwd")
+    XCTAssertTrue(dotted.hasPrefix("_..-_etc_passwd~"), dotted)
+    XCTAssertFalse(dotted.contains("/"))
+    // Names that sanitise alike, or cut alike at 120 characters, still differ.
+    let slash = LiveRecorder.fileName(device: "a", session: "b/c")
+    XCTAssertTrue(slash.hasPrefix("a-b_c~"), slash)
+    XCTAssertNotEqual(slash, LiveRecorder.fileName(device: "a", session: "b_c"))
+    XCTAssertNotEqual(slash, LiveRecorder.fileName(device: "a", session: "b c"))
+    XCTAssertNotEqual(slash, LiveRecorder.fileName(device: "a/b", session: "c"))
+    let long = String(repeating: "x", count: 200)
+    let cut = LiveRecorder.fileName(device: "d", session: long + "1")
+    XCTAssertNotEqual(cut, LiveRecorder.fileName(device: "d", session: long + "2"))
+    XCTAssertEqual(cut.count, 120 + 1 + 16)
+    XCTAssertEqual(cut, LiveRecorder.fileName(device: "d", session: long + "1"))  // stable
   }
+
+  func testSessionsWhoseNamesSanitiseAlikeRecordToTheirOwnFiles() throws {
+    let folder = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let hub = LiveHub(
+      model: Self.model, configuration: StreamConfiguration(), recordFolder: folder.path)
+    for session in ["a/b", "a_b"] {
+      for id in 1...2 {
+        let reply = hub.push(push(session: session, id: id, first: Int64(id) * 1_000_000_000))
+        XCTAssertEqual(reply.status, 200, reply.json)
+      }
+    }
+    hub.closeIdle(all: true)
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+      .filter { $0.hasSuffix(".csv") }.sorted()
+    XCTAssertEqual(names.count, 2, "\(names)")
+    XCTAssertTrue(names.contains("phone-a_b.csv"), "\(names)")
+    for name in names {
+      let text = try String(contentsOfFile: folder.appendingPathComponent(name).path, encoding: .utf8)
+      let lines = text.split(separator: "\n")
+      XCTAssertEqual(lines.filter { $0.hasPrefix("timestamp,") }.count, 1, name)
+      XCTAssertEqual(Set(lines.dropFirst().map { $0.split(separator: ",")[1] }).count, 1, name)
+    }
+  }
+
+  func testASymbolicLinkInTheRecordFolderIsRefused() throws {
+    let folder = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let target = folder.appendingPathComponent("elsewhere.txt")
+    try FileManager.default.createSymbolicLink(
+      atPath: folder.appendingPathComponent("phone-s.csv").path, withDestinationPath: target.path)
+    let hub = LiveHub(
+      model: Self.model, configuration: StreamConfiguration(), recordFolder: folder.path)
+    let reply = hub.push(push(id: 1))
+    XCTAssertEqual(reply.status, 500)
+    XCTAssertTrue(reply.json.contains("phone-s.csv: it is a symbolic link"), reply.json)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: target.path))
+    XCTAssertEqual(hub.openStreams, 0)
+  }
+
+  /// Bodies of `count` new devices (or sessions) pushed at once, from threads released together.
+  func pushAtOnce(_ bodies: [[UInt8]], to hub: LiveHub) -> [Int] {
+    let statuses = StatusBox(count: bodies.count)
+    let gate = DispatchSemaphore(value: 0)
+    let done = DispatchGroup()
+    for (k, body) in bodies.enumerated() {
+      done.enter()
+      Thread.detachNewThread {
+        gate.wait()
+        statuses.set(k, hub.push(body).status)
+        done.leave()
+      }
+    }
+    for _ in bodies { gate.signal() }
+    done.wait()
+    return statuses.all
+  }
+
+  func testNewDevicesRacingCannotPassTheLimits() {
+    for _ in 0..<5 {
+      let hub = hub {
+        $0.maxDevices = 3
+        $0.maxSessionsPerDevice = 2
+      }
+      let devices = pushAtOnce((0..<32).map { push(device: "d\($0)", id: 1) }, to: hub)
+      XCTAssertEqual(devices.filter { $0 == 200 }.count, 3, "\(devices)")
+      XCTAssertEqual(devices.filter { $0 == 429 }.count, 29)
+      XCTAssertEqual(hub.openStreams, 3)
+      let sessions = pushAtOnce((0..<32).map { push(device: "d-new", session: "s\($0)", id: 1) }, to: hub)
+      XCTAssertEqual(sessions.filter { $0 == 200 }.count, 0, "\(sessions)")  // a fourth device
+      hub.closeIdle(all: true)
+      let again = pushAtOnce((0..<32).map { push(device: "d0", session: "s\($0)", id: 1) }, to: hub)
+      XCTAssertEqual(again.filter { $0 == 200 }.count, 2, "\(again)")
+      XCTAssertEqual(hub.openStreams, 2)
+      XCTAssertEqual(hub.storeSizes.making, 0)
+    }
+  }
+
+  func testStoresReturnToTheirBoundsAfterRoundsOfDevicesLeaving() throws {
+    // Synthetic devices, new names every round (as a client inventing names would send),
+    // each with a refused body on its stream; devices refused before they get a stream; CSV.
+    let hub = hub { $0.maxDevices = 64 }
+    let devicesPerRound = 30
+    for round in 1...4 {
+      for d in 0..<devicesPerRound {
+        let device = "r\(round)-d\(d)"
+        XCTAssertEqual(hub.push(push(device: device, id: 1)).status, 200)
+        XCTAssertEqual(hub.push(push(device: device, id: 2, first: 2_000_000_000)).status, 200)
+        XCTAssertEqual(hub.push(push(device: device, id: 2, first: 3_000_000_000)).status, 409)
+      }
+      for d in 0..<8 {
+        let gyroscopeOnly = push(device: "g\(round)-\(d)", id: 1, sensor: "gyroscope")
+        XCTAssertEqual(hub.push(gyroscopeOnly).status, 422)
+      }
+      let csv = "timestamp,acceleration.x,acceleration.y,acceleration.z\n0,0,-1,0\n0.02,0,-1,0\n"
+      XCTAssertEqual(hub.samples(Array(csv.utf8), device: "csv-\(round)").status, 200)
+      XCTAssertGreaterThan(hub.storeSizes.allowances, devicesPerRound)
+      hub.closeIdle(now: Date().timeIntervalSince1970 + 3600)
+      let sizes = hub.storeSizes
+      XCTAssertEqual(sizes.streams, 0)
+      XCTAssertEqual(sizes.making, 0)
+      XCTAssertEqual(sizes.allowances, 0)
+      XCTAssertEqual(sizes.closed, min(LiveHub.maxClosed, round * (devicesPerRound + 1)))
+      XCTAssertEqual(sizes.notes, min(LiveHub.maxNotes, round * 8))
+      let snapshot = hub.snapshot()
+      XCTAssertTrue(snapshot.devices.isEmpty)
+      for summary in snapshot.closed {
+        XCTAssertTrue(summary.timeline.isEmpty)
+        XCTAssertLessThanOrEqual(summary.segments.count, LiveState.maxSegments)
+        XCTAssertLessThanOrEqual(summary.notes.count, LiveState.maxNotes)
+      }
+    }
+    XCTAssertEqual(hub.storeSizes.closed, LiveHub.maxClosed)
+    XCTAssertEqual(hub.storeSizes.notes, LiveHub.maxNotes)
+  }
+}
+
+private final class StatusBox: @unchecked Sendable {
+  private let lock = NSLock()
+  private var statuses: [Int]
+  init(count: Int) { statuses = Array(repeating: 0, count: count) }
+  func set(_ k: Int, _ status: Int) { lock.withLock { statuses[k] = status } }
+  var all: [Int] { lock.withLock { statuses } }
 }

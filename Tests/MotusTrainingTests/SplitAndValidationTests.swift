@@ -150,12 +150,6 @@ final class SplitAndValidationTests: XCTestCase {
     XCTAssertEqual(g.next(), 0x6e78_9e6a_a1b9_65f4)
   }
 
-  func testFNV1a64_KnownVector() {
-    var h = FNV1a64()
-    h.combine(bytes: Array("a".utf8))
-    XCTAssertEqual(h.hex, "af63dc4c8601ec8c")
-  }
-
   func testTrain_ReportAndModelAreConsistent() throws {
     let data = Synthetic.blobs(separation: 4, seed: 10)
     var options = TrainingOptions()
