@@ -14,7 +14,7 @@ import MotusTraining
 /// Failures of the accuracy benchmark, with hints.
 public enum BenchmarkError: Error, Equatable, CustomStringConvertible {
   case missingChannels(needed: [String], available: [String])
-  case noTestSubjects(requested: [String], available: [String])
+  case noTestSubjects(requested: String, available: [String])
   case noTrainingSubjects
   case noTransferGroups
 
@@ -24,7 +24,7 @@ public enum BenchmarkError: Error, Equatable, CustomStringConvertible {
       return "the data lacks channels \(needed) (has \(available)). HINT: use a manifest "
         + "with raw acceleration, e.g. datasets/six-class.json."
     case .noTestSubjects(let requested, let available):
-      return "none of the test subjects \(requested) is in the data (subjects: "
+      return "none of the test subjects '\(requested)' is in the data (subjects: "
         + "\(available.prefix(12).joined(separator: ", "))). HINT: name subjects as "
         + "source:subject, e.g. qrowd:3."
     case .noTrainingSubjects:
@@ -39,10 +39,12 @@ public enum BenchmarkError: Error, Equatable, CustomStringConvertible {
 /// Runs the comparison.
 public enum AccuracyBenchmark {
   public struct Configuration: Sendable {
-    /// Held-out subjects (`source:subject`). Default: MotionSense 17-20 (as in the reference
-    /// figures), QROWD user 3, and the one named push-up subject.
-    public var testSubjects: [String] =
-      (17...20).map { "motionsense:\($0)" } + ["qrowd:3", "gains_pushup:Eric"]
+    /// Held-out subjects (`source:subject` names and `source:17-20` ranges). Default:
+    /// MotionSense 17-20 (as in the reference figures), QROWD user 3, and the one named
+    /// push-up subject.
+    public var testSubjects = SubjectFilter(
+      names: ["qrowd:3", "gains_pushup:Eric"],
+      prefixedRanges: [.init(prefix: "motionsense", range: 17...20)])
     /// The threshold rules' window (the learned model's comes from `features`).
     public var windowSeconds = 2.56
     /// A label must hold this long after a change to count as detected.
@@ -126,10 +128,10 @@ public enum AccuracyBenchmark {
         throw BenchmarkError.missingChannels(needed: acceleration, available: dataset.channels)
       }
       let subjects = dataset.subjects
-      testSubjects = configuration.testSubjects.filter(subjects.contains)
+      testSubjects = subjects.filter(configuration.testSubjects.contains)
       guard !testSubjects.isEmpty else {
         throw BenchmarkError.noTestSubjects(
-          requested: configuration.testSubjects, available: subjects)
+          requested: configuration.testSubjects.description, available: subjects)
       }
       let testSet = Set(testSubjects)
       trainingSubjects = subjects.filter { !testSet.contains($0) }
@@ -195,6 +197,7 @@ public enum AccuracyBenchmark {
     _ method: String, split: Split, replay: (BenchmarkStream) throws -> Replay
   ) rethrows -> MethodScore {
     var counter = split.newCounter()
+    var sources: [(name: String, counter: ScoreCounter)] = []
     var classifies = false
     var counts = false
     var counted: [Int] = []
@@ -208,6 +211,14 @@ public enum AccuracyBenchmark {
       if let labels = run.labels {
         classifies = true
         counter.add(truth: stream.truth, predicted: labels)
+        let source = Self.source(of: stream.subject)
+        if let i = sources.firstIndex(where: { $0.name == source }) {
+          sources[i].counter.add(truth: stream.truth, predicted: labels)
+        } else {
+          var sourceCounter = split.newCounter()
+          sourceCounter.add(truth: stream.truth, predicted: labels)
+          sources.append((source, sourceCounter))
+        }
       }
       if let sets = run.sets {
         counts = true
@@ -219,10 +230,20 @@ public enum AccuracyBenchmark {
       classifies
       ? counter.score(method: method, cpuSeconds: cpu, negative: split.negative)
       : MethodScore(method: method, cpuSecondsPerSample: samples > 0 ? cpu / Double(samples) : 0)
+    if classifies {
+      score.bySource = sources.map {
+        $0.counter.score(method: $0.name, cpuSeconds: 0, negative: split.negative)
+      }
+    }
     if counts {
       addRepetitions(&score, counted: counted, firstCounts: firstCounts, streams: split.streams)
     }
     return score
+  }
+
+  /// The manifest source of a `source:subject` name (the whole name without a prefix).
+  static func source(of subject: String) -> String {
+    subject.firstIndex(of: ":").map { String(subject[..<$0]) } ?? subject
   }
 
   /// The learned engine once per smoothing: each whole stream for the labels, then each

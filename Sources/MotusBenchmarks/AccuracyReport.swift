@@ -51,6 +51,10 @@ public struct MethodScore: Codable, Sendable, Equatable {
   /// Per class, false alarms over the samples whose truth is another label (every sample when
   /// the class is absent from the test data).
   public var falseAlarmRate: [Double]?
+  /// The same scores per source of the held-out subjects (`method` holds the source's name),
+  /// in order of first appearance; nil for a method that does not classify. A false alarm in
+  /// one source is hidden in the pooled rates by the others' samples; here it is not.
+  public var bySource: [MethodScore]?
 }
 
 /// The whole comparison.

@@ -54,10 +54,10 @@ public enum TransferBenchmark {
     /// (`TransferReport.windows`), for studying smoothing and unknown rules without training.
     public var keepWindows = false
     /// Structure of the motion in the learned engine's streams (`StreamConfiguration`'s
-    /// settings of the same names; trips act in the streamed rows' smoother only). Off by
-    /// default.
-    public var pushUpGate: PushUpGate? = nil
-    public var trips: TripRule? = nil
+    /// settings of the same names and defaults; trips act in the streamed rows' smoother
+    /// only).
+    public var pushUpGate: PushUpGate? = StreamConfiguration().pushUpGate
+    public var trips: TripRule? = StreamConfiguration().trips
     /// More streamed rows, each `"learned, streamed, " + name` with its own structure
     /// settings, from the same trained models: a rule with and without at the cost of one
     /// training. Their push-up sets of known count are not streamed.

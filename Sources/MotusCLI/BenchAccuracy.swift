@@ -38,7 +38,8 @@ struct BenchAccuracy: ParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "Held-out subjects, comma-separated source:subject names.", valueName: "list"))
+      "Held-out subjects, comma-separated: source:subject names and source:17-20 ranges.",
+      discussion: "Default: motionsense:17-20,qrowd:3,gains_pushup:Eric.", valueName: "list"))
   var testSubjects: String?
 
   @Option(help: "Output format.")
@@ -61,7 +62,9 @@ struct BenchAccuracy: ParsableCommand {
       configuration.features = featureChannels.apply(to: try windows.featureChoice())
       configuration.training = try training.trainingOptions()
       configuration.validationGroup = training.validationGroup.trainerGroup
-      if let testSubjects { configuration.testSubjects = DataOptions.list(testSubjects) }
+      if let testSubjects {
+        configuration.testSubjects = try SubjectFilter(parsing: testSubjects, flag: "--test-subjects")
+      }
       report = try AccuracyBenchmark.run(
         data: data, model: loadedModel, configuration: configuration, progress: progress.show)
     }
@@ -96,6 +99,33 @@ struct BenchAccuracy: ParsableCommand {
       "false alarms per class (answered the class where the truth is another class or a "
         + "negative): precision / false-alarm minutes per hour / false-alarm % of the other "
         + "labels' samples",
+      TextTable.render(rows), "",
+    ]
+  }
+
+  /// Per held-out source and method: macro-F1, accuracy, negatives answered unknown and each
+  /// class's false-alarm rate, so that one source's false alarms are not averaged away.
+  static func sourceLines(_ r: AccuracyReport) -> [String] {
+    let shown = r.classes.indices.filter { !r.negativeLabels.contains(r.classes[$0]) }
+    let scored = r.methods.filter { $0.bySource != nil }
+    guard let sources = scored.first?.bySource?.map(\.method), sources.count > 1 else { return [] }
+    func f(_ x: Double?, _ d: Int) -> String { x.map { String(format: "%.\(d)f", $0) } ?? "-" }
+    var rows = [
+      ["source", "method", "macroF1", "acc", "neg unknown"]
+        + shown.map { "\(r.classes[$0].prefix(6)) FA%" }
+    ]
+    for (i, source) in sources.enumerated() {
+      for (j, m) in scored.enumerated() {
+        guard let s = m.bySource?[i] else { continue }
+        rows.append(
+          [j == 0 ? Excerpt.printable(source) : "", m.method, f(s.macroF1, 3), f(s.accuracy, 3),
+           f(s.negativesUnknown, 2)]
+            + shown.map { c in f(s.falseAlarmRate.map { 100 * $0[c] }, 1) })
+      }
+    }
+    return [
+      "per held-out source (macro-F1 over the classes the source has; false-alarm % of the "
+        + "source's samples of other labels):",
       TextTable.render(rows), "",
     ]
   }
@@ -142,6 +172,7 @@ struct BenchAccuracy: ParsableCommand {
           .joined(separator: "; "))
     }
     lines += falseAlarmLines(r)
+    lines += sourceLines(r)
     lines.append(
       "shake detections per minute by true class: "
         + r.classes.compactMap { c in

@@ -67,13 +67,17 @@ struct BenchTransfer: ParsableCommand {
   @OptionGroup(title: "Structure of the motion (the learned engine's streams)")
   var structure: StructureOptions
 
+  @OptionGroup(title: "Trips (the learned engine's streamed rows)")
+  var tripOptions: TripOptions
+
   @Flag(
     help: ArgumentHelp(
       "Add streamed rows with each structure rule on its own, from the same models.",
       discussion: "Rows 'learned, streamed, push-up gate', '... push-up gate, unknown' (the "
-        + "fallback unknown) and '... trips', each rule with its defaults, or with the settings "
-        + "of --gate-* and --trip-* when given; the 'learned, streamed' row stays as the other "
-        + "flags make it, so one training judges each rule with and without."))
+        + "fallback unknown) and '... no trips' (or '... trips' with --no-trips), each rule "
+        + "with its defaults, or with the settings of --gate-* and --trip-* when given; the "
+        + "'learned, streamed' row stays as the other flags make it, so one training judges "
+        + "each rule with and without."))
   var compareStructure = false
 
   @OptionGroup var reporting: BenchReportOptions
@@ -140,7 +144,7 @@ struct BenchTransfer: ParsableCommand {
     configuration.validationGroup = training.validationGroup.trainerGroup
     configuration.streamed = .hiddenMarkov(switchProbability: switchProbability)
     configuration.pushUpGate = structure.gate
-    configuration.trips = structure.tripRule
+    configuration.trips = tripOptions.rule
     if compareStructure { configuration.variants = structureVariants() }
     configuration.placementFolds = placementFolds
     configuration.pushUpFolds = pushUpFolds
@@ -180,11 +184,13 @@ struct BenchTransfer: ParsableCommand {
     let gate = structure.gate ?? PushUpGate()
     var unknownGate = gate
     unknownGate.fallback = .unknown
-    let trips = structure.tripRule
+    let trips = tripOptions.rule
     return [
       .init(name: "push-up gate", pushUpGate: gate, trips: trips),
       .init(name: "push-up gate, unknown", pushUpGate: unknownGate, trips: trips),
-      .init(name: "trips", pushUpGate: structure.gate, trips: trips ?? TripRule()),
+      trips == nil
+        ? .init(name: "trips", pushUpGate: structure.gate, trips: TripRule())
+        : .init(name: "no trips", pushUpGate: structure.gate, trips: nil),
     ]
   }
 

@@ -114,7 +114,8 @@ struct Evaluate: ParsableCommand {
     }
     if let unknownBelow = unknown.unknownBelow { trained.unknownThreshold = unknownBelow }
     var result: EvaluationResult = try Evaluation.run(
-      model: trained, loaded: loaded, minimumPurity: minimumPurity, smoothing: smoothing.value)
+      model: trained, loaded: loaded, minimumPurity: minimumPurity, smoothing: smoothing.value,
+      trips: smoothing.trips)
     result.skippedRecordings += EvaluationResult.SkippedRecording.loaderSkips(loaded.outline.report)
     if case .whole(let whole) = loaded {
       for comparison in StepComparison.all(in: whole.result.dataset) {

@@ -93,6 +93,7 @@ struct Serve: ParsableCommand {
     var configuration = StreamConfiguration()
     configuration.gapRule = gaps.gapRule
     configuration.smoothing = smoothing.value
+    configuration.trips = smoothing.trips
     configuration.countsSteps = true
     let hub = LiveHub(
       model: model, configuration: configuration, limits: limits, recordFolder: record)

@@ -104,9 +104,6 @@ struct Stream: ParsableCommand {
   var height: Double?
 
   func validate() throws {
-    if structure.trips, smoothing.smoothing != .hmm {
-      throw ValidationError.appliesOnly("--trips", with: "--smoothing hmm")
-    }
     if steps, format == .csv {
       throw ValidationError.appliesOnly("--steps", with: "--format json (CSV has no step columns)")
     }
@@ -173,7 +170,7 @@ struct Stream: ParsableCommand {
     configuration.unknownThreshold = unknown.unknownBelow
     configuration.smoothing = smoothing.value
     configuration.pushUpGate = structure.gate
-    configuration.trips = structure.tripRule
+    configuration.trips = smoothing.trips
     configuration.inputRateHz = inputRate  // nil: estimated per session from its first rows
     configuration.countsSteps = steps
     configuration.stride = StrideModel(stepLengthMeters: stepLength, heightMeters: height)

@@ -75,18 +75,19 @@ extension Evaluation {
   /// `run(model:dataset:...)` on data from `loadForScoring`.
   public static func run(
     model: TrainedModel, loaded: ScoringData, minimumPurity: Float = 0,
-    smoothing: Smoothing = .none
+    smoothing: Smoothing = .none, trips: TripRule? = StreamConfiguration().trips
   ) throws -> EvaluationResult {
     switch loaded {
     case .whole(let whole):
       return try run(
         model: model, dataset: whole.result.dataset, minimumPurity: minimumPurity,
-        smoothing: smoothing)
+        smoothing: smoothing, trips: trips)
     case .scored(let windowed, let scores):
       try checkLabels(windowed.outline.labels, negativeLabels: [], model: model)
       return try score(
         model: model, table: windowed.table, recordings: windowed.outline.recordings,
-        negativeLabels: [], minimumPurity: minimumPurity, smoothing: smoothing, scores: scores)
+        negativeLabels: [], minimumPurity: minimumPurity, smoothing: smoothing, trips: trips,
+        scores: scores)
     }
   }
 

@@ -57,7 +57,8 @@ public enum Evaluation {
   ///   `FeatureSpecError` for a rate or channel mismatch.
   /// - Complexity: O(windows · (feature extraction + model)).
   public static func run(
-    model: TrainedModel, dataset: Dataset, minimumPurity: Float = 0, smoothing: Smoothing = .none
+    model: TrainedModel, dataset: Dataset, minimumPurity: Float = 0, smoothing: Smoothing = .none,
+    trips: TripRule? = StreamConfiguration().trips
   ) throws -> EvaluationResult {
     try checkLabels(dataset.labels, negativeLabels: dataset.negativeLabels, model: model)
     let table = try WindowTable.make(
@@ -65,7 +66,8 @@ public enum Evaluation {
       minimumPurity: tablePurity(minimumPurity, smoothing: smoothing))
     return try score(
       model: model, table: table, recordings: dataset.recordings.map(RecordingOutline.init),
-      negativeLabels: dataset.negativeLabels, minimumPurity: minimumPurity, smoothing: smoothing)
+      negativeLabels: dataset.negativeLabels, minimumPurity: minimumPurity, smoothing: smoothing,
+      trips: trips)
   }
 
   /// The purity below which `run` drops windows from its table: with smoothing, none (they
@@ -88,7 +90,7 @@ public enum Evaluation {
   /// recordings too short for a window, the check that something is left to score, the scores.
   static func score(
     model: TrainedModel, table: WindowTable, recordings: [RecordingOutline],
-    negativeLabels: [String], minimumPurity: Float, smoothing: Smoothing,
+    negativeLabels: [String], minimumPurity: Float, smoothing: Smoothing, trips: TripRule?,
     scores: WindowScores? = nil
   ) throws -> EvaluationResult {
     let spec = model.featureSpec
@@ -113,8 +115,8 @@ public enum Evaluation {
     }
     let rows = Array(0..<table.windowCount)
     var result = try evaluate(
-      model: model, table: table, rows: rows, smoothing: smoothing, minimumPurity: minimumPurity,
-      negativeLabels: negativeLabels
+      model: model, table: table, rows: rows, smoothing: smoothing, trips: trips,
+      minimumPurity: minimumPurity, negativeLabels: negativeLabels
     ) { scores ?? WindowScores(model: model, features: table.features) }
     result.skippedRecordings = skipped
     result.droppedImpureCount = table.droppedImpureCount + table.windowCount - result.windowCount
@@ -127,6 +129,7 @@ public enum Evaluation {
   ///   - rows: Row indices into `table`; at least one. With smoothing, consecutive windows of
   ///     one recording are smoothed in this order.
   ///   - smoothing: See `run`.
+  ///   - trips: The hidden Markov smoother's trips, as a stream's (`StreamConfiguration.trips`).
   ///   - minimumPurity: Rows whose purity is below this only feed the smoother; at least one
   ///     row that is not a negative must reach it.
   ///   - negativeLabels: Labels of activities that are none of the classes: their rows feed
@@ -135,21 +138,22 @@ public enum Evaluation {
   ///   classes.
   public static func evaluate(
     model: TrainedModel, table: WindowTable, rows: [Int], smoothing: Smoothing = .none,
-    minimumPurity: Float = 0, negativeLabels: [String] = []
+    trips: TripRule? = StreamConfiguration().trips, minimumPurity: Float = 0,
+    negativeLabels: [String] = []
   ) throws -> EvaluationResult {
     precondition(
       table.features.columnCount == model.featureCount,
       "table has \(table.features.columnCount) features, model \(model.featureCount)")
     return try evaluate(
-      model: model, table: table, rows: rows, smoothing: smoothing, minimumPurity: minimumPurity,
-      negativeLabels: negativeLabels
+      model: model, table: table, rows: rows, smoothing: smoothing, trips: trips,
+      minimumPurity: minimumPurity, negativeLabels: negativeLabels
     ) { WindowScores(model: model, features: table.features.rows(rows)) }
   }
 
   /// `evaluate` with each row's scores from `scores` (taken after the labels are checked):
   /// the table's features are not read, so they may already be gone.
   static func evaluate(
-    model: TrainedModel, table: WindowTable, rows: [Int], smoothing: Smoothing,
+    model: TrainedModel, table: WindowTable, rows: [Int], smoothing: Smoothing, trips: TripRule?,
     minimumPurity: Float, negativeLabels: [String], scores: () -> WindowScores
   ) throws -> EvaluationResult {
     precondition(!rows.isEmpty, "no rows to evaluate")
@@ -173,7 +177,8 @@ public enum Evaluation {
       smoothAlongRecordings(
         &probabilities, recordings: rows.map { table.recordingIndices[$0] },
         starts: rows.map { table.starts[$0] }, hop: spec.hopLength, smoothing: smoothing,
-        evidenceWeight: spec.evidenceWeight)
+        evidenceWeight: spec.evidenceWeight,
+        trips: TripStates(rule: trips, classes: model.classes, spec: spec))
     }
     // The stream's answer per row: its (smoothed) top class, or unknown and why.
     let novelty = windowScores.novelty
@@ -194,6 +199,9 @@ public enum Evaluation {
     result.unknownReasons = scored.map { reasons[$0] }
     result.negatives = negativeScored.isEmpty ? nil : negatives
     result.smoothing = smoothing
+    if case .hiddenMarkov = smoothing, TripStates(rule: trips, classes: model.classes, spec: spec) != nil {
+      result.trips = trips
+    }
     return result
   }
 
@@ -240,12 +248,12 @@ public enum Evaluation {
   /// weighs each window (`FeatureSpec.evidenceWeight`).
   static func smoothAlongRecordings(
     _ probabilities: inout Matrix, recordings: [Int], starts: [Int], hop: Int,
-    smoothing: Smoothing, evidenceWeight: Float = 1
+    smoothing: Smoothing, evidenceWeight: Float = 1, trips: TripStates? = nil
   ) {
     let k = probabilities.columnCount
     precondition(recordings.count == probabilities.rowCount && starts.count == recordings.count)
     var smoother = PredictionSmoother(
-      smoothing: smoothing, classCount: k, evidenceWeight: evidenceWeight)
+      smoothing: smoothing, classCount: k, evidenceWeight: evidenceWeight, trips: trips)
     probabilities.values.withUnsafeMutableBufferPointer { values in
       for i in 0..<recordings.count {
         if i > 0, recordings[i] != recordings[i - 1] || starts[i] != starts[i - 1] + hop {

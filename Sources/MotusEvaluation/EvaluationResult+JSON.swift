@@ -157,7 +157,7 @@ extension EvaluationResult {
           labels: $0.labels, windows: $0.windows, unknownShare: $0.unknownShare,
           unknownByReason: $0.unknownByReason)
       },
-      smoothing: smoothing.description)
+      smoothing: smoothingDescription)
   }
 
   /// UTF-8 JSON of `report`, keys sorted, pretty-printed, ending in a newline.

@@ -23,7 +23,7 @@ extension EvaluationResult {
         + "\(Self.decimal(sampleRateHz, 3)) Hz), hop \(hopLength)")
     if smoothing != .none {
       out.append(
-        "Probabilities smoothed over each recording as the stream smooths them (\(smoothing)): "
+        "Probabilities smoothed over each recording as the stream smooths them (\(smoothingDescription)): "
           + "these are the stream's answers, not single windows'.")
     }
     out.append("")
@@ -131,7 +131,7 @@ extension EvaluationResult {
     add("overall", "", "log_loss", d(logLoss))
     add("overall", "", "ece", d(expectedCalibrationError))
     add("overall", "", "windows", String(windowCount))
-    add("overall", "", "smoothing", smoothing.description)
+    add("overall", "", "smoothing", smoothingDescription)
     for c in perClass {
       add("class", c.label, "precision", d(c.precision))
       add("class", c.label, "recall", d(c.recall))

@@ -58,6 +58,12 @@ public struct EvaluationResult: Sendable {
   /// How `probabilities` were smoothed over each recording before scoring (see
   /// `Evaluation.run`); `.none` scores single windows.
   public var smoothing: Smoothing = .none
+  /// The trips the hidden Markov smoother knew (nil: none, or another smoothing).
+  public var trips: TripRule?
+  /// `smoothing` as the command line spells it, with its trips when it had them.
+  public var smoothingDescription: String {
+    smoothing.description + (trips.map { "; \($0)" } ?? "")
+  }
   /// Per window, why the model answers unknown for it (nil: it names its top class). Empty
   /// when not computed; the other metrics score every window by its top class.
   public var unknownReasons: [UnknownReason?] = []

@@ -41,14 +41,17 @@ public struct StreamConfiguration: Sendable {
   /// the class counts nothing.
   public var predictionsToConfirmSet = 3
 
-  // Structure of the motion (off by default).
+  // Structure of the motion.
 
-  /// A push-up answer needs repetitions (`RepetitionGate`); nil: off. Read by the classifier
-  /// stage, with `repetitionClass` as the gated class.
+  /// A push-up answer needs repetitions (`RepetitionGate`); nil: off (the default: it also
+  /// silences real push-ups from a wrist or an ankle, which barely move in |acceleration|).
+  /// Read by the classifier stage, with `repetitionClass` as the gated class.
   public var pushUpGate: PushUpGate?
-  /// The hidden Markov smoother knows trips (`TripRule`); nil: off. Ignored by the other
-  /// smoothings.
-  public var trips: TripRule?
+  /// The hidden Markov smoother knows trips (`TripRule`); nil: off. On by default: it halves
+  /// how often automotive is answered where nobody travels, at a cost to vehicles in town
+  /// traffic (docs/measurements.md). Ignored by the other smoothings and by a model without
+  /// both classes of the rule.
+  public var trips: TripRule? = TripRule()
 
   public init() {}
 

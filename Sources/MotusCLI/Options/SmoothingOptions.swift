@@ -1,6 +1,6 @@
 // Flags that smooth class probabilities over time: `--smoothing`, `--alpha`,
-// `--switch-probability`. Shared by stream and evaluate, so an evaluation can score exactly
-// what a stream with the same flags answers.
+// `--switch-probability` and the hidden Markov smoother's trips. Shared by stream, evaluate
+// and serve, so an evaluation can score exactly what a stream with the same flags answers.
 
 import ArgumentParser
 import Motus
@@ -34,7 +34,12 @@ struct SmoothingOptions: ParsableArguments {
       valueName: "p"))
   var switchProbability: WrittenFloat?
 
+  @OptionGroup var tripOptions: TripOptions
+
   func validate() throws {
+    if let flag = tripOptions.givenFlag, smoothing != .hmm {
+      throw ValidationError.appliesOnly(flag, with: "--smoothing hmm")
+    }
     if let alpha {
       guard alpha.value > 0 && alpha.value <= 1 else {
         throw ValidationError("'--alpha' must be in (0, 1], got \(alpha).")
@@ -53,6 +58,9 @@ struct SmoothingOptions: ParsableArguments {
       }
     }
   }
+
+  /// The trips of the hidden Markov smoother (nil with another smoothing or --no-trips).
+  var trips: TripRule? { smoothing == .hmm ? tripOptions.rule : nil }
 
   var value: Smoothing {
     switch smoothing {

@@ -1,6 +1,6 @@
-// Flags for the structure a motion has: the push-up gate (`--push-up-gate`) and the
-// smoother's trips (`--trips`). Shared by `motus stream` and `motus bench transfer`, so a
-// benchmark judges exactly what a stream with the same flags answers. Both are off by default.
+// Flags for the structure a push-up has: the push-up gate (`--push-up-gate`, off by default).
+// Shared by `motus stream` and `motus bench transfer`, so a benchmark judges exactly what a
+// stream with the same flags answers. The smoother's trips are TripOptions'.
 
 import ArgumentParser
 import Motus
@@ -33,41 +33,12 @@ struct StructureOptions: ParsableArguments {
       valueName: "choice"))
   var gateFallback: String?
 
-  @Flag(
-    help: ArgumentHelp(
-      "With --smoothing hmm (bench transfer: its streamed rows), the smoother knows trips: "
-        + "stationary right after automotive is a "
-        + "stop, answered automotive until it lasts (--trip-stop-half-life), and entering "
-        + "automotive needs sustained evidence (--trip-entry-factor).",
-      discussion: "Example: `--smoothing hmm --trips`."))
-  var trips = false
-
-  @Option(
-    parsing: .unconditional,
-    help: ArgumentHelp(
-      "With --trips, the half-life of a stop on a trip, seconds (default: 120).",
-      valueName: "s"))
-  var tripStopHalfLife: Double?
-
-  @Option(
-    parsing: .unconditional,
-    help: ArgumentHelp(
-      "With --trips, the switch probability into automotive as a fraction of the usual, in "
-        + "(0, 1] (default: 0.2).", valueName: "f"))
-  var tripEntryFactor: Float?
-
   func validate() throws {
     for (flag, isSet) in [
       ("--gate-repetitions", gateRepetitions != nil), ("--gate-window", gateWindow != nil),
       ("--gate-fallback", gateFallback != nil),
     ] where isSet && !pushUpGate {
       throw ValidationError.appliesOnly(flag, with: "--push-up-gate")
-    }
-    for (flag, isSet) in [
-      ("--trip-stop-half-life", tripStopHalfLife != nil),
-      ("--trip-entry-factor", tripEntryFactor != nil),
-    ] where isSet && !trips {
-      throw ValidationError.appliesOnly(flag, with: "--trips")
     }
     if let gateRepetitions, !(1...100).contains(gateRepetitions) {
       throw ValidationError("'--gate-repetitions' must be in 1...100, got \(gateRepetitions).")
@@ -81,13 +52,6 @@ struct StructureOptions: ParsableArguments {
       throw ValidationError(
         "'--gate-fallback' must be other-class or unknown, got '\(gateFallback)'.")
     }
-    if let tripStopHalfLife, !(tripStopHalfLife > 0 && tripStopHalfLife <= 3600) {
-      throw ValidationError(
-        "'--trip-stop-half-life' must be in (0, 3600] s, got \(tripStopHalfLife).")
-    }
-    if let tripEntryFactor, !(tripEntryFactor > 0 && tripEntryFactor <= 1) {
-      throw ValidationError("'--trip-entry-factor' must be in (0, 1], got \(tripEntryFactor).")
-    }
   }
 
   /// The push-up gate the flags ask for (nil: off).
@@ -100,14 +64,5 @@ struct StructureOptions: ParsableArguments {
       gate.fallback = fallback
     }
     return gate
-  }
-
-  /// The trip rule the flags ask for (nil: off).
-  var tripRule: TripRule? {
-    guard trips else { return nil }
-    var rule = TripRule()
-    if let tripStopHalfLife { rule.stopHalfLifeSeconds = tripStopHalfLife }
-    if let tripEntryFactor { rule.entryFactor = tripEntryFactor }
-    return rule
   }
 }

@@ -14,6 +14,11 @@ public struct SubjectFilter: Sendable, Equatable, CustomStringConvertible {
   public struct PrefixedRange: Sendable, Equatable {
     public var prefix: String
     public var range: ClosedRange<Int>
+
+    public init(prefix: String, range: ClosedRange<Int>) {
+      self.prefix = prefix
+      self.range = range
+    }
   }
 
   public init(
