@@ -320,8 +320,8 @@ public final class LiveHub: @unchecked Sendable {
       }
       changes += 1
     }
-    var json = "{\"ok\":false,\"error\":" + PredictionLines.json(error.reason)
-    if let hint = error.hint { json += ",\"hint\":" + PredictionLines.json(hint) }
+    var json = "{\"ok\":false,\"error\":" + StreamLines.json(error.reason)
+    if let hint = error.hint { json += ",\"hint\":" + StreamLines.json(hint) }
     return Reply(status: error.status, json: json + "}")
   }
 }

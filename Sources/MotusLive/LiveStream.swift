@@ -15,7 +15,9 @@ final class LiveStream {
   private(set) var state: LiveState
   private var reader: StreamRowReader
   private let engine: StreamSession
-  private let lines: PredictionLines
+  private let lines: StreamLines
+  /// The session as a JSON string literal, as every line of the stream names it.
+  private let sessionJSON: [UInt8]
   private var values: [Float]
   private var recorder: LiveRecorder?
   /// A Sensor Logger session's join and the groups of its rows; nil for CSV.
@@ -47,7 +49,8 @@ final class LiveStream {
           + "sends them with Accelerometer (uncalibrated on iOS, total on Android) switched on.")
     }
     engine = StreamSession(model: model, inputChannels: reader.inputs, configuration: configuration)
-    lines = PredictionLines(classes: model.classes)
+    lines = StreamLines(classes: model.classes)
+    sessionJSON = Array(StreamLines.json(key.session).utf8)
     values = [Float](repeating: 0, count: reader.inputs.count)
     join = groups.isEmpty ? nil : SensorJoin(groups: groups.count)
     state = LiveState(device: key.device, session: key.session, source: source)
@@ -161,7 +164,9 @@ final class LiveStream {
   private func handle(_ output: StreamSession.Output, into made: inout TextBuffer) -> Bool {
     guard case .event(let event, _) = output else { return true }
     state.apply(event, classes: engine.model.classes)
-    lines.append(event, session: key.session, to: &made)
+    if case .segment = event { return true }  // the state keeps segments; `--steps` prints none
+    lines.appendJSON(event, sessionJSON: sessionJSON, to: &made)
+    made.append(UInt8(ascii: "\n"))
     return true
   }
 }

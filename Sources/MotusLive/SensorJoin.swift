@@ -3,6 +3,11 @@
 // there; a row waits until every other group has a reading at or after it, so a batch's last
 // rows may wait for the next batch. Rows before every group has started are dropped, as the
 // export reader starts its clock at the latest sensor start.
+//
+// Not MotusIngest's `AppExportJoin`, which joins whole files: it knows every sensor's typical
+// step and end before it starts, so it makes a new clock at the fastest one's step, split at
+// gaps and cut where a sensor ends. A push arrives a batch at a time and has no end: the rows
+// keep the primary sensor's own times, and the engine's gap rule sees its pauses.
 
 struct SensorJoin {
   struct Track {

@@ -21,12 +21,6 @@ final class CompressedInputCommandTests: TemporaryFolderTestCase {
     return text
   }
 
-  private func writeBytes(_ bytes: [UInt8], _ name: String) throws -> String {
-    let url = folder.appendingPathComponent(name)
-    try Data(bytes).write(to: url)
-    return url.path
-  }
-
   func testCompressedFileAndStandardInput_ReadAsTheirText() throws {
     let text = recordingText()
     let plain = try write(text, "rec.csv")

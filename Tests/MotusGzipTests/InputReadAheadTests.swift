@@ -15,21 +15,6 @@ import XCTest
 #endif
 
 final class InputReadAheadTests: TemporaryFolderTestCase {
-  private func text(rows: Int) -> [UInt8] {
-    Array(
-      ("timestamp,session,label,x\n"
-        + (0..<rows).map {
-          "\(Double($0) * 0.02),s1,\($0 / 50 % 2 == 0 ? "walk" : "run"),\($0 % 7)\n"
-        }
-        .joined()).utf8)
-  }
-
-  private func writeBytes(_ bytes: [UInt8], _ name: String) throws -> String {
-    let url = folder.appendingPathComponent(name)
-    try Data(bytes).write(to: url)
-    return url.path
-  }
-
   /// Everything `read` gives in reads of `count` bytes, and the error that ended it.
   private func readAll(count: Int, _ read: (UnsafeMutableRawPointer, Int) throws -> Int?) -> (
     [UInt8], (any Error)?
@@ -48,11 +33,8 @@ final class InputReadAheadTests: TemporaryFolderTestCase {
     }
   }
 
-  /// Read-ahead threads started and not joined (only this class's tests start them).
-  private func readAheadThreads() -> Int { InputReadAhead.runningThreads }
-
   func testAnyRing_GivesTheTextOfEveryMember() throws {
-    let text = text(rows: 3000)
+    let text = walkRunCSV(rows: 3000)
     let members = [0..<10, 10..<5000, 5000..<text.count].flatMap {
       Gzip.compress(Array(text[$0]))
     }
@@ -68,7 +50,7 @@ final class InputReadAheadTests: TemporaryFolderTestCase {
   }
 
   func testErrors_ComeAfterTheTextBeforeThem_AsTheReaderGivesThem() throws {
-    let text = text(rows: 3000)
+    let text = walkRunCSV(rows: 3000)
     let compressed = Gzip.compress(text)
     let files = [
       try writeBytes(Array(compressed[..<(compressed.count / 2)]), "cut.csv.gz"),
@@ -88,7 +70,7 @@ final class InputReadAheadTests: TemporaryFolderTestCase {
 
   func testSignal_InterruptsTheWaitForText() throws {
     // A FIFO fed by hand: stored (level 0) gzip, so its first bytes inflate at once.
-    let text = text(rows: 50)
+    let text = walkRunCSV(rows: 50)
     let member = Gzip.compress(text, level: 0)
     let fifo = folder.appendingPathComponent("feed").path
     XCTAssertEqual(mkfifo(fifo, 0o600), 0)

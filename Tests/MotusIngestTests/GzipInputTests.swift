@@ -33,12 +33,6 @@ final class GzipInputTests: TemporaryFolderTestCase {
       }.joined()
   }
 
-  private func writeBytes(_ bytes: [UInt8], _ name: String) throws -> String {
-    let url = folder.appendingPathComponent(name)
-    try Data(bytes).write(to: url)
-    return url.path
-  }
-
   /// The gzip of `text` as several members, cut at `cuts` (byte offsets, mid-line or not).
   private func members(_ text: String, cuts: [Int]) -> [UInt8] {
     let bytes = Array(text.utf8)

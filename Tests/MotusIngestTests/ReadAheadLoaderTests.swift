@@ -8,28 +8,10 @@ import MotusTestSupport
 import XCTest
 
 final class ReadAheadLoaderTests: TemporaryFolderTestCase {
-  private func text(rows: Int) -> [UInt8] {
-    Array(
-      ("timestamp,session,label,x\n"
-        + (0..<rows).map {
-          "\(Double($0) * 0.02),s1,\($0 / 50 % 2 == 0 ? "walk" : "run"),\($0 % 7)\n"
-        }
-        .joined()).utf8)
-  }
-
-  private func writeBytes(_ bytes: [UInt8], _ name: String) throws -> String {
-    let url = folder.appendingPathComponent(name)
-    try Data(bytes).write(to: url)
-    return url.path
-  }
-
-  /// Read-ahead threads started and not joined.
-  private func readAheadThreads() -> Int { InputReadAhead.runningThreads }
-
   func testLoaderThrowingMidFile_LeavesNoThread() throws {
     restoreAfterTest(get: { ChunkSplitter.chunkBytes }, set: { ChunkSplitter.chunkBytes = $0 })
     ChunkSplitter.chunkBytes = 4096  // many blocks
-    var lines = String(decoding: text(rows: 20_000), as: UTF8.self).split(separator: "\n")
+    var lines = String(decoding: walkRunCSV(rows: 20_000), as: UTF8.self).split(separator: "\n")
     lines[10_000] = "200.0,s1,walk,x7"
     let path = try writeBytes(
       Gzip.compress(Array((lines.joined(separator: "\n") + "\n").utf8)), "bad.csv.gz")
@@ -37,12 +19,12 @@ final class ReadAheadLoaderTests: TemporaryFolderTestCase {
       XCTAssertTrue("\(error)".contains("bad.csv.gz:10001:"), "\(error)")
     }
     XCTAssertNil(DatasetLoader.loadSessions([path], options: LoadOptions()) { _ in })
-    XCTAssertEqual(readAheadThreads(), 0)
+    XCTAssertEqual(InputReadAhead.runningThreads, 0)
   }
 
   func testReleasedMidFile_ItsThreadEnds() throws {
-    let path = try writeBytes(Gzip.compress(text(rows: 200_000)), "big.csv.gz")
-    XCTAssertEqual(readAheadThreads(), 0)
+    let path = try writeBytes(Gzip.compress(walkRunCSV(rows: 200_000)), "big.csv.gz")
+    XCTAssertEqual(InputReadAhead.runningThreads, 0)
     let done = expectation(description: "released")
     // On a thread of its own, so that a release that hung fails the test rather than hangs it.
     Thread.detachNewThread {
@@ -58,6 +40,6 @@ final class ReadAheadLoaderTests: TemporaryFolderTestCase {
       done.fulfill()
     }
     wait(for: [done], timeout: 30)
-    XCTAssertEqual(readAheadThreads(), 0)
+    XCTAssertEqual(InputReadAhead.runningThreads, 0)
   }
 }

@@ -1,4 +1,5 @@
-// Shared test helpers: where the real data lives, and approximate comparison.
+// Shared test helpers: where the real data lives, approximate comparison, and a synthetic
+// recording's text.
 
 import Foundation
 
@@ -29,4 +30,15 @@ public func makeTemporaryDirectory() throws -> URL {
     .appendingPathComponent("motus-test-\(UUID().uuidString)")
   try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
   return url
+}
+
+/// A long-layout CSV of one session at 50 Hz with one channel `x`, the label switching between
+/// walk and run every 50 rows: text in any amount for the readers of files.
+public func walkRunCSV(rows: Int) -> [UInt8] {
+  Array(
+    ("timestamp,session,label,x\n"
+      + (0..<rows).map {
+        "\(Double($0) * 0.02),s1,\($0 / 50 % 2 == 0 ? "walk" : "run"),\($0 % 7)\n"
+      }
+      .joined()).utf8)
 }

@@ -21,6 +21,13 @@ open class TemporaryFolderTestCase: XCTestCase {
     try text.write(to: url, atomically: true, encoding: .utf8)
     return url.path
   }
+
+  /// Writes `bytes` to `name` in the folder and returns its path.
+  public func writeBytes(_ bytes: [UInt8], _ name: String) throws -> String {
+    let url = folder.appendingPathComponent(name)
+    try Data(bytes).write(to: url)
+    return url.path
+  }
 }
 
 extension XCTestCase {

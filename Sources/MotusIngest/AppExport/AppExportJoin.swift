@@ -3,6 +3,10 @@
 // earliest sensor end, split where the gap rule splits; each sensor is linearly interpolated
 // onto it (no sensor is faster, so nothing needs an anti-alias filter). Phone timestamps
 // jitter; on the common clock they no longer do.
+//
+// Not MotusLive's `SensorJoin`, which joins a live push: that one has no file to measure, so
+// it cannot choose a clock or its gaps in advance, and makes a row at each reading of the
+// first sensor as soon as every other sensor has passed it.
 
 import Foundation
 import MotusData
