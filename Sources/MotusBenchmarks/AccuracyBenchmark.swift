@@ -59,6 +59,8 @@ public enum AccuracyBenchmark {
     public var voteLength = 5
     /// The engine is scored once per entry. Default: no smoothing, and the stream's
     /// `--smoothing hmm` with its default switch probability.
+    /// The trips of the hidden Markov row's smoother (the stream's default unless set).
+    public var trips: TripRule? = StreamConfiguration().trips
     public var learnedSmoothings: [(name: String, smoothing: Smoothing)] = [
       ("no smoothing", .none),
       (
@@ -258,6 +260,7 @@ public enum AccuracyBenchmark {
       var settings = StreamConfiguration()
       settings.inputRateHz = split.rate
       settings.smoothing = smoothing
+      settings.trips = configuration.trips
       func engine(_ stream: BenchmarkStream, _ range: Range<Int>?) throws
         -> StreamReplay.EngineRun
       {
@@ -265,7 +268,9 @@ public enum AccuracyBenchmark {
           model: model, configuration: settings, stream: stream, range: range,
           channels: split.dataset.channels, labels: split.classes)
       }
-      return try score("learned, \(name)", split: split) { stream in
+      var row = "learned, \(name)"
+      if case .hiddenMarkov = smoothing, configuration.trips != nil { row += ", trips" }
+      return try score(row, split: split) { stream in
         let run = try engine(stream, nil)
         let sets: [(counted: Int, firstSeconds: Double?)] = try stream.sets.map { set in
           let setRun = try engine(stream, set.range)

@@ -42,6 +42,9 @@ struct BenchAccuracy: ParsableCommand {
       discussion: "Default: motionsense:17-20,qrowd:3,gains_pushup:Eric.", valueName: "list"))
   var testSubjects: String?
 
+  @OptionGroup(title: "Trips (the learned engine's hidden Markov row)")
+  var tripOptions: TripOptions
+
   @Option(help: "Output format.")
   var format: Format = .table
 
@@ -62,6 +65,7 @@ struct BenchAccuracy: ParsableCommand {
       configuration.features = featureChannels.apply(to: try windows.featureChoice())
       configuration.training = try training.trainingOptions()
       configuration.validationGroup = training.validationGroup.trainerGroup
+      configuration.trips = tripOptions.rule
       if let testSubjects {
         configuration.testSubjects = try SubjectFilter(parsing: testSubjects, flag: "--test-subjects")
       }
@@ -164,7 +168,7 @@ struct BenchAccuracy: ParsableCommand {
     }
     lines.append(TextTable.render(rows, minimumWidths: widths, separator: ""))
     lines.append("")
-    if !r.negativeLabels.isEmpty {
+    if !r.negativeLabels.isEmpty, r.methods.contains(where: { $0.negativesUnknown != nil }) {
       lines.append(
         "negative labels (\(names(r.negativeLabels))) have no right class: the share "
           + "answered unknown (a class answered counts as a false alarm below): "
