@@ -182,11 +182,13 @@ public enum Evaluation {
     }
     // The stream's answer per row: its (smoothed) top class, or unknown and why.
     let novelty = windowScores.novelty
-    let reasons = (0..<probabilities.rowCount).map { i in
-      model.answer(probabilities: probabilities.row(i), noveltyScore: novelty?[i]).unknownReason
+    let answers = (0..<probabilities.rowCount).map { i in
+      model.answer(probabilities: probabilities.row(i), noveltyScore: novelty?[i])
     }
+    let reasons = answers.map(\.unknownReason)
     let negatives = negativeSummary(
-      negativeScored.map { (table.label(at: rows[$0]), reasons[$0]) }, labels: negativeLabels)
+      negativeScored.map { (table.label(at: rows[$0]), answers[$0]) }, classes: model.classes,
+      labels: negativeLabels)
     if scored.count < rows.count { probabilities = probabilities.rows(scored) }
     var result = EvaluationResult(
       classes: model.classes, truth: truth, predicted: Metrics.argmax(probabilities),
@@ -231,13 +233,17 @@ public enum Evaluation {
 
   /// How the windows of negative labels (none of the classes) were answered.
   private static func negativeSummary(
-    _ windows: [(label: String, reason: UnknownReason?)], labels: [String]
+    _ windows: [(label: String, answer: Prediction)], classes: [String], labels: [String]
   ) -> EvaluationResult.NegativeSummary {
     var negatives = EvaluationResult.NegativeSummary(
       labels: labels.filter { label in windows.contains { $0.label == label } })
     for window in windows {
       negatives.windows += 1
-      if let reason = window.reason { negatives.unknownByReason[reason.rawValue, default: 0] += 1 }
+      if let reason = window.answer.unknownReason {
+        negatives.unknownByReason[reason.rawValue, default: 0] += 1
+      } else {
+        negatives.answeredAs[classes[window.answer.classIndex], default: 0] += 1
+      }
     }
     return negatives
   }

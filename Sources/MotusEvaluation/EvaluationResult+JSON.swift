@@ -16,7 +16,8 @@ extension EvaluationResult {
   /// `window_length`, `hop_length`, `sample_rate_hz`, `unknown_threshold`, `coverage` (share
   /// of windows named a class), `covered_accuracy` (null when no window is named),
   /// `unknown_by_reason` (reason -> windows), `negatives` (absent without negative-label
-  /// windows: `labels`, `windows`, `unknown_share`, `unknown_by_reason`), `smoothing`.
+  /// windows: `labels`, `windows`, `unknown_share`, `unknown_by_reason`, `answered_as`: class ->
+  /// windows answered it, false alarms all), `smoothing`.
   public struct Report: Codable, Equatable, Sendable {
     public struct Confusion: Codable, Equatable, Sendable {
       public var labels: [String]
@@ -50,10 +51,13 @@ extension EvaluationResult {
       public var windows: Int
       public var unknownShare: Double
       public var unknownByReason: [String: Int]
+      /// Windows answered a class, by class (false alarms).
+      public var answeredAs: [String: Int]
       enum CodingKeys: String, CodingKey {
         case labels, windows
         case unknownShare = "unknown_share"
         case unknownByReason = "unknown_by_reason"
+        case answeredAs = "answered_as"
       }
     }
     public struct Skipped: Codable, Equatable, Sendable {
@@ -155,7 +159,7 @@ extension EvaluationResult {
       negatives: negatives.map {
         Report.Negatives(
           labels: $0.labels, windows: $0.windows, unknownShare: $0.unknownShare,
-          unknownByReason: $0.unknownByReason)
+          unknownByReason: $0.unknownByReason, answeredAs: $0.answeredAs)
       },
       smoothing: smoothingDescription)
   }

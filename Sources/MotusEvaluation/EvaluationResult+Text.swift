@@ -194,6 +194,14 @@ extension EvaluationResult {
         "negatives answered unknown (\(negatives.windows) windows of "
           + "\(negatives.labels.joined(separator: ", ")))", f(negatives.unknownShare),
       ])
+      // Answered a class instead: false alarms, in the model's class order.
+      for c in classes {
+        guard let count = negatives.answeredAs[c] else { continue }
+        rows.append([
+          "negatives answered \(c) (false alarms)",
+          f(Double(count) / Double(max(negatives.windows, 1))),
+        ])
+      }
     }
     return rows
   }

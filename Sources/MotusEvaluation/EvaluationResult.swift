@@ -76,6 +76,8 @@ public struct EvaluationResult: Sendable {
     public var windows = 0
     /// Windows answered unknown, by `UnknownReason` raw value.
     public var unknownByReason: [String: Int] = [:]
+    /// Windows answered a class, by class: false alarms, since none of the classes is right.
+    public var answeredAs: [String: Int] = [:]
 
     public init(labels: [String]) { self.labels = labels }
 

@@ -91,8 +91,9 @@ public enum HTMLReport {
       + "skipped (shorter than one window).</p>\n"
     if result.smoothing != .none {
       page += "<p class=\"note\">Probabilities smoothed over each recording as the stream "
-        + "smooths them (\(escape(result.smoothing.description))).</p>\n"
+        + "smooths them (\(escape(result.smoothingDescription))).</p>\n"
     }
+    page += negativeAnswers(result)
     page += "<div class=\"cards\">\n"
     for (name, value) in [
       ("accuracy", result.accuracy), ("macro-F1", result.macroF1),
@@ -104,6 +105,21 @@ public enum HTMLReport {
     }
     page += "</div>\n"
     return page
+  }
+
+  /// How the windows of negative labels (none of the classes) were answered: unknown is right,
+  /// any class a false alarm.
+  private static func negativeAnswers(_ result: EvaluationResult) -> String {
+    guard let negatives = result.negatives, negatives.windows > 0 else { return "" }
+    let total = Double(negatives.windows)
+    var cells = ["unknown \(format(100 * Double(negatives.answeredUnknown) / total)) %"]
+    for c in result.classes {
+      guard let count = negatives.answeredAs[c] else { continue }
+      cells.append("\(escape(c)) \(format(100 * Double(count) / total)) %")
+    }
+    return "<p class=\"note\">\(negatives.windows) windows of activities that are none of the "
+      + "classes (\(escape(negatives.labels.joined(separator: ", ")))), answered: "
+      + cells.joined(separator: ", ") + " (a class answered there is a false alarm).</p>\n"
   }
 
   /// Sources, subjects and sessions worst first, and the skipped recordings.

@@ -54,6 +54,10 @@ final class NegativeEvaluationTests: XCTestCase {
       negatives.unknownByReason, ["low-confidence": 2, "far-from-training-data": 1])
     XCTAssertEqual(negatives.answeredUnknown, 3)
     XCTAssertEqual(negatives.unknownShare, 0.75)
+    // The one negative window named a class is a false alarm of that class.
+    XCTAssertEqual(negatives.answeredAs, ["high": 1])
+    let text = result.text()
+    XCTAssertTrue(text.contains("negatives answered high (false alarms)"), text)
   }
 
   func testRun_UnknownReasonsNamedAndByReasonAgree() throws {
