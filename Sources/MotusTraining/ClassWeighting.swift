@@ -8,6 +8,9 @@ public enum ClassWeighting: Codable, Equatable, Sendable {
   case none
   /// scikit-learn's `"balanced"`: `n / (k · count_c)`, with `n` rows and `k` classes present.
   case balanced
+  /// The square root of `balanced`'s weights: small classes count more than their share, but
+  /// less than under `balanced` (a push-up window about 6 times an everyday one, not 40).
+  case balancedSquareRoot
   /// One weight per class (>= 0), in class order.
   case given([Float])
 }
@@ -18,11 +21,15 @@ extension ClassWeighting {
     switch self {
     case .none:
       return [Float](repeating: 1, count: classCount)
-    case .balanced:
+    case .balanced, .balancedSquareRoot:
       var counts = [Int](repeating: 0, count: classCount)
       for y in labels { counts[y] += 1 }
       let present = counts.filter { $0 > 0 }.count
-      return counts.map { $0 == 0 ? 0 : Float(Double(labels.count) / Double(present * $0)) }
+      return counts.map {
+        guard $0 > 0 else { return 0 }
+        let weight = Double(labels.count) / Double(present * $0)
+        return Float(self == .balanced ? weight : weight.squareRoot())
+      }
     case .given(let weights):
       guard weights.count == classCount else {
         throw TrainingError.classWeightCount(given: weights.count, classCount: classCount)

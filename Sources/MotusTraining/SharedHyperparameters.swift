@@ -102,10 +102,11 @@ public struct Hyperparameter: Sendable {
 
 extension ClassWeighting {
   /// `none`, `balanced`, or the weights comma-separated: a model file's form.
-  @Sendable static func write(_ weighting: ClassWeighting) -> String {
+  @Sendable public static func write(_ weighting: ClassWeighting) -> String {
     switch weighting {
     case .none: return "none"
     case .balanced: return "balanced"
+    case .balancedSquareRoot: return "sqrt-balanced"
     case .given(let weights): return weights.map { "\($0)" }.joined(separator: ",")
     }
   }
@@ -115,6 +116,7 @@ extension ClassWeighting {
     switch text {
     case "none": return ClassWeighting.none
     case "balanced": return .balanced
+    case "sqrt-balanced": return .balancedSquareRoot
     default: return TrainingSettings.numbers(text).map { .given($0) }
     }
   }

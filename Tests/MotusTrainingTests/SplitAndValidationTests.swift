@@ -141,6 +141,12 @@ final class SplitAndValidationTests: XCTestCase {
     XCTAssertEqual(w[1], 2, accuracy: 1e-6)
     XCTAssertEqual(w[2], 0)
     XCTAssertThrowsError(try ClassWeighting.given([1]).classWeights(labels: [0], classCount: 2))
+    // Square root of those: sqrt(2/3), sqrt(2), 0.
+    let root = try ClassWeighting.balancedSquareRoot.classWeights(
+      labels: [0, 0, 0, 1], classCount: 3)
+    XCTAssertEqual(root[0], (Float(2) / 3).squareRoot(), accuracy: 1e-6)
+    XCTAssertEqual(root[1], Float(2).squareRoot(), accuracy: 1e-6)
+    XCTAssertEqual(root[2], 0)
   }
 
   func testSplitMix64_MatchesReferenceSequence() {

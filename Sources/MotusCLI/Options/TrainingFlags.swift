@@ -15,6 +15,15 @@ extension SourceBalance: ExpressibleByArgument {}
 struct TrainingFlags: ParsableArguments {
   enum ClassWeightChoice: String, ExpressibleByArgument, CaseIterable {
     case balanced, none
+    case balancedSquareRoot = "sqrt-balanced"
+
+    var weighting: ClassWeighting {
+      switch self {
+      case .balanced: .balanced
+      case .none: .none
+      case .balancedSquareRoot: .balancedSquareRoot
+      }
+    }
   }
 
   enum GroupChoice: String, ExpressibleByArgument, CaseIterable {
@@ -93,8 +102,8 @@ struct TrainingFlags: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
-      "Class weights in the loss: balanced (n / (k * count)) or none (default: "
-        + "\(logistic.classWeighting == .balanced ? "balanced" : "none"))."))
+      "Class weights in the loss: balanced (n / (k * count)), sqrt-balanced (its square "
+        + "root) or none (default: \(ClassWeighting.write(logistic.classWeighting)))."))
   var classWeights: ClassWeightChoice?
 
   @Option(
@@ -375,7 +384,7 @@ struct TrainingFlags: ParsableArguments {
     if let l2 { choice.shared.l2Penalty = l2 }
     if let batchSize { choice.shared.batchSize = batchSize }
     if let classWeights {
-      choice.shared.classWeighting = classWeights == .balanced ? .balanced : .none
+      choice.shared.classWeighting = classWeights.weighting
     }
     if let patience { choice.shared.patience = patience }
     if let tolerance { choice.shared.tolerance = tolerance }
