@@ -213,7 +213,7 @@ public enum AccuracyBenchmark {
       if let labels = run.labels {
         classifies = true
         counter.add(truth: stream.truth, predicted: labels)
-        let source = Self.source(of: stream.subject)
+        let source = Manifest.source(ofSubject: stream.subject) ?? stream.subject
         if let i = sources.firstIndex(where: { $0.name == source }) {
           sources[i].counter.add(truth: stream.truth, predicted: labels)
         } else {
@@ -241,11 +241,6 @@ public enum AccuracyBenchmark {
       addRepetitions(&score, counted: counted, firstCounts: firstCounts, streams: split.streams)
     }
     return score
-  }
-
-  /// The manifest source of a `source:subject` name (the whole name without a prefix).
-  static func source(of subject: String) -> String {
-    subject.firstIndex(of: ":").map { String(subject[..<$0]) } ?? subject
   }
 
   /// The learned engine once per smoothing: each whole stream for the labels, then each

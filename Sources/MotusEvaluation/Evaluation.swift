@@ -173,12 +173,15 @@ public enum Evaluation {
         session: table.session(at: row), startSeconds: table.startTimes[row])
     }
     let spec = model.featureSpec
+    // The trips the smoother knows: nil with another smoothing or a model without their classes.
+    let tripStates =
+      smoothing == .none ? nil : TripStates(rule: trips, classes: model.classes, spec: spec)
     if smoothing != .none {
       smoothAlongRecordings(
         &probabilities, recordings: rows.map { table.recordingIndices[$0] },
         starts: rows.map { table.starts[$0] }, hop: spec.hopLength, smoothing: smoothing,
         evidenceWeight: spec.evidenceWeight,
-        trips: TripStates(rule: trips, classes: model.classes, spec: spec))
+        trips: tripStates)
     }
     // The stream's answer per row: its (smoothed) top class, or unknown and why.
     let novelty = windowScores.novelty
@@ -201,9 +204,7 @@ public enum Evaluation {
     result.unknownReasons = scored.map { reasons[$0] }
     result.negatives = negativeScored.isEmpty ? nil : negatives
     result.smoothing = smoothing
-    if case .hiddenMarkov = smoothing, TripStates(rule: trips, classes: model.classes, spec: spec) != nil {
-      result.trips = trips
-    }
+    if case .hiddenMarkov = smoothing, tripStates != nil { result.trips = trips }
     return result
   }
 
