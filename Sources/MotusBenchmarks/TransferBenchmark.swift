@@ -611,7 +611,9 @@ public enum TransferBenchmark {
       "negatives \(options.negatives.rawValue)"
         + (options.negatives == .learnAsClass ? " (rate \(options.negativeRate))" : ""))
     let weighting = model.shared.classWeighting
-    parts.append(weighting == .none ? "no class weights" : "class weights \(weighting)")
+    parts.append(
+      weighting == .none
+        ? "no class weights" : "class weights \(ClassWeighting.write(weighting))")
     if options.sourceBalance != .none {
       parts.append("sources balanced \(options.sourceBalance.rawValue)")
     }

@@ -44,6 +44,10 @@ final class BenchTransferFlagsTests: TemporaryFolderTestCase {
       (["--augment", "100"], "--augment"),
       (["--perturbation", "tempo=0.9"], "--perturbation"),
       (["--perturbation", "intensity=1"], "--perturbation"),
+      (["--class-weights", "balanced^0"], "--class-weights"),
+      (["--class-weights", "balanced^1.5"], "--class-weights"),
+      (["--class-weights", "balanced^x"], "--class-weights"),
+      (["--class-weights", "1,2"], "--class-weights"),
     ]
     for (flags, flag) in cases {
       let run = try MotusRunner.run(["bench", "transfer"] + manifest + flags)

@@ -37,19 +37,28 @@ final class ModelDigestTests: XCTestCase {
 
   func testSyntheticLogisticLBFGS_ModelFileDigestIsPinned() throws {
     let digest = try writtenFileDigest(options(.logistic, .lbfgs))
+    XCTAssertEqual(digest.size, 1402)
+    XCTAssertEqual(String(digest.crc, radix: 16), "60cb12f6")
+  }
+
+  /// Balanced weights are `balanced^1`: the bytes recorded before the power existed.
+  func testSyntheticLogisticLBFGS_BalancedWeightsKeepTheirDigest() throws {
+    var balanced = options(.logistic, .lbfgs)
+    balanced.model.shared.classWeighting = .balanced
+    let digest = try writtenFileDigest(balanced)
     XCTAssertEqual(digest.size, 1398)
     XCTAssertEqual(String(digest.crc, radix: 16), "8bcc5f11")
   }
 
   func testSyntheticLogisticAdam_ModelFileDigestIsPinned() throws {
     let digest = try writtenFileDigest(options(.logistic, .adam))
-    XCTAssertEqual(digest.size, 1465)
-    XCTAssertEqual(String(digest.crc, radix: 16), "306a6111")
+    XCTAssertEqual(digest.size, 1469)
+    XCTAssertEqual(String(digest.crc, radix: 16), "fd366965")
   }
 
   func testSyntheticMLP_ModelFileDigestIsPinned() throws {
     let digest = try writtenFileDigest(options(.mlp, .adam))
-    XCTAssertEqual(digest.size, 1720)
-    XCTAssertEqual(String(digest.crc, radix: 16), "77f381e5")
+    XCTAssertEqual(digest.size, 1724)
+    XCTAssertEqual(String(digest.crc, radix: 16), "f4e29f06")
   }
 }

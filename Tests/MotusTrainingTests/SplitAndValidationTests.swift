@@ -142,11 +142,30 @@ final class SplitAndValidationTests: XCTestCase {
     XCTAssertEqual(w[2], 0)
     XCTAssertThrowsError(try ClassWeighting.given([1]).classWeights(labels: [0], classCount: 2))
     // Square root of those: sqrt(2/3), sqrt(2), 0.
-    let root = try ClassWeighting.balancedSquareRoot.classWeights(
+    let root = try ClassWeighting.balancedPower(0.5).classWeights(
       labels: [0, 0, 0, 1], classCount: 3)
     XCTAssertEqual(root[0], (Float(2) / 3).squareRoot(), accuracy: 1e-6)
     XCTAssertEqual(root[1], Float(2).squareRoot(), accuracy: 1e-6)
     XCTAssertEqual(root[2], 0)
+    // Three quarters: (2/3)^0.75, 2^0.75; a power outside (0, 1] is refused.
+    let threeQuarters = try ClassWeighting.balancedPower(0.75).classWeights(
+      labels: [0, 0, 0, 1], classCount: 3)
+    XCTAssertEqual(threeQuarters[0], Float(pow(2.0 / 3, 0.75)), accuracy: 1e-6)
+    XCTAssertEqual(threeQuarters[1], Float(pow(2.0, 0.75)), accuracy: 1e-6)
+    XCTAssertThrowsError(
+      try ClassWeighting.balancedPower(0).classWeights(labels: [0, 1], classCount: 2))
+    XCTAssertThrowsError(
+      try ClassWeighting.balancedPower(1.5).classWeights(labels: [0, 1], classCount: 2))
+  }
+
+  func testClassWeighting_ModelFileFormReadsBack() {
+    for weighting in [
+      ClassWeighting.none, .balanced, .balancedPower(0.5), .balancedPower(0.75), .given([1, 2.5]),
+    ] {
+      XCTAssertEqual(ClassWeighting.read(ClassWeighting.write(weighting)), weighting)
+    }
+    XCTAssertEqual(ClassWeighting.write(.balancedPower(0.5)), "sqrt-balanced")
+    XCTAssertNil(ClassWeighting.read("balanced^x"))
   }
 
   func testSplitMix64_MatchesReferenceSequence() {

@@ -20,7 +20,7 @@ final class TrainingSettingsTests: XCTestCase {
     XCTAssertEqual(sixClass.model, .logistic)
     XCTAssertEqual(sixClass.solver, .lbfgs)
     XCTAssertEqual(sixClass.l2Penalty, 1)
-    XCTAssertEqual(sixClass.classWeighting, .balanced)
+    XCTAssertEqual(sixClass.classWeighting, .balancedPower(0.9))
     XCTAssertEqual(sixClass.augmentation?.copies, 2)
     XCTAssertEqual(sixClass.augmentation?.perturbation.maxRotationDegrees, 180)
     XCTAssertEqual(sixClass.refit, true)
@@ -35,6 +35,7 @@ final class TrainingSettingsTests: XCTestCase {
     XCTAssertEqual(motionSense.hiddenLayerSizes, [64])
     XCTAssertNil(motionSense.solver, "an MLP records no logistic solver")
     XCTAssertNotNil(motionSense.learningRate)
+    XCTAssertEqual(motionSense.classWeighting, .balanced, "its documented command asks for it")
   }
 
   func testText_ReadsBackToTheSameText() {

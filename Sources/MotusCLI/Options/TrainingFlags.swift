@@ -13,16 +13,23 @@ extension NegativeUse: ExpressibleByArgument {}
 extension SourceBalance: ExpressibleByArgument {}
 
 struct TrainingFlags: ParsableArguments {
-  enum ClassWeightChoice: String, ExpressibleByArgument, CaseIterable {
-    case balanced, none
-    case balancedSquareRoot = "sqrt-balanced"
+  /// `balanced`, `none`, `sqrt-balanced` or `balanced^P`: the weighting by the name a model
+  /// file records it under.
+  struct ClassWeightChoice: ExpressibleByArgument {
+    var weighting: ClassWeighting
 
-    var weighting: ClassWeighting {
-      switch self {
-      case .balanced: .balanced
-      case .none: .none
-      case .balancedSquareRoot: .balancedSquareRoot
+    init?(argument: String) {
+      guard let weighting = ClassWeighting.read(argument) else { return nil }
+      switch weighting {
+      case .none, .balanced: break
+      case .balancedPower(let power) where power > 0 && power <= 1: break
+      case .balancedPower, .given: return nil
       }
+      self.weighting = weighting
+    }
+
+    static var defaultCompletionKind: CompletionKind {
+      .list(["balanced", "none", "sqrt-balanced", "balanced^0.75"])
     }
   }
 
@@ -102,8 +109,9 @@ struct TrainingFlags: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
-      "Class weights in the loss: balanced (n / (k * count)), sqrt-balanced (its square "
-        + "root) or none (default: \(ClassWeighting.write(logistic.classWeighting)))."))
+      "Class weights in the loss: balanced (n / (k * count)), balanced^P (those raised to a "
+        + "power P in (0, 1]), sqrt-balanced (balanced^0.5) or none (default: "
+        + "\(ClassWeighting.write(logistic.classWeighting)))."))
   var classWeights: ClassWeightChoice?
 
   @Option(
