@@ -31,6 +31,11 @@ final class LiveRecorder {
       closeDescriptor(samples)
       throw error
     }
+    // Bodies of a new session can race to make its stream (one is kept): looking for an
+    // empty file and writing the header are one step under an advisory lock, so two
+    // recorders of one file write one header.
+    flock(samples, LOCK_EX)
+    defer { flock(samples, LOCK_UN) }
     if lseek(samples, 0, SEEK_END) == 0 {
       try append(samples: Array((header + "\n").utf8), predictions: [])
     }

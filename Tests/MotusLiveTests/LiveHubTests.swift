@@ -164,6 +164,26 @@ final class LiveHubTests: XCTestCase {
     }
   }
 
+  func testBodiesOfANewSessionRacingWriteItsHeaderOnce() throws {
+    let folder = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let hub = LiveHub(
+      model: Self.model, configuration: StreamConfiguration(), recordFolder: folder.path)
+    for round in 0..<100 {
+      // Every body makes the session's stream and recorder; one of them is kept.
+      _ = pushAtOnce(
+        (1...8).map { push(session: "r\(round)", id: $0, first: Int64($0) * 1_000_000_000) },
+        to: hub)
+      hub.closeIdle(all: true)  // within the sessions-per-device limit
+    }
+    for round in 0..<100 {
+      let path = folder.appendingPathComponent("phone-r\(round).csv").path
+      let text = try String(contentsOfFile: path, encoding: .utf8)
+      let headers = text.split(separator: "\n").filter { $0.hasPrefix("timestamp,") }
+      XCTAssertEqual(headers.count, 1, "round \(round)")
+    }
+  }
+
   func testASymbolicLinkInTheRecordFolderIsRefused() throws {
     let folder = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: folder) }
