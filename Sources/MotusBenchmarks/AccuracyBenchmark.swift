@@ -57,10 +57,10 @@ public enum AccuracyBenchmark {
     public var validationGroup = Trainer.ValidationGroup.source
     /// Window labels the debounced threshold variant votes over (5 hops, about 6 s).
     public var voteLength = 5
-    /// The engine is scored once per entry. Default: no smoothing, and the stream's
-    /// `--smoothing hmm` with its default switch probability.
     /// The trips of the hidden Markov row's smoother (the stream's default unless set).
     public var trips: TripRule? = StreamConfiguration().trips
+    /// The engine is scored once per entry. Default: no smoothing, and the stream's
+    /// `--smoothing hmm` with its default switch probability.
     public var learnedSmoothings: [(name: String, smoothing: Smoothing)] = [
       ("no smoothing", .none),
       (

@@ -196,11 +196,8 @@ extension EvaluationResult {
       ])
       // Answered a class instead: false alarms, in the model's class order.
       for c in classes {
-        guard let count = negatives.answeredAs[c] else { continue }
-        rows.append([
-          "negatives answered \(c) (false alarms)",
-          f(Double(count) / Double(max(negatives.windows, 1))),
-        ])
+        guard let share = negatives.share(answered: c) else { continue }
+        rows.append(["negatives answered \(c) (false alarms)", f(share)])
       }
     }
     return rows

@@ -86,6 +86,10 @@ public struct EvaluationResult: Sendable {
     public var unknownShare: Double {
       windows > 0 ? Double(answeredUnknown) / Double(windows) : 0
     }
+    /// Share of the negative windows answered `label` (false alarms); nil when none was.
+    public func share(answered label: String) -> Double? {
+      answeredAs[label].map { Double($0) / Double(max(windows, 1)) }
+    }
   }
 
   /// Share of windows the model names a class for (answers not unknown, for any reason), and

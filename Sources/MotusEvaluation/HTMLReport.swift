@@ -111,11 +111,10 @@ public enum HTMLReport {
   /// any class a false alarm.
   private static func negativeAnswers(_ result: EvaluationResult) -> String {
     guard let negatives = result.negatives, negatives.windows > 0 else { return "" }
-    let total = Double(negatives.windows)
-    var cells = ["unknown \(format(100 * Double(negatives.answeredUnknown) / total)) %"]
+    var cells = ["unknown \(format(100 * negatives.unknownShare)) %"]
     for c in result.classes {
-      guard let count = negatives.answeredAs[c] else { continue }
-      cells.append("\(escape(c)) \(format(100 * Double(count) / total)) %")
+      guard let share = negatives.share(answered: c) else { continue }
+      cells.append("\(escape(c)) \(format(100 * share)) %")
     }
     return "<p class=\"note\">\(negatives.windows) windows of activities that are none of the "
       + "classes (\(escape(negatives.labels.joined(separator: ", ")))), answered: "

@@ -18,12 +18,16 @@ public enum ClassWeighting: Codable, Equatable, Sendable {
 }
 
 extension ClassWeighting {
+  /// Whether `balancedPower(power)` has weights: a power in (0, 1] (0 would weigh every class
+  /// alike, above 1 past balance).
+  public static func isValidPower(_ power: Double) -> Bool { power > 0 && power <= 1 }
+
   /// The weight of each class (`classCount` values; absent classes get 0 under `.balanced`).
   public func classWeights(labels: [Int], classCount: Int) throws -> [Float] {
     switch self {
     case .none:
       return [Float](repeating: 1, count: classCount)
-    case .balancedPower(let power) where !(power > 0 && power <= 1):
+    case .balancedPower(let power) where !Self.isValidPower(power):
       throw TrainingError.invalidHyperparameter(
         name: "classWeights", value: "balanced^\(power)", expected: "a power in (0, 1]")
     case .balanced, .balancedPower:

@@ -22,7 +22,7 @@ struct TrainingFlags: ParsableArguments {
       guard let weighting = ClassWeighting.read(argument) else { return nil }
       switch weighting {
       case .none, .balanced: break
-      case .balancedPower(let power) where power > 0 && power <= 1: break
+      case .balancedPower(let power) where ClassWeighting.isValidPower(power): break
       case .balancedPower, .given: return nil
       }
       self.weighting = weighting
