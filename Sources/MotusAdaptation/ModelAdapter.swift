@@ -4,9 +4,10 @@
 // windows, each class shown weighted equally, with a penalty towards the original weights
 // (PenalisedSoftmaxFit). A class the windows do not show keeps its row, so its logit is the
 // same on any window (moving it too only ever pushed it down, and cost it more recall on the
-// model's own data: docs/measurements.md). The feature spec, standardiser, temperature, cut-offs and thresholds stay
-// as they were: everything that reads the model reads the adapted one unchanged, and a few
-// minutes are too few to set a calibration on.
+// model's own data: docs/measurements.md); seeded stand-ins drawn from the model's class
+// statistics hold those classes' regions against the shown rows. The feature spec,
+// standardiser, temperature, cut-offs and thresholds stay as they were: everything that reads
+// the model reads the adapted one unchanged, and a few minutes are too few to calibrate on.
 
 import Foundation
 import MotusData
@@ -27,6 +28,13 @@ public enum ModelAdapter {
     public var maxIterations = 500
     /// Stop when no gradient entry exceeds this.
     public var tolerance = 1e-6
+    /// Stand-in windows drawn per class the data does not show, from the model's class
+    /// statistics (none without them).
+    public var rehearsalWindowsPerClass = 200
+    /// The weight of all unshown classes' stand-ins together, against 1 for the windows shown.
+    /// 0.5 by measurement: it cuts what the unshown classes lose by two thirds or more for at
+    /// most 0.05 of push-up recall (docs/measurements.md); 1 costs push-up more.
+    public var rehearsalWeight = 0.5
 
     public init() {}
 
@@ -36,6 +44,8 @@ public enum ModelAdapter {
         "penalty": String(penalty), "minimumWindowsPerClass": String(minimumWindowsPerClass),
         "maxIterations": String(maxIterations), "tolerance": String(tolerance),
         "layer": "last", "classWeighting": "balanced", "unshownClasses": "kept",
+        "rehearsalWindowsPerClass": String(rehearsalWindowsPerClass),
+        "rehearsalWeight": String(rehearsalWeight),
       ]
     }
   }
@@ -52,16 +62,16 @@ public enum ModelAdapter {
     _ model: TrainedModel, to windows: AdaptationWindows, settings: Settings = Settings()
   ) throws -> TrainedModel {
     let labels = try checked(windows, model: model, settings: settings)
-    let inputs = lastLayerInputs(model, features: windows.features)
+    let inputs = model.lastLayerInputs(windows.features)
     let output = model.classifier.network.layers.last!
     let classes = model.classes
     // Each class shown weighs the same in total, however many minutes it has.
     var counts = [Int](repeating: 0, count: classes.count)
     for label in labels { counts[label] += 1 }
-    let shown = Double(counts.filter { $0 > 0 }.count)
+    let (allInputs, allLabels, weights) = withStandIns(
+      model, inputs: inputs, labels: labels, counts: counts, settings: settings)
     let fit = PenalisedSoftmaxFit(
-      inputs: inputs, labels: labels,
-      sampleWeights: labels.map { 1 / (shown * Double(counts[$0])) },
+      inputs: allInputs, labels: allLabels, sampleWeights: weights,
       start: (output.weight.values + output.bias).map(Double.init),
       penalty: settings.penalty, classCount: classes.count, movable: counts.map { $0 > 0 })
     let solution = fit.minimise(
@@ -96,6 +106,55 @@ public enum ModelAdapter {
     return adapted
   }
 
+  /// The windows' last-layer inputs and labels, each shown class weighing 1/shown in total,
+  /// followed by stand-ins for the classes not shown when the model has statistics: they hold
+  /// those classes' regions against the shown rows (which nothing in the new windows does),
+  /// all of them together weighing `rehearsalWeight`.
+  static func withStandIns(
+    _ model: TrainedModel, inputs: Matrix, labels: [Int], counts: [Int], settings: Settings
+  ) -> (inputs: Matrix, labels: [Int], weights: [Double]) {
+    let shown = Double(counts.filter { $0 > 0 }.count)
+    let weights = labels.map { 1 / (shown * Double(counts[$0])) }
+    let unshown = counts.indices.filter { counts[$0] == 0 }
+    guard let statistics = model.classStatistics, !unshown.isEmpty,
+      settings.rehearsalWindowsPerClass > 0, settings.rehearsalWeight > 0
+    else { return (inputs, labels, weights) }
+    let standIns = standIns(
+      statistics, classes: unshown, perClass: settings.rehearsalWindowsPerClass,
+      nonNegative: model.classifier.kind == "mlp")
+    let each = settings.rehearsalWeight / Double(unshown.count * settings.rehearsalWindowsPerClass)
+    return (
+      Matrix(
+        rowCount: inputs.rowCount + standIns.inputs.rowCount, columnCount: inputs.columnCount,
+        values: inputs.values + standIns.inputs.values),
+      labels + standIns.labels, weights + Array(repeating: each, count: standIns.labels.count)
+    )
+  }
+
+  /// `perClass` last-layer inputs for each of `classes`, drawn from N(mean, sd²) per input with
+  /// the draw clipped to ±4 sd (a fixed seed: the same model and windows adapt the same way);
+  /// clipped at 0 where the inputs are ReLU outputs.
+  static func standIns(
+    _ statistics: ClassStatistics, classes: [Int], perClass: Int, nonNegative: Bool
+  ) -> (inputs: Matrix, labels: [Int]) {
+    let d = statistics.mean.first?.count ?? 0
+    var generator = SplitMix64(seed: 0x5EED_AD4A_7000_0001)
+    var values: [Float] = []
+    values.reserveCapacity(classes.count * perClass * d)
+    var labels: [Int] = []
+    for c in classes {
+      for _ in 0..<perClass {
+        for j in 0..<d {
+          let z = min(max(generator.gaussian(), -4), 4)
+          let v = Double(statistics.mean[c][j]) + Double(statistics.standardDeviation[c][j]) * z
+          values.append(Float(nonNegative ? max(v, 0) : v))
+        }
+        labels.append(c)
+      }
+    }
+    return (Matrix(rowCount: labels.count, columnCount: d, values: values), labels)
+  }
+
   /// Each window's class index, once the windows are found fit to adapt on.
   private static func checked(
     _ windows: AdaptationWindows, model: TrainedModel, settings: Settings
@@ -122,17 +181,6 @@ public enum ModelAdapter {
         label: label, count: count, minimum: settings.minimumWindowsPerClass)
     }
     return windows.labels.map { index[$0]! }
-  }
-
-  /// What the last layer reads: the standardised features, through the hidden layers (ReLU)
-  /// of an MLP.
-  static func lastLayerInputs(_ model: TrainedModel, features: Matrix) -> Matrix {
-    var h = model.standardizer.transform(features)
-    for layer in model.classifier.network.layers.dropLast() {
-      h = layer(h)
-      for i in h.values.indices where h.values[i] < 0 { h.values[i] = 0 }
-    }
-    return h
   }
 
   /// FNV-1a 64-bit (MotusData's `FNV1a64`), 16 hex digits.

@@ -1,6 +1,6 @@
 // The last layer refitted on a few labelled windows, held near the weights it had:
 //
-//   loss(θ) = Σ_i s_i·(-log softmax(W·h_i + b)[y_i]) + (λ/2)·||θ - θ₀||²,   Σ_i s_i = 1
+//   loss(θ) = Σ_i s_i·(-log softmax(W·h_i + b)[y_i]) + (λ/2)·||θ - θ₀||²
 //   ∇_W = Σ_i s_i·(p_i - onehot(y_i))·h_iᵀ + λ(W - W₀),   ∇_b = Σ_i s_i·(p_i - onehot(y_i)) + λ(b - b₀)
 //
 // θ = (W [K, D] row-major, then b [K]); a frozen class's gradient is held at zero, so its row

@@ -30,6 +30,8 @@ public enum AdaptationBenchmark {
     public var adaptation = ModelAdapter.Settings()
     /// The adaptation's penalties to compare (each gives its own rows).
     public var penalties = [ModelAdapter.Settings().penalty]
+    /// The stand-ins' weights to compare (each gives its own rows).
+    public var rehearsalWeights = [ModelAdapter.Settings().rehearsalWeight]
     /// Also retrain from scratch with the same minutes (one training per group, fold and k).
     public var retrain = true
 
@@ -53,6 +55,7 @@ public enum AdaptationBenchmark {
   public struct Report: Sendable, Codable {
     public var classes: [String]
     public var penalties: [Double]
+    public var rehearsalWeights: [Double]
     public var hopSeconds: Double
     public var rows: [Row]
   }
@@ -103,6 +106,7 @@ public enum AdaptationBenchmark {
     }
     return Report(
       classes: classes, penalties: configuration.penalties,
+      rehearsalWeights: configuration.rehearsalWeights,
       hopSeconds: setup.spec.hopSeconds, rows: merged)
   }
 
@@ -152,13 +156,8 @@ public enum AdaptationBenchmark {
         spec: setup.spec, features: table.features.rows(chosen),
         labels: chosen.map { table.label(at: $0) })
       let counts = windows.countsByLabel
-      for penalty in configuration.penalties {
-        var settings = configuration.adaptation
-        settings.penalty = penalty
-        let started = clock.now
-        let adapted = try ModelAdapter.adapt(base, to: windows, settings: settings)
-        let seconds = (clock.now - started) / .seconds(1)
-        rows.append(row("adapted, penalty \(penalty)", minutes, adapted, counts, seconds))
+      for (method, adapted, seconds) in try adaptations(of: base, to: windows, configuration) {
+        rows.append(row(method, minutes, adapted, counts, seconds))
       }
       guard configuration.retrain else { continue }
       let started = clock.now
@@ -166,6 +165,28 @@ public enum AdaptationBenchmark {
       rows.append(row("retrained", minutes, retrained, counts, (clock.now - started) / .seconds(1)))
     }
     return (base.classes, rows)
+  }
+
+  /// `base` adapted to `windows` under each penalty and stand-in weight compared, with the
+  /// row's method name and the seconds adapting took.
+  static func adaptations(
+    of base: TrainedModel, to windows: AdaptationWindows, _ configuration: Configuration
+  ) throws -> [(method: String, model: TrainedModel, seconds: Double)] {
+    let clock = ContinuousClock()
+    var results: [(method: String, model: TrainedModel, seconds: Double)] = []
+    for penalty in configuration.penalties {
+      for weight in configuration.rehearsalWeights {
+        var settings = configuration.adaptation
+        settings.penalty = penalty
+        settings.rehearsalWeight = weight
+        let started = clock.now
+        let adapted = try ModelAdapter.adapt(base, to: windows, settings: settings)
+        results.append(
+          ("adapted, penalty \(penalty), rehearsal \(weight)", adapted,
+           (clock.now - started) / .seconds(1)))
+      }
+    }
+    return results
   }
 
   /// The recorded windows (not the copies) of the lending half of the test people, of the

@@ -29,6 +29,13 @@ struct Adapt: ParsableCommand {
       valueName: "lambda"))
   var penalty = ModelAdapter.Settings().penalty
 
+  @Option(
+    help: ArgumentHelp(
+      "Weight of the stand-in windows that hold the classes the data does not show, against "
+        + "1 for the data (0: none; larger keeps those classes, at some recall of the shown "
+        + "ones).", valueName: "w"))
+  var rehearsalWeight = ModelAdapter.Settings().rehearsalWeight
+
   @Option(help: ArgumentHelp("Fewest windows of each class the data shows.", valueName: "n"))
   var minWindows = ModelAdapter.Settings().minimumWindowsPerClass
 
@@ -43,6 +50,10 @@ struct Adapt: ParsableCommand {
     }
     guard penalty.isFinite, penalty > 0 else {
       throw ValidationError("'--penalty' must be a number above 0, e.g. 0.01; got \(penalty).")
+    }
+    guard rehearsalWeight.isFinite, rehearsalWeight >= 0 else {
+      throw ValidationError(
+        "'--rehearsal-weight' must be a number of at least 0, e.g. 0.3; got \(rehearsalWeight).")
     }
     guard minWindows >= 1 else {
       throw ValidationError("'--min-windows' must be at least 1, got \(minWindows).")
@@ -63,6 +74,7 @@ struct Adapt: ParsableCommand {
     var settings = ModelAdapter.Settings()
     settings.penalty = penalty
     settings.minimumWindowsPerClass = minWindows
+    settings.rehearsalWeight = rehearsalWeight
     let adapted = try ModelAdapter.adapt(model, to: windows, settings: settings)
     let seconds = (clock.now - started) / .seconds(1)
     try file.write([UInt8](ModelFile.encode(adapted)))

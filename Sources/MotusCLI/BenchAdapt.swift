@@ -50,6 +50,12 @@ struct BenchAdapt: ParsableCommand {
         + "own rows.", valueName: "list"))
   var penalties = String(ModelAdapter.Settings().penalty)
 
+  @Option(
+    help: ArgumentHelp(
+      "The weights of the stand-ins that hold the classes the minutes do not show, "
+        + "comma-separated (0: none); each gives its own rows.", valueName: "list"))
+  var rehearsalWeights = String(ModelAdapter.Settings().rehearsalWeight)
+
   @Flag(help: "Do not retrain from scratch beside each adaptation (one training per k saved).")
   var noRetrain = false
 
@@ -80,9 +86,22 @@ struct BenchAdapt: ParsableCommand {
     return list
   }
 
+  func rehearsalWeightList() throws -> [Double] {
+    let list = try DataOptions.list(rehearsalWeights).map { item in
+      guard let value = Double(item), value.isFinite, value >= 0 else {
+        throw ValidationError(
+          "'--rehearsal-weights' item '\(item)' is not a number of at least 0, e.g. 0.3.")
+      }
+      return value
+    }
+    guard !list.isEmpty else { throw ValidationError("'--rehearsal-weights' names no weight.") }
+    return list
+  }
+
   func validate() throws {
     _ = try minuteList()
     _ = try penaltyList()
+    _ = try rehearsalWeightList()
   }
 
   func run() throws {
@@ -106,6 +125,7 @@ struct BenchAdapt: ParsableCommand {
     configuration.groups = groups.map(DataOptions.list)
     configuration.minutes = try minuteList()
     configuration.penalties = try penaltyList()
+    configuration.rehearsalWeights = try rehearsalWeightList()
     configuration.retrain = !noRetrain
     let report: AdaptationBenchmark.Report
     do {

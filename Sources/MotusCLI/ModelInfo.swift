@@ -25,7 +25,8 @@ struct ModelInfo: ParsableCommand {
       logPowerFloor}, classifier {kind, layers [{inputs, outputs}], hiddenLayerSizes, \
       parameterCount}, temperature, confidenceCutoffs {medium, high}, unknownThreshold, \
       negativeClasses, negativeThreshold (absent without negative classes), novelty \
-      {components, threshold} (absent without a novelty detector), \
+      {components, threshold} (absent without a novelty detector), classStatistics \
+      (whether the file stores what adapting rehearses from), \
       training {seed, hyperparameters, validationMetrics, trainingRowCount, \
       validationRowCount, validationGroups, dataDigest, motusVersion, adaptation \
       {baseModelDigest, baseDataDigest, dataDigest, windowsPerClass, settings} (absent unless \
@@ -114,6 +115,8 @@ struct ModelInfo: ParsableCommand {
     var negativeClasses: [String]
     var negativeThreshold: Float?
     var novelty: Novelty?
+    /// Whether the file stores per-class statistics that adapting rehearses from.
+    var classStatistics: Bool
     var training: TrainingMetadata
 
     struct Novelty: Encodable {
@@ -156,6 +159,7 @@ struct ModelInfo: ParsableCommand {
       novelty = model.novelty.map {
         Novelty(components: $0.componentCount, threshold: $0.threshold)
       }
+      classStatistics = model.classStatistics != nil
       training = model.metadata
     }
 
@@ -214,6 +218,11 @@ struct ModelInfo: ParsableCommand {
           "novelty detector: \(novelty.components) components, unknown above score "
           + "\(num(Double(novelty.threshold)))\n"
       }
+      out +=
+        "class statistics: "
+        + (classStatistics
+          ? "stored (adapting holds the classes its data does not show)\n"
+          : "none (adapting moves only what its data shows)\n")
       out += "\ntraining:\n"
       out += "  seed: \(training.seed)\n"
       out +=

@@ -8,7 +8,8 @@
 // before anything is allocated from it (ModelFile+Validation.swift).
 //
 // Tensors are, per layer l (0-based): `layers.l.weight` [out, in], `layers.l.bias` [out].
-// The header holds kind, classes, featureSpec, standardiser, temperature, cut-offs and metadata.
+// The header holds kind, classes, featureSpec, standardiser, temperature, cut-offs, metadata
+// and, optionally, the novelty detector and the class statistics.
 
 import Foundation
 import MotusData
@@ -42,6 +43,8 @@ public enum ModelFile {
     var negativeClasses: [String]?
     var negativeThreshold: Float?
     var novelty: NoveltyDetector?
+    /// Absent in files written before it, or without it.
+    var classStatistics: ClassStatistics?
     var metadata: TrainingMetadata
     var tensors: [TensorEntry]
   }
@@ -61,7 +64,8 @@ public enum ModelFile {
       confidenceCutoffs: model.confidenceCutoffs, unknownThreshold: model.unknownThreshold,
       negativeClasses: model.negativeClasses.isEmpty ? nil : model.negativeClasses,
       negativeThreshold: model.negativeClasses.isEmpty ? nil : model.negativeThreshold,
-      novelty: model.novelty, metadata: model.metadata, tensors: tensors)
+      novelty: model.novelty, classStatistics: model.classStatistics, metadata: model.metadata,
+      tensors: tensors)
     let json = try JSONEncoder.sortedKeys(prettyPrinted: false).encode(header)
     var data = Data(magic)
     appendUInt32(&data, currentVersion)
@@ -130,12 +134,20 @@ public enum ModelFile {
           classes: header.classes, hidden: Array(layers.dropLast()),
           output: layers[layers.count - 1]))
     }
+    if let statistics = header.classStatistics,
+      !statistics.fits(classCount: header.classes.count, inputCount: layers.last!.inputCount)
+    {
+      throw ModelFileError.malformedHeader(
+        file: file,
+        reason: "classStatistics must hold \(header.classes.count) rows of "
+          + "\(layers.last!.inputCount) finite values (standard deviations ≥ 0)")
+    }
     return TrainedModel(
       featureSpec: header.featureSpec, standardizer: header.standardizer, classifier: classifier,
       temperature: header.temperature, confidenceCutoffs: header.confidenceCutoffs,
       unknownThreshold: header.unknownThreshold, negativeClasses: header.negativeClasses ?? [],
       negativeThreshold: header.negativeThreshold ?? 0.5, novelty: header.novelty,
-      metadata: header.metadata)
+      classStatistics: header.classStatistics, metadata: header.metadata)
   }
 
   /// Magic, a supported version and a header length the file is long enough for.

@@ -48,13 +48,17 @@ public struct TrainedModel: Sendable, Equatable {
   public var negativeThreshold: Float
   /// Scores how far a window lies from the training data; nil: never answers unknown for that.
   public var novelty: NoveltyDetector?
+  /// Per class, the mean and spread of the last layer's inputs in training; nil in files
+  /// without them (adapting then has nothing to rehearse the unshown classes from).
+  public var classStatistics: ClassStatistics?
   public var metadata: TrainingMetadata
 
   public init(
     featureSpec: FeatureSpec, standardizer: Standardizer, classifier: ModelClassifier,
     temperature: Float = 1, confidenceCutoffs: ConfidenceCutoffs, unknownThreshold: Float = 0,
     negativeClasses: [String] = [], negativeThreshold: Float = 0.5,
-    novelty: NoveltyDetector? = nil, metadata: TrainingMetadata
+    novelty: NoveltyDetector? = nil, classStatistics: ClassStatistics? = nil,
+    metadata: TrainingMetadata
   ) {
     precondition(
       standardizer.featureCount == classifier.network.featureCount,
@@ -84,6 +88,7 @@ public struct TrainedModel: Sendable, Equatable {
       "negative threshold must be in (0, 1], got \(negativeThreshold)")
     self.negativeThreshold = negativeThreshold
     self.novelty = novelty
+    self.classStatistics = classStatistics
     self.metadata = metadata
   }
 
@@ -94,6 +99,17 @@ public struct TrainedModel: Sendable, Equatable {
   public func predictProbabilities(_ x: Matrix) -> Matrix {
     let logits = classifier.network.logits(standardizer.transform(x))
     return Softmax.rows(logits, temperature: temperature)
+  }
+
+  /// What the last layer reads for raw feature rows `[N, F]`: the standardised features,
+  /// through the hidden layers (ReLU) of an MLP; `[N, D]`.
+  public func lastLayerInputs(_ x: Matrix) -> Matrix {
+    var h = standardizer.transform(x)
+    for layer in classifier.network.layers.dropLast() {
+      h = layer(h)
+      for i in h.values.indices where h.values[i] < 0 { h.values[i] = 0 }
+    }
+    return h
   }
 
   /// Novelty scores of raw feature rows `[N, F]`, or nil without a detector.

@@ -90,11 +90,13 @@ public enum Trainer {
       estimator, options: options, hasNegatives: !negativeClasses.isEmpty)
     settings.refit = refit != nil
     settings.refitEpochs = refit?.epochs
-    let model = makeModel(
+    var model = makeModel(
       spec: spec, negativeClasses: negativeClasses, options: options,
       settings: settings, split: split, heldOut: heldOut,
       calibration: calibration, refit: refit, report: report)
-    if restore { features = try raw.all() }
+    let all = try raw.all()
+    model.classStatistics = ClassStatistics.measure(model: model, features: all, labels: labels)
+    if restore { features = all }
     return (model, report)
   }
 

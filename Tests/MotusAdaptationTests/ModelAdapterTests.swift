@@ -3,7 +3,7 @@
 // layer, is deterministic, and its record survives the model file.
 
 import Foundation
-import MotusAdaptation
+@testable import MotusAdaptation
 import MotusData
 import MotusFeatures
 import MotusLinearAlgebra
@@ -130,5 +130,87 @@ final class ModelAdapterTests: XCTestCase {
     let bytes = try ModelFile.encode(Self.model)
     XCTAssertNil(String(decoding: bytes, as: UTF8.self).range(of: "adaptation"))
     XCTAssertNil(try ModelFile.decode(bytes, file: "m.motus").metadata.adaptation)
+  }
+}
+
+final class RehearsalTests: XCTestCase {
+  /// `ModelAdapterTests.model` with statistics saying where each class's rows lay in training:
+  /// around the unit vector e_c, spread 0.1.
+  static var modelWithStatistics: TrainedModel {
+    var model = ModelAdapterTests.model
+    model.classStatistics = ClassStatistics(
+      mean: (0..<3).map { c in (0..<3).map { $0 == c ? 1 : 0 } },
+      standardDeviation: Array(repeating: [0.1, 0.1, 0.1], count: 3))
+    return model
+  }
+
+  /// Push-ups lent halfway between `sit` and `push-up`, walks near e_1; `sit` is not shown.
+  static func windows() throws -> AdaptationWindows {
+    let pushUps = ModelAdapterTests.rows(
+      around: [0.8, 0, 0.5], count: 30, label: "push-up", seed: 7)
+    let walks = ModelAdapterTests.rows(around: [0, 1, 0], count: 30, label: "walk", seed: 8)
+    return try AdaptationWindows(
+      spec: ModelAdapterTests.spec,
+      features: Matrix(rowCount: 60, columnCount: 3, values: pushUps.values + walks.values),
+      labels: pushUps.labels + walks.labels)
+  }
+
+  /// How many of 100 seeded rows around e_0 (`sit` in training) `model` still calls `sit`.
+  static func sitsKept(_ model: TrainedModel) -> Int {
+    let sits = ModelAdapterTests.rows(around: [1, 0, 0], count: 100, label: "sit", seed: 9)
+    return model.predict(Matrix(rowCount: 100, columnCount: 3, values: sits.values))
+      .filter { $0.classIndex == 0 }.count
+  }
+
+  func testStandInsFromTheStatisticsKeepTheUnshownClassesRegion() throws {
+    var settings = ModelAdapter.Settings()
+    settings.penalty = 0.001
+    let windows = try Self.windows()
+    let without = try ModelAdapter.adapt(ModelAdapterTests.model, to: windows, settings: settings)
+    let with = try ModelAdapter.adapt(Self.modelWithStatistics, to: windows, settings: settings)
+    XCTAssertEqual(Self.sitsKept(ModelAdapterTests.model), 100)
+    XCTAssertLessThan(Self.sitsKept(without), 50, "without statistics push-up takes sit's place")
+    XCTAssertGreaterThan(Self.sitsKept(with), 95)
+    let pushUps = with.predict(windows.features).prefix(30).filter { $0.classIndex == 2 }.count
+    XCTAssertGreaterThan(pushUps, 25, "the lent push-ups are still learnt")
+  }
+
+  func testRehearsalWeightZeroAdaptsAsWithoutStatistics() throws {
+    var settings = ModelAdapter.Settings()
+    settings.rehearsalWeight = 0
+    let windows = try Self.windows()
+    let without = try ModelAdapter.adapt(ModelAdapterTests.model, to: windows, settings: settings)
+    let off = try ModelAdapter.adapt(Self.modelWithStatistics, to: windows, settings: settings)
+    XCTAssertEqual(off.classifier, without.classifier)
+    settings.rehearsalWeight = 0.5
+    let on = try ModelAdapter.adapt(Self.modelWithStatistics, to: windows, settings: settings)
+    XCTAssertNotEqual(on.classifier, without.classifier)
+    XCTAssertEqual(on.metadata.adaptation?.settings["rehearsalWeight"], "0.5")
+  }
+
+  func testStandInsAreSeededAndClippedAtFourDeviations() throws {
+    let statistics = Self.modelWithStatistics.classStatistics!
+    let first = ModelAdapter.standIns(
+      statistics, classes: [0, 2], perClass: 500, nonNegative: false)
+    let second = ModelAdapter.standIns(
+      statistics, classes: [0, 2], perClass: 500, nonNegative: false)
+    XCTAssertEqual(first.inputs, second.inputs)
+    XCTAssertEqual(first.labels, Array(repeating: 0, count: 500) + Array(repeating: 2, count: 500))
+    XCTAssertTrue(first.inputs.values.allSatisfy { abs($0) <= 1.4 + 1e-6 })
+    let relu = ModelAdapter.standIns(statistics, classes: [1], perClass: 100, nonNegative: true)
+    XCTAssertTrue(relu.inputs.values.allSatisfy { $0 >= 0 })
+    XCTAssertTrue(first.inputs.values.contains { $0 < 0 })
+  }
+
+  func testStatisticsRoundTripAndAreChecked() throws {
+    let bytes = try ModelFile.encode(Self.modelWithStatistics)
+    XCTAssertEqual(
+      try ModelFile.decode(bytes, file: "m.motus").classStatistics,
+      Self.modelWithStatistics.classStatistics)
+    var bad = Self.modelWithStatistics
+    bad.classStatistics?.standardDeviation[1] = [0.1, 0.1]
+    XCTAssertThrowsError(try ModelFile.decode(ModelFile.encode(bad), file: "bad.motus")) {
+      XCTAssertTrue("\($0)".contains("classStatistics"), "\($0)")
+    }
   }
 }

@@ -81,5 +81,7 @@ final class AdaptCommandTests: TemporaryFolderTestCase {
       [writeMinutes([.walking]), "--min-windows", "40"],
       mentions: ["'walking' has 22 windows", "at least 40"])
     try assertRefused([writeMinutes([.walking]), "--penalty", "0"], mentions: ["--penalty"])
+    try assertRefused(
+      [writeMinutes([.walking]), "--rehearsal-weight", "-1"], mentions: ["--rehearsal-weight"])
   }
 }

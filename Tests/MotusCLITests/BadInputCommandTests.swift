@@ -222,6 +222,10 @@ final class BadInputCommandTests: TemporaryFolderTestCase {
       (["bench", "transfer", "--parallelism", "-5"], "'--parallelism' must be in 1...64, got -5"),
       (["bench", "transfer", "--placement-folds", "-5"], "must be in 2...64, got -5"),
       (["bench", "transfer", "--seeds", "-5"], "'--seeds' item '-5' is not a whole number"),
+      (
+        ["bench", "adapt", "--rehearsal-weights", "0.5,-5"],
+        "'--rehearsal-weights' item '-5' is not a number of at least 0"
+      ),
       (["evaluate", model, data, "--perturb-seed", "-5"], "a seed must be a whole number"),
       (["bench", "features", "--repetitions", "-5"], "must be in 1...1000"),
       (["demo", "--subjects", "-5"], "'--subjects' must be in 2...50, got -5"),

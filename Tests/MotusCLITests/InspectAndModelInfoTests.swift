@@ -131,6 +131,7 @@ final class InspectAndModelInfoTests: TemporaryFolderTestCase {
     XCTAssertEqual(layers[0]["inputs"], featureCount)
     XCTAssertEqual(layers[0]["outputs"], 3)
     XCTAssertEqual(classifier["parameterCount"] as? Int, featureCount * 3 + 3)
+    XCTAssertEqual(json["classStatistics"] as? Bool, true, "training stores them for adapting")
     // Feature count from the spec summary: per channel, statistics + spectral (bands expanded).
     let channels = try XCTUnwrap(features["channels"] as? [String])
     let statistics = try XCTUnwrap(features["statistics"] as? [String])
