@@ -34,10 +34,25 @@ final class LiveRecorder {
     // Bodies of a new session can race to make its stream (one is kept): looking for an
     // empty file and writing the header are one step under an advisory lock, so two
     // recorders of one file write one header.
-    flock(samples, LOCK_EX)
+    try Self.lock(samples, path: samplesPath)
     defer { flock(samples, LOCK_UN) }
     if lseek(samples, 0, SEEK_END) == 0 {
       try append(samples: Array((header + "\n").utf8), predictions: [])
+    }
+  }
+
+  /// Takes `fd`'s exclusive advisory lock, waiting for it (again when a signal interrupts).
+  /// - Throws: A 500 naming the file when the file system refuses locks (some network ones):
+  ///   unlocked, two racing bodies could each write a header.
+  private static func lock(_ fd: Int32, path: String) throws(LiveInputError) {
+    while flock(fd, LOCK_EX) != 0 {
+      let code = errno
+      guard code == EINTR else {
+        throw LiveInputError(
+          status: 500,
+          "cannot lock \(path) to write its header: \(String(cString: strerror(code))).",
+          hint: "record to a folder on a local disk (--record DIR).")
+      }
     }
   }
 
@@ -82,13 +97,16 @@ final class LiveRecorder {
 
   /// The file name (without extension) of `device`'s `session`: `<device>-<session>` when that
   /// is a plain name (ASCII letters, digits, `-`, `_` and `.`, no leading dot, 120 characters at
-  /// most); otherwise made plain (anything else as `_`, a leading `_` before a dot, cut to
-  /// 120) and followed by `~` and the FNV-1a digest of the raw device and session, so sessions
-  /// whose plain names coincide ("a/b", "a_b") never share a file. No plain name holds a `~`.
+  /// most) and the device holds no `-`; otherwise made plain (anything else as `_`, a leading
+  /// `_` before a dot, cut to 120) and followed by `~` and the FNV-1a digest of the raw device
+  /// and session, so sessions whose plain names coincide ("a/b", "a_b") never share a file. A
+  /// device without `-` makes the first `-` the one between device and session, so device
+  /// "a-b" with session "c" and device "a" with session "b-c" cannot both be "a-b-c". No plain
+  /// name holds a `~`.
   static func fileName(device: String, session: String) -> String {
     let raw = "\(device)-\(session)"
     let plain = plainName(raw)
-    guard plain != raw else { return raw }
+    guard plain != raw || device.contains("-") else { return raw }
     var digest = FNV1a64()
     digest.combine(device)
     digest.combine(session)

@@ -88,7 +88,7 @@ public struct Hyperparameter: Sendable {
     }
   }
 
-  init<Value: LosslessStringConvertible>(
+  init<Value: LosslessStringConvertible & Sendable>(
     _ key: String, _ path: WritableKeyPath<SharedHyperparameters, Value> & Sendable,
     flag: String, adamOnly: Bool = false
   ) {

@@ -278,8 +278,9 @@ final class BadInputCommandTests: TemporaryFolderTestCase {
   }
 
   func testFlags_ThatTheDataLeavesWithoutEffectGiveAWarning() throws {
-    // A manifest without negativeLabels: --negatives class has nothing to learn.
-    let data = try synthetic()
+    // A manifest without negativeLabels: --negatives class has nothing to learn. synthetic()
+    // writes the data.csv it names.
+    _ = try synthetic()
     try """
       { "sampleRateHz": 50, "dataRoot": ".",
         "channels": ["acceleration.x", "acceleration.y", "acceleration.z"],

@@ -123,7 +123,12 @@ final class LiveHubTests: XCTestCase {
   }
 
   func testRecordingNamesAreSafeAndNeverShared() {
-    XCTAssertEqual(LiveRecorder.fileName(device: "pixel-7", session: "a_b.1"), "pixel-7-a_b.1")
+    XCTAssertEqual(LiveRecorder.fileName(device: "pixel7", session: "a_b-1.2"), "pixel7-a_b-1.2")
+    // A `-` in the device would leave the split ambiguous: "a-b" + "c" against "a" + "b-c".
+    let dashed = LiveRecorder.fileName(device: "a-b", session: "c")
+    XCTAssertTrue(dashed.hasPrefix("a-b-c~"), dashed)
+    XCTAssertEqual(LiveRecorder.fileName(device: "a", session: "b-c"), "a-b-c")
+    XCTAssertNotEqual(dashed, LiveRecorder.fileName(device: "a-b-c", session: ""))
     let dotted = LiveRecorder.fileName(device: "..", session: "/etc/passwd")
     XCTAssertTrue(dotted.hasPrefix("_..-_etc_passwd~"), dotted)
     XCTAssertFalse(dotted.contains("/"))
