@@ -1,7 +1,8 @@
 // `motus bench adapt`: how many labelled minutes of a source or placement never seen buy how
 // much. Each held-out group of `motus bench transfer` (a source, or a placement with its
 // people in folds) gets a model trained without it; its people are split in two (the first
-// half in natural order lends its minutes, the second is scored). For each k, the model is
+// half in natural order lends its minutes, the second is scored; a placement fold of one
+// person borrows from the people of the placement's other folds). For each k, the model is
 // adapted on k minutes per class of the first half (ModelAdapter, the code `motus adapt` and
 // an app run) and, beside it, the recipe is retrained from scratch with those same windows
 // added; both are scored window by window on the second half. The classes the minutes do not
@@ -119,9 +120,12 @@ public enum AdaptationBenchmark {
     let recordingCount = dataset.recordings.count
     let test = setup.groups[g].folds[f].test
     let trainingFlags = (0..<recordingCount).map(Set(setup.groups[g].folds[f].training).contains)
+    let lenders = setup.groups[g].folds.indices.filter { $0 != f }.flatMap {
+      setup.groups[g].folds[$0].test
+    }
     guard
       let (lent, scored, reference) = split(
-        table, test: test, isTraining: trainingFlags, dataset: dataset)
+        table, test: test, lenders: lenders, isTraining: trainingFlags, dataset: dataset)
     else { return ([], []) }
     var options = setup.configuration.training
     options.seed = setup.configuration.seeds[0]
@@ -190,21 +194,28 @@ public enum AdaptationBenchmark {
   }
 
   /// The recorded windows (not the copies) of the lending half of the test people, of the
-  /// scored half, and of the training recordings; nil with fewer than two test people.
+  /// scored half, and of the training recordings. A fold of one person (a placement of a
+  /// source with two people) lends instead from `lenders`, the group's other folds' test
+  /// recordings: the same placement, people this fold does not score, and none of it in this
+  /// fold's training. Nil when there is no one to lend.
   static func split(
-    _ table: WindowTable, test: [Int], isTraining: [Bool], dataset: Dataset
+    _ table: WindowTable, test: [Int], lenders: [Int], isTraining: [Bool], dataset: Dataset
   ) -> (lent: [Int], scored: [Int], reference: [Int])? {
     let people = Array(Set(test.map { dataset.recordings[$0].subject })).sorted(by: naturalOrder)
-    guard people.count >= 2 else { return nil }
-    let lending = Set(people.prefix(people.count / 2))
     let testSet = Set(test)
+    let lenderSet = Set(lenders.filter { !isTraining[$0] && !testSet.contains($0) })
+    guard people.count >= 2 || !lenderSet.isEmpty else { return nil }
     // Rows of copies have recording indices beyond the recordings.
     let recorded = (0..<table.windowCount).filter { table.recordingIndices[$0] < isTraining.count }
+    let reference = recorded.filter { isTraining[table.recordingIndices[$0]] }
     let held = recorded.filter { testSet.contains(table.recordingIndices[$0]) }
+    guard people.count >= 2 else {
+      return (recorded.filter { lenderSet.contains(table.recordingIndices[$0]) }, held, reference)
+    }
+    let lending = Set(people.prefix(people.count / 2))
     return (
       held.filter { lending.contains(table.subject(at: $0)) },
-      held.filter { !lending.contains(table.subject(at: $0)) },
-      recorded.filter { isTraining[table.recordingIndices[$0]] }
+      held.filter { !lending.contains(table.subject(at: $0)) }, reference
     )
   }
 
