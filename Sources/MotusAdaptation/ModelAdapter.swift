@@ -115,8 +115,13 @@ public enum ModelAdapter {
   ) -> (inputs: Matrix, labels: [Int], weights: [Double]) {
     let shown = Double(counts.filter { $0 > 0 }.count)
     let weights = labels.map { 1 / (shown * Double(counts[$0])) }
-    let unshown = counts.indices.filter { counts[$0] == 0 }
-    guard let statistics = model.classStatistics, !unshown.isEmpty,
+    guard let statistics = model.classStatistics else { return (inputs, labels, weights) }
+    // A class training had no windows of has no spread (its statistics are zeros): nothing to
+    // hold, and stand-ins at the origin would hand it a region it never had.
+    let unshown = counts.indices.filter {
+      counts[$0] == 0 && statistics.standardDeviation[$0].contains { $0 > 0 }
+    }
+    guard !unshown.isEmpty,
       settings.rehearsalWindowsPerClass > 0, settings.rehearsalWeight > 0
     else { return (inputs, labels, weights) }
     let standIns = standIns(

@@ -188,6 +188,18 @@ final class RehearsalTests: XCTestCase {
     XCTAssertEqual(on.metadata.adaptation?.settings["rehearsalWeight"], "0.5")
   }
 
+  func testAClassTrainingNeverSawGetsNoStandIns() throws {
+    var settings = ModelAdapter.Settings()
+    settings.penalty = 0.001
+    var model = Self.modelWithStatistics
+    model.classStatistics?.mean[0] = [0, 0, 0]
+    model.classStatistics?.standardDeviation[0] = [0, 0, 0]
+    let windows = try Self.windows()
+    let unheld = try ModelAdapter.adapt(model, to: windows, settings: settings)
+    let without = try ModelAdapter.adapt(ModelAdapterTests.model, to: windows, settings: settings)
+    XCTAssertEqual(unheld.classifier, without.classifier, "sit, never seen, is the only unshown")
+  }
+
   func testStandInsAreSeededAndClippedAtFourDeviations() throws {
     let statistics = Self.modelWithStatistics.classStatistics!
     let first = ModelAdapter.standIns(
