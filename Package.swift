@@ -105,7 +105,7 @@ let package = Package(
       dependencies: [
         "MotusBaselines", "MotusStreaming", "MotusTraining", "MotusFeatures", "MotusModels",
         "MotusIngest", "MotusOutput", "MotusGzip", "MotusData", "MotusLinearAlgebra",
-        "MotusAdaptation",
+        "MotusAdaptation", "MotusEvaluation",
       ], exclude: ["README.md"]),
     .target(
       name: "Motus",

@@ -56,6 +56,12 @@ struct BenchAdapt: ParsableCommand {
         + "comma-separated (0: none); each gives its own rows.", valueName: "list"))
   var rehearsalWeights = String(ModelAdapter.Settings().rehearsalWeight)
 
+  @Option(
+    help: ArgumentHelp(
+      "Also write a self-contained HTML page charting every class against k (atomically).",
+      valueName: "file"))
+  var report: String?
+
   @Flag(help: "Do not retrain from scratch beside each adaptation (one training per k saved).")
   var noRetrain = false
 
@@ -107,7 +113,11 @@ struct BenchAdapt: ParsableCommand {
   func run() throws {
     let inputs = DataSource(manifest: source.manifest, dataRoot: source.dataRoot).inputFiles()
     let outputFile = try reporting.output.map {
-      try OutputFile(path: $0, flag: "--output", inputs: inputs)
+      try OutputFile(path: $0, flag: "--output", inputs: inputs, otherOutputs: [self.report ?? ""])
+    }
+    let reportFile = try self.report.map {
+      try OutputFile(
+        path: $0, flag: "--report", inputs: inputs, otherOutputs: [reporting.output ?? ""])
     }
     let progress = ProgressLine()
     let data: WholeLoad
@@ -135,7 +145,9 @@ struct BenchAdapt: ParsableCommand {
     }
     let json = try JSONEncoder.sortedKeys(prettyPrinted: true).encode(report)
     try outputFile?.write([UInt8](json) + Array("\n".utf8))
+    try reportFile?.write(Array(AdaptationReportPage.render(report).utf8))
     try outputFile?.commit()
+    try reportFile?.commit()
     switch reporting.format {
     case .json: try StandardOutput.print(String(decoding: json, as: UTF8.self))
     case .table: try StandardOutput.print(AdaptationTable.text(report))

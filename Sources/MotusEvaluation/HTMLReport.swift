@@ -10,7 +10,7 @@ import MotusStreaming
 /// Renders an evaluation as a standalone HTML page.
 public enum HTMLReport {
   /// Class colours, in class order (repeating after ten).
-  static let palette = [
+  package static let palette = [
     "#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7",
     "#9c755f", "#bab0ac",
   ]
@@ -50,7 +50,7 @@ public enum HTMLReport {
   }
 
   /// The document head with its style sheet, and the title.
-  private static func head(title: String) -> String {
+  package static func head(title: String) -> String {
     """
       <!DOCTYPE html>
       <html xmlns="http://www.w3.org/1999/xhtml" lang="en">
@@ -342,13 +342,13 @@ public enum HTMLReport {
 
   // MARK: - Helpers
 
-  static func svgOpen(width: Double, height: Double, label: String) -> String {
+  package static func svgOpen(width: Double, height: Double, label: String) -> String {
     "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(format(width))\" "
       + "height=\"\(format(height))\" viewBox=\"0 0 \(format(width)) \(format(height))\" "
       + "role=\"img\" aria-label=\"\(escape(label))\">\n"
   }
 
-  static func axes(left: Double, top: Double, width: Double, height: Double) -> String {
+  package static func axes(left: Double, top: Double, width: Double, height: Double) -> String {
     "<rect x=\"\(format(left))\" y=\"\(format(top))\" width=\"\(format(width))\" "
       + "height=\"\(format(height))\" fill=\"#fafafa\" stroke=\"#999\"/>\n"
   }
@@ -362,10 +362,10 @@ public enum HTMLReport {
     return "rgb(\(r),\(g),\(b))"
   }
 
-  static func color(_ classIndex: Int) -> String { palette[classIndex % palette.count] }
+  package static func color(_ classIndex: Int) -> String { palette[classIndex % palette.count] }
 
   /// Fixed decimals; "nan" for NaN (never an empty attribute).
-  static func format(_ x: Double, _ digits: Int = 1) -> String {
+  package static func format(_ x: Double, _ digits: Int = 1) -> String {
     x.isFinite ? String(format: "%.\(digits)f", x) : "nan"
   }
 
