@@ -95,6 +95,7 @@ public enum ModelAdapter {
     }
     var recorded = settings.recorded
     recorded["iterations"] = String(solution.iterations)
+    recorded["standInWindows"] = String(allLabels.count - labels.count)
     adapted.metadata.adaptation = AdaptationRecord(
       baseModelDigest: try digest(ModelFile.encode(model)),
       baseDataDigest: model.metadata.dataDigest, dataDigest: digest(windows),

@@ -81,8 +81,10 @@ struct Adapt: ParsableCommand {
     try file.commit()
     let counts = windows.countsByLabel.sorted { $0.key < $1.key }
       .map { "\(Excerpt.printable($0.key)) \($0.value)" }.joined(separator: ", ")
+    let standIns = adapted.metadata.adaptation?.settings["standInWindows"] ?? "0"
     try StandardOutput.printSummary(
-      "adapted \(Excerpt.printable(modelFile.path)) on \(windows.count) windows (\(counts)) in "
+      "adapted \(Excerpt.printable(modelFile.path)) on \(windows.count) windows (\(counts)) and "
+        + "\(standIns) stand-ins for the classes they do not show in "
         + String(format: "%.2f", seconds) + " s; classes kept: "
         + "\(model.classes.count); wrote \(Excerpt.printable(output))",
       besideOutput: output)

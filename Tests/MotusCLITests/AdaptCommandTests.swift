@@ -51,6 +51,12 @@ final class AdaptCommandTests: TemporaryFolderTestCase {
     XCTAssertLessThanOrEqual(largest, 1e-6)
     XCTAssertEqual(fromCommand.metadata.adaptation?.windowsPerClass, ["push-up": 22, "walking": 22])
     XCTAssertEqual(fromCommand.classes, model.classes)
+    // Every class training saw but the minutes do not show is held by 200 stand-ins.
+    let standIns = 200 * (model.classes.count - 2)
+    XCTAssertEqual(fromCommand.metadata.adaptation?.settings["standInWindows"], "\(standIns)")
+    XCTAssertTrue(
+      run.standardOutput.contains("and \(standIns) stand-ins for the classes they do not show"),
+      run.standardOutput)
 
     let info = try MotusRunner.run(["model-info", output])
     XCTAssertEqual(info.exitCode, 0, info.standardError)
