@@ -11,7 +11,9 @@ struct Adapt: ParsableCommand {
     discussion: """
       Windows the recordings with the model's own spec, then refits the model's last layer \
       on those windows (each class they show weighted equally) with a penalty towards the \
-      original weights, so the classes the recordings do not show stay as they were. The \
+      original weights. The classes the recordings do not show keep their weights, and \
+      stand-in windows drawn from the per-class statistics the model file keeps from \
+      training hold their regions against the classes that move (--rehearsal-weight). The \
       spec, classes, temperature, cut-offs and thresholds are kept: stream, evaluate, export \
       and the Spark job read the adapted model unchanged, and `motus model-info` shows what \
       it was adapted from and on how many windows. The data must be at the model's rate \
