@@ -129,11 +129,11 @@ public enum ModelAdapter {
       statistics, classes: unshown, perClass: settings.rehearsalWindowsPerClass,
       nonNegative: model.classifier.kind == "mlp")
     let each = settings.rehearsalWeight / Double(unshown.count * settings.rehearsalWindowsPerClass)
+    var all = inputs
+    all.appendRows(standIns.inputs)
     return (
-      Matrix(
-        rowCount: inputs.rowCount + standIns.inputs.rowCount, columnCount: inputs.columnCount,
-        values: inputs.values + standIns.inputs.values),
-      labels + standIns.labels, weights + Array(repeating: each, count: standIns.labels.count)
+      all, labels + standIns.labels,
+      weights + Array(repeating: each, count: standIns.labels.count)
     )
   }
 

@@ -51,6 +51,15 @@ public enum AdaptationBenchmark {
     public var reference: WindowScore
     /// Seconds spent adapting (or retraining), summed over folds.
     public var seconds: Double
+
+    /// The change of `measure` of class `c` on one of the row's scores against the same at
+    /// `base` (the trained model, k = 0); nil where either has none.
+    public func change(
+      _ measure: (WindowScore, Int) -> Double?, of c: Int,
+      on score: KeyPath<Row, WindowScore>, from base: Row
+    ) -> Double? {
+      measure(self[keyPath: score], c).flatMap { a in measure(base[keyPath: score], c).map { a - $0 } }
+    }
   }
 
   public struct Report: Sendable, Codable {
@@ -59,6 +68,11 @@ public enum AdaptationBenchmark {
     public var rehearsalWeights: [Double]
     public var hopSeconds: Double
     public var rows: [Row]
+
+    /// The classes `row`'s minutes do not show.
+    public func unshown(in row: Row) -> [Int] {
+      classes.indices.filter { row.windowsPerClass[classes[$0]] == nil }
+    }
   }
 
   public static func run(

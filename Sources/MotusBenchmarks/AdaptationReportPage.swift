@@ -63,7 +63,7 @@ public enum AdaptationReportPage {
     }
     let unshown = report.classes.indices.filter { c in
       base.reference.truth[c] > 0
-        && rows.contains { $0.method != "trained" && $0.windowsPerClass[report.classes[c]] == nil }
+        && rows.contains { $0.method != "trained" && report.unshown(in: $0).contains(c) }
     }
     var html = "<h2>\(HTMLReport.escape(group)) held out</h2>\n"
     html += "<p class=\"note\">\(base.held.windowCount) windows scored on the held half; "
@@ -78,8 +78,8 @@ public enum AdaptationReportPage {
       "Classes the minutes do not show: change of recall on the training sources' windows "
         + "(band: the 0.02 allowed)", ks: ks,
       series: series(classes: unshown) { row, c in
-        guard row.windowsPerClass[report.classes[c]] == nil else { return nil }  // shown at this k
-        return row.reference.recall(c).flatMap { a in base.reference.recall(c).map { a - $0 } }
+        guard report.unshown(in: row).contains(c) else { return nil }  // shown at this k
+        return row.change({ $0.recall($1) }, of: c, on: \.reference, from: base)
       }, range: (-1, 0.1), ticks: [-1, -0.75, -0.5, -0.25, 0], band: (-0.02, 0))
     html += "</div>\n" + legend(methods: methods, classes: present + unshown, names: report.classes)
     return html + table(report, rows: [base] + rows.filter { $0.method != "trained" }, present: present)

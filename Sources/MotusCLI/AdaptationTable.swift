@@ -24,23 +24,21 @@ enum AdaptationTable {
           + ["ECE", "unshown: recall", "argmax", "FA train", "FA held", "seconds"]
       ]
       for row in rows {
-        let unshown = report.classes.indices.filter { row.windowsPerClass[report.classes[$0]] == nil }
+        let unshown = report.unshown(in: row)
         func worst(_ values: [Double?], _ pick: ([Double]) -> Double?) -> String {
           pick(values.compactMap { $0 }).map { String(format: "%+.3f", $0) } ?? "-"
         }
-        let recallChange = unshown.map { c in
-          row.reference.recall(c).flatMap { a in base.reference.recall(c).map { a - $0 } }
+        let recallChange = unshown.map {
+          row.change({ $0.recall($1) }, of: $0, on: \.reference, from: base)
         }
-        let argmaxChange = unshown.map { c in
-          row.reference.mostProbableRecall(c).flatMap { a in
-            base.reference.mostProbableRecall(c).map { a - $0 }
-          }
+        let argmaxChange = unshown.map {
+          row.change({ $0.mostProbableRecall($1) }, of: $0, on: \.reference, from: base)
         }
-        let alarmChange = unshown.map { c in
-          row.reference.falseAlarms(c).flatMap { a in base.reference.falseAlarms(c).map { a - $0 } }
+        let alarmChange = unshown.map {
+          row.change({ $0.falseAlarms($1) }, of: $0, on: \.reference, from: base)
         }
-        let heldAlarmChange = unshown.map { c in
-          row.held.falseAlarms(c).flatMap { a in base.held.falseAlarms(c).map { a - $0 } }
+        let heldAlarmChange = unshown.map {
+          row.change({ $0.falseAlarms($1) }, of: $0, on: \.held, from: base)
         }
         lines.append(
           [row.method, format(row.minutes), String(row.windowsPerClass.values.reduce(0, +))]

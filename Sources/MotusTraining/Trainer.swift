@@ -94,9 +94,8 @@ public enum Trainer {
       spec: spec, negativeClasses: negativeClasses, options: options,
       settings: settings, split: split, heldOut: heldOut,
       calibration: calibration, refit: refit, report: report)
-    let all = try raw.all()
-    model.classStatistics = ClassStatistics.measure(model: model, features: all, labels: labels)
-    if restore { features = all }
+    model.classStatistics = try ClassStatistics.measure(model: model, features: raw, labels: labels)
+    if restore { features = try raw.all() }
     return (model, report)
   }
 

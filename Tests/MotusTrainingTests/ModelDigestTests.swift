@@ -32,6 +32,20 @@ final class ModelDigestTests: XCTestCase {
     return (bytes.count, crc)
   }
 
+  /// The file written for `options` has `size` bytes and CRC-32 `crc` (hex), and without its
+  /// class statistics the size and CRC recorded before training stored them.
+  private func assertPinned(
+    _ options: TrainingOptions, size: Int, crc: String,
+    withoutStatistics before: (size: Int, crc: String), line: UInt = #line
+  ) throws {
+    let digest = try writtenFileDigest(options)
+    XCTAssertEqual(digest.size, size, line: line)
+    XCTAssertEqual(String(digest.crc, radix: 16), crc, line: line)
+    let stripped = try writtenFileDigest(options, statistics: false)
+    XCTAssertEqual(stripped.size, before.size, line: line)
+    XCTAssertEqual(String(stripped.crc, radix: 16), before.crc, line: line)
+  }
+
   private func options(_ kind: ModelFamily, _ solver: LogisticRegression.Solver)
     -> TrainingOptions
   {
@@ -42,12 +56,8 @@ final class ModelDigestTests: XCTestCase {
   }
 
   func testSyntheticLogisticLBFGS_ModelFileDigestIsPinned() throws {
-    let digest = try writtenFileDigest(options(.logistic, .lbfgs))
-    XCTAssertEqual(digest.size, 1723)
-    XCTAssertEqual(String(digest.crc, radix: 16), "67dfcdd3")
-    let before = try writtenFileDigest(options(.logistic, .lbfgs), statistics: false)
-    XCTAssertEqual(before.size, 1402)
-    XCTAssertEqual(String(before.crc, radix: 16), "60cb12f6")
+    try assertPinned(
+      options(.logistic, .lbfgs), size: 1723, crc: "67dfcdd3", withoutStatistics: (1402, "60cb12f6"))
   }
 
   /// Balanced weights are `balanced^1`: without statistics, the bytes recorded before the power
@@ -55,29 +65,17 @@ final class ModelDigestTests: XCTestCase {
   func testSyntheticLogisticLBFGS_BalancedWeightsKeepTheirDigest() throws {
     var balanced = options(.logistic, .lbfgs)
     balanced.model.shared.classWeighting = .balanced
-    let digest = try writtenFileDigest(balanced)
-    XCTAssertEqual(digest.size, 1719)
-    XCTAssertEqual(String(digest.crc, radix: 16), "32bdca62")
-    let before = try writtenFileDigest(balanced, statistics: false)
-    XCTAssertEqual(before.size, 1398)
-    XCTAssertEqual(String(before.crc, radix: 16), "8bcc5f11")
+    try assertPinned(
+      balanced, size: 1719, crc: "32bdca62", withoutStatistics: (1398, "8bcc5f11"))
   }
 
   func testSyntheticLogisticAdam_ModelFileDigestIsPinned() throws {
-    let digest = try writtenFileDigest(options(.logistic, .adam))
-    XCTAssertEqual(digest.size, 1790)
-    XCTAssertEqual(String(digest.crc, radix: 16), "def091e4")
-    let before = try writtenFileDigest(options(.logistic, .adam), statistics: false)
-    XCTAssertEqual(before.size, 1469)
-    XCTAssertEqual(String(before.crc, radix: 16), "fd366965")
+    try assertPinned(
+      options(.logistic, .adam), size: 1790, crc: "def091e4", withoutStatistics: (1469, "fd366965"))
   }
 
   func testSyntheticMLP_ModelFileDigestIsPinned() throws {
-    let digest = try writtenFileDigest(options(.mlp, .adam))
-    XCTAssertEqual(digest.size, 2303)
-    XCTAssertEqual(String(digest.crc, radix: 16), "a485f08a")
-    let before = try writtenFileDigest(options(.mlp, .adam), statistics: false)
-    XCTAssertEqual(before.size, 1724)
-    XCTAssertEqual(String(before.crc, radix: 16), "f4e29f06")
+    try assertPinned(
+      options(.mlp, .adam), size: 2303, crc: "a485f08a", withoutStatistics: (1724, "f4e29f06"))
   }
 }
