@@ -59,6 +59,8 @@ public enum AccuracyBenchmark {
     public var voteLength = 5
     /// The trips of the hidden Markov row's smoother (the stream's default unless set).
     public var trips: TripRule? = StreamConfiguration().trips
+    /// The class evidence of the hidden Markov row's smoother (the stream's default unless set).
+    public var evidence = StreamConfiguration().evidence
     /// The engine is scored once per entry. Default: no smoothing, and the stream's
     /// `--smoothing hmm` with its default switch probability.
     public var learnedSmoothings: [(name: String, smoothing: Smoothing)] = [
@@ -256,6 +258,7 @@ public enum AccuracyBenchmark {
       settings.inputRateHz = split.rate
       settings.smoothing = smoothing
       settings.trips = configuration.trips
+      settings.evidence = configuration.evidence
       func engine(_ stream: BenchmarkStream, _ range: Range<Int>?) throws
         -> StreamReplay.EngineRun
       {
@@ -264,7 +267,12 @@ public enum AccuracyBenchmark {
           channels: split.dataset.channels, labels: split.classes)
       }
       var row = "learned, \(name)"
-      if case .hiddenMarkov = smoothing, configuration.trips != nil { row += ", trips" }
+      if case .hiddenMarkov = smoothing {
+        if configuration.trips != nil { row += ", trips" }
+        if configuration.evidence.acts(on: model.classes) {
+          row += ", " + configuration.evidence.description
+        }
+      }
       return try score(row, split: split) { stream in
         let run = try engine(stream, nil)
         let sets: [(counted: Int, firstSeconds: Double?)] = try stream.sets.map { set in

@@ -58,6 +58,7 @@ public enum TransferBenchmark {
     /// only).
     public var pushUpGate: PushUpGate? = StreamConfiguration().pushUpGate
     public var trips: TripRule? = StreamConfiguration().trips
+    public var evidence = StreamConfiguration().evidence
     /// More streamed rows, each `"learned, streamed, " + name` with its own structure
     /// settings, from the same trained models: a rule with and without at the cost of one
     /// training. Their push-up sets of known count are not streamed.
@@ -68,11 +69,16 @@ public enum TransferBenchmark {
       public var name: String
       public var pushUpGate: PushUpGate?
       public var trips: TripRule?
+      public var evidence: ClassEvidence
 
-      public init(name: String, pushUpGate: PushUpGate?, trips: TripRule?) {
+      public init(
+        name: String, pushUpGate: PushUpGate?, trips: TripRule?,
+        evidence: ClassEvidence = StreamConfiguration().evidence
+      ) {
         self.name = name
         self.pushUpGate = pushUpGate
         self.trips = trips
+        self.evidence = evidence
       }
     }
 
@@ -85,6 +91,7 @@ public enum TransferBenchmark {
       settings.smoothing = smoothing
       settings.pushUpGate = pushUpGate
       settings.trips = trips
+      settings.evidence = evidence
       return settings
     }
 
@@ -94,13 +101,15 @@ public enum TransferBenchmark {
         var settings = streamSettings(rate: rate, smoothing: streamed)
         settings.pushUpGate = variant.pushUpGate
         settings.trips = variant.trips
+        settings.evidence = variant.evidence
         return settings
       }
     }
 
     /// The streamed rows' settings as the report states them.
     var streamedDescription: String {
-      ([streamed.description] + [pushUpGate?.description, trips?.description].compactMap { $0 })
+      ([streamed.description]
+        + [pushUpGate?.description, trips?.description, evidence.description].compactMap { $0 })
         .joined(separator: "; ")
     }
   }

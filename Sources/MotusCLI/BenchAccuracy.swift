@@ -45,6 +45,9 @@ struct BenchAccuracy: ParsableCommand {
   @OptionGroup(title: "Trips (the learned engine's hidden Markov row)")
   var tripOptions: TripOptions
 
+  @OptionGroup(title: "Class evidence (the learned engine's hidden Markov row)")
+  var evidenceOptions: EvidenceOptions
+
   @Option(help: "Output format.")
   var format: Format = .table
 
@@ -66,6 +69,7 @@ struct BenchAccuracy: ParsableCommand {
       configuration.training = try training.trainingOptions()
       configuration.validationGroup = training.validationGroup.trainerGroup
       configuration.trips = tripOptions.rule
+      configuration.evidence = try evidenceOptions.evidence
       if let testSubjects {
         configuration.testSubjects = try SubjectFilter(parsing: testSubjects, flag: "--test-subjects")
       }

@@ -70,6 +70,19 @@ struct BenchTransfer: ParsableCommand {
   @OptionGroup(title: "Trips (the learned engine's streamed rows)")
   var tripOptions: TripOptions
 
+  @OptionGroup(title: "Class evidence (the learned engine's streamed rows)")
+  var evidenceOptions: EvidenceOptions
+
+  @Option(
+    help: ArgumentHelp(
+      "Add a streamed row for each of these class evidence settings, separated by ';', from "
+        + "the same models: FACTORS as --evidence-factors takes them, or FACTORS/ENTRY-FACTORS.",
+      discussion: "Each row is 'learned, streamed, evidence FACTORS[, entry ENTRY-FACTORS]' with "
+        + "the other flags as given, so one training compares settings. Example: "
+        + "`--compare-evidence 'none;push-up=0.5;none/push-up=0.2'`.",
+      valueName: "lists"))
+  var compareEvidence: String?
+
   @Flag(
     help: ArgumentHelp(
       "Add streamed rows with each structure rule on its own, from the same models.",
@@ -107,6 +120,7 @@ struct BenchTransfer: ParsableCommand {
     guard switchProbability > 0 && switchProbability < 1 else {
       throw ValidationError("'--switch-probability' must be in (0, 1), got \(switchProbability).")
     }
+    _ = try evidenceVariants()
   }
 
   func seedList() throws -> [UInt64] {
@@ -137,21 +151,7 @@ struct BenchTransfer: ParsableCommand {
       data = try source.load(showing: progress)
     }
     training.warnIfNoNegatives(data.result.dataset.negativeLabels)
-    var configuration = TransferBenchmark.Configuration()
-    configuration.seeds = try seedList()
-    configuration.features = featureChannels.apply(to: try windows.featureChoice())
-    configuration.training = try training.trainingOptions()
-    configuration.validationGroup = training.validationGroup.trainerGroup
-    configuration.streamed = .hiddenMarkov(switchProbability: switchProbability)
-    configuration.pushUpGate = structure.gate
-    configuration.trips = tripOptions.rule
-    if compareStructure { configuration.variants = structureVariants() }
-    configuration.placementFolds = placementFolds
-    configuration.pushUpFolds = pushUpFolds
-    configuration.placements = !noPlacements
-    configuration.sources = sources.map(DataOptions.list)
-    configuration.parallelism = reporting.parallelism
-    configuration.keepWindows = windowsCSV != nil
+    let configuration = try benchmarkConfiguration()
     let clock = ContinuousClock()
     let started = clock.now
     let report: TransferReport
@@ -179,19 +179,66 @@ struct BenchTransfer: ParsableCommand {
     }
   }
 
+  /// The benchmark's settings, as the flags give them.
+  func benchmarkConfiguration() throws -> TransferBenchmark.Configuration {
+    var configuration = TransferBenchmark.Configuration()
+    configuration.seeds = try seedList()
+    configuration.features = featureChannels.apply(to: try windows.featureChoice())
+    configuration.training = try training.trainingOptions()
+    configuration.validationGroup = training.validationGroup.trainerGroup
+    configuration.streamed = .hiddenMarkov(switchProbability: switchProbability)
+    configuration.pushUpGate = structure.gate
+    configuration.trips = tripOptions.rule
+    configuration.evidence = try evidenceOptions.evidence
+    if compareStructure { configuration.variants = structureVariants() }
+    configuration.variants += try evidenceVariants()
+    configuration.placementFolds = placementFolds
+    configuration.pushUpFolds = pushUpFolds
+    configuration.placements = !noPlacements
+    configuration.sources = sources.map(DataOptions.list)
+    configuration.parallelism = reporting.parallelism
+    configuration.keepWindows = windowsCSV != nil
+    return configuration
+  }
+
   /// `--compare-structure`'s rows: each rule on its own, the other as the flags set it.
   func structureVariants() -> [TransferBenchmark.Configuration.Variant] {
     let gate = structure.gate ?? PushUpGate()
     var unknownGate = gate
     unknownGate.fallback = .unknown
     let trips = tripOptions.rule
+    let evidence = (try? evidenceOptions.evidence) ?? .standard  // validated with the flags
     return [
-      .init(name: "push-up gate", pushUpGate: gate, trips: trips),
-      .init(name: "push-up gate, unknown", pushUpGate: unknownGate, trips: trips),
+      .init(name: "push-up gate", pushUpGate: gate, trips: trips, evidence: evidence),
+      .init(
+        name: "push-up gate, unknown", pushUpGate: unknownGate, trips: trips, evidence: evidence),
       trips == nil
-        ? .init(name: "trips", pushUpGate: structure.gate, trips: TripRule())
-        : .init(name: "no trips", pushUpGate: structure.gate, trips: nil),
+        ? .init(name: "trips", pushUpGate: structure.gate, trips: TripRule(), evidence: evidence)
+        : .init(name: "no trips", pushUpGate: structure.gate, trips: nil, evidence: evidence),
     ]
+  }
+
+  /// `--compare-evidence`'s rows: the streamed row's settings with other class evidence.
+  func evidenceVariants() throws -> [TransferBenchmark.Configuration.Variant] {
+    guard let compareEvidence else { return [] }
+    let base = try evidenceOptions.evidence
+    return try compareEvidence.split(separator: ";").map { item in
+      let lists = item.split(separator: "/", omittingEmptySubsequences: false)
+      guard lists.count <= 2 else {
+        throw ValidationError(
+          "'--compare-evidence' takes FACTORS or FACTORS/ENTRY-FACTORS per row, got '\(item)'.")
+      }
+      var evidence = base
+      evidence.factors = try EvidenceOptions.parse(String(lists[0]), flag: "--compare-evidence")
+      var name = "evidence \(EvidenceOptions.text(evidence.factors))"
+      if lists.count == 2 {
+        evidence.entryFactors = try EvidenceOptions.parse(
+          String(lists[1]), flag: "--compare-evidence")
+        name += ", entry \(EvidenceOptions.text(evidence.entryFactors))"
+      }
+      return .init(
+        name: name, pushUpGate: structure.gate, trips: tripOptions.rule, evidence: evidence)
+    }
   }
 
   /// `group,fold,seed,session,start,label,p:<class>...,novelty,novelty_threshold`.

@@ -107,6 +107,7 @@ struct Evaluate: ParsableCommand {
       try OutputFile(path: $0, flag: "--output", inputs: inputs, otherOutputs: [report ?? ""])
     }
     var trained: TrainedModel = try ModelFile.read(path: model)
+    try smoothing.evidenceOptions.check(classes: trained.classes)
     var loaded = try load(for: trained)
     if case .whole(var whole) = loaded {
       whole.result.dataset = try perturbed(whole.result.dataset)
@@ -115,7 +116,7 @@ struct Evaluate: ParsableCommand {
     if let unknownBelow = unknown.unknownBelow { trained.unknownThreshold = unknownBelow }
     var result: EvaluationResult = try Evaluation.run(
       model: trained, loaded: loaded, minimumPurity: minimumPurity, smoothing: smoothing.value,
-      trips: smoothing.trips)
+      trips: smoothing.trips, evidence: smoothing.evidence)
     result.skippedRecordings += EvaluationResult.SkippedRecording.loaderSkips(loaded.outline.report)
     if case .whole(let whole) = loaded {
       for comparison in StepComparison.all(in: whole.result.dataset) {

@@ -86,6 +86,7 @@ struct Serve: ParsableCommand {
   func run() throws {
     let access = try ServeAccess(host: host, token: token)
     let model: TrainedModel = try ModelFile.read(path: modelFile.path)
+    try smoothing.evidenceOptions.check(classes: model.classes)
     var limits = LiveLimits()
     limits.idleSeconds = idle
     limits.maxDevices = maxDevices
@@ -94,6 +95,7 @@ struct Serve: ParsableCommand {
     configuration.gapRule = gaps.gapRule
     configuration.smoothing = smoothing.value
     configuration.trips = smoothing.trips
+    configuration.evidence = smoothing.evidence
     configuration.countsSteps = true
     let hub = LiveHub(
       model: model, configuration: configuration, limits: limits, recordFolder: record)

@@ -121,6 +121,7 @@ struct Stream: ParsableCommand {
     // Ctrl-C ends the input: the open segment and the summary are still written.
     Interruption.finishOnSignal()
     let model: TrainedModel = try ModelFile.read(path: modelPath)
+    try smoothing.evidenceOptions.check(classes: model.classes)
     var source = try StreamInput(input, model: model, columns: columns, gapRule: gaps.gapRule)
     let warnings = Warnings()
     for note in source.notes { Warnings.write("note: \(Excerpt.printable(note))\n") }
@@ -171,6 +172,7 @@ struct Stream: ParsableCommand {
     configuration.smoothing = smoothing.value
     configuration.pushUpGate = structure.gate
     configuration.trips = smoothing.trips
+    configuration.evidence = smoothing.evidence
     configuration.inputRateHz = inputRate  // nil: estimated per session from its first rows
     configuration.countsSteps = steps
     configuration.stride = StrideModel(stepLengthMeters: stepLength, heightMeters: height)

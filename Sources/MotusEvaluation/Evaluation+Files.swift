@@ -75,19 +75,20 @@ extension Evaluation {
   /// `run(model:dataset:...)` on data from `loadForScoring`.
   public static func run(
     model: TrainedModel, loaded: ScoringData, minimumPurity: Float = 0,
-    smoothing: Smoothing = .none, trips: TripRule? = StreamConfiguration().trips
+    smoothing: Smoothing = .none, trips: TripRule? = StreamConfiguration().trips,
+    evidence: ClassEvidence = StreamConfiguration().evidence
   ) throws -> EvaluationResult {
     switch loaded {
     case .whole(let whole):
       return try run(
         model: model, dataset: whole.result.dataset, minimumPurity: minimumPurity,
-        smoothing: smoothing, trips: trips)
+        smoothing: smoothing, trips: trips, evidence: evidence)
     case .scored(let windowed, let scores):
       try checkLabels(windowed.outline.labels, negativeLabels: [], model: model)
       return try score(
         model: model, table: windowed.table, recordings: windowed.outline.recordings,
         negativeLabels: [], minimumPurity: minimumPurity, smoothing: smoothing, trips: trips,
-        scores: scores)
+        evidence: evidence, scores: scores)
     }
   }
 

@@ -58,7 +58,8 @@ public enum Evaluation {
   /// - Complexity: O(windows · (feature extraction + model)).
   public static func run(
     model: TrainedModel, dataset: Dataset, minimumPurity: Float = 0, smoothing: Smoothing = .none,
-    trips: TripRule? = StreamConfiguration().trips
+    trips: TripRule? = StreamConfiguration().trips,
+    evidence: ClassEvidence = StreamConfiguration().evidence
   ) throws -> EvaluationResult {
     try checkLabels(dataset.labels, negativeLabels: dataset.negativeLabels, model: model)
     let table = try WindowTable.make(
@@ -67,7 +68,7 @@ public enum Evaluation {
     return try score(
       model: model, table: table, recordings: dataset.recordings.map(RecordingOutline.init),
       negativeLabels: dataset.negativeLabels, minimumPurity: minimumPurity, smoothing: smoothing,
-      trips: trips)
+      trips: trips, evidence: evidence)
   }
 
   /// The purity below which `run` drops windows from its table: with smoothing, none (they
@@ -91,7 +92,7 @@ public enum Evaluation {
   static func score(
     model: TrainedModel, table: WindowTable, recordings: [RecordingOutline],
     negativeLabels: [String], minimumPurity: Float, smoothing: Smoothing, trips: TripRule?,
-    scores: WindowScores? = nil
+    evidence: ClassEvidence, scores: WindowScores? = nil
   ) throws -> EvaluationResult {
     let spec = model.featureSpec
     let window = SlidingWindow(length: spec.windowLength, hop: spec.hopLength)
@@ -116,7 +117,7 @@ public enum Evaluation {
     let rows = Array(0..<table.windowCount)
     var result = try evaluate(
       model: model, table: table, rows: rows, smoothing: smoothing, trips: trips,
-      minimumPurity: minimumPurity, negativeLabels: negativeLabels
+      evidence: evidence, minimumPurity: minimumPurity, negativeLabels: negativeLabels
     ) { scores ?? WindowScores(model: model, features: table.features) }
     result.skippedRecordings = skipped
     result.droppedImpureCount = table.droppedImpureCount + table.windowCount - result.windowCount
@@ -130,6 +131,8 @@ public enum Evaluation {
   ///     one recording are smoothed in this order.
   ///   - smoothing: See `run`.
   ///   - trips: The hidden Markov smoother's trips, as a stream's (`StreamConfiguration.trips`).
+  ///   - evidence: The hidden Markov smoother's class evidence, as a stream's
+  ///     (`StreamConfiguration.evidence`).
   ///   - minimumPurity: Rows whose purity is below this only feed the smoother; at least one
   ///     row that is not a negative must reach it.
   ///   - negativeLabels: Labels of activities that are none of the classes: their rows feed
@@ -138,7 +141,8 @@ public enum Evaluation {
   ///   classes.
   public static func evaluate(
     model: TrainedModel, table: WindowTable, rows: [Int], smoothing: Smoothing = .none,
-    trips: TripRule? = StreamConfiguration().trips, minimumPurity: Float = 0,
+    trips: TripRule? = StreamConfiguration().trips,
+    evidence: ClassEvidence = StreamConfiguration().evidence, minimumPurity: Float = 0,
     negativeLabels: [String] = []
   ) throws -> EvaluationResult {
     precondition(
@@ -146,7 +150,7 @@ public enum Evaluation {
       "table has \(table.features.columnCount) features, model \(model.featureCount)")
     return try evaluate(
       model: model, table: table, rows: rows, smoothing: smoothing, trips: trips,
-      minimumPurity: minimumPurity, negativeLabels: negativeLabels
+      evidence: evidence, minimumPurity: minimumPurity, negativeLabels: negativeLabels
     ) { WindowScores(model: model, features: table.features.rows(rows)) }
   }
 
@@ -154,7 +158,8 @@ public enum Evaluation {
   /// the table's features are not read, so they may already be gone.
   static func evaluate(
     model: TrainedModel, table: WindowTable, rows: [Int], smoothing: Smoothing, trips: TripRule?,
-    minimumPurity: Float, negativeLabels: [String], scores: () -> WindowScores
+    evidence: ClassEvidence, minimumPurity: Float, negativeLabels: [String],
+    scores: () -> WindowScores
   ) throws -> EvaluationResult {
     precondition(!rows.isEmpty, "no rows to evaluate")
     let negative = Set(negativeLabels)
@@ -179,9 +184,10 @@ public enum Evaluation {
     if smoothing != .none {
       smoothAlongRecordings(
         &probabilities, recordings: rows.map { table.recordingIndices[$0] },
-        starts: rows.map { table.starts[$0] }, hop: spec.hopLength, smoothing: smoothing,
-        evidenceWeight: spec.evidenceWeight,
-        trips: tripStates)
+        starts: rows.map { table.starts[$0] }, hop: spec.hopLength
+      ) { PredictionSmoother(
+        smoothing: smoothing, classes: model.classes, spec: spec, trips: trips, evidence: evidence)
+      }
     }
     // The stream's answer per row: its (smoothed) top class, or unknown and why.
     let novelty = windowScores.novelty
@@ -204,7 +210,10 @@ public enum Evaluation {
     result.unknownReasons = scored.map { reasons[$0] }
     result.negatives = negativeScored.isEmpty ? nil : negatives
     result.smoothing = smoothing
-    if case .hiddenMarkov = smoothing, tripStates != nil { result.trips = trips }
+    if case .hiddenMarkov = smoothing {
+      if tripStates != nil { result.trips = trips }
+      if evidence.acts(on: model.classes) { result.evidence = evidence }
+    }
     return result
   }
 
@@ -249,18 +258,16 @@ public enum Evaluation {
     return negatives
   }
 
-  /// Smooths the rows of `probabilities` in order with one `PredictionSmoother`, restarting it
-  /// where a row is not the next window (`starts` one `hop` on) of the same recording: a new
-  /// recording, or a gap, restarts the stream's smoother too. `evidenceWeight` as the stream
-  /// weighs each window (`FeatureSpec.evidenceWeight`).
+  /// Smooths the rows of `probabilities` in order with one smoother (`makeSmoother()`, the
+  /// stream's), restarting it where a row is not the next window (`starts` one `hop` on) of the
+  /// same recording: a new recording, or a gap, restarts the stream's smoother too.
   static func smoothAlongRecordings(
     _ probabilities: inout Matrix, recordings: [Int], starts: [Int], hop: Int,
-    smoothing: Smoothing, evidenceWeight: Float = 1, trips: TripStates? = nil
+    makeSmoother: () -> PredictionSmoother
   ) {
     let k = probabilities.columnCount
     precondition(recordings.count == probabilities.rowCount && starts.count == recordings.count)
-    var smoother = PredictionSmoother(
-      smoothing: smoothing, classCount: k, evidenceWeight: evidenceWeight, trips: trips)
+    var smoother = makeSmoother()
     probabilities.values.withUnsafeMutableBufferPointer { values in
       for i in 0..<recordings.count {
         if i > 0, recordings[i] != recordings[i - 1] || starts[i] != starts[i - 1] + hop {

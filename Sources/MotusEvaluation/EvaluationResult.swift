@@ -60,9 +60,13 @@ public struct EvaluationResult: Sendable {
   public var smoothing: Smoothing = .none
   /// The trips the hidden Markov smoother knew (nil: none, or another smoothing).
   public var trips: TripRule?
-  /// `smoothing` as the command line spells it, with its trips when it had them.
+  /// The class evidence the hidden Markov smoother asked, when it changed something for this
+  /// model's classes (nil: none, or another smoothing).
+  public var evidence: ClassEvidence?
+  /// `smoothing` as the command line spells it, with its trips and class evidence when it had
+  /// them.
   public var smoothingDescription: String {
-    smoothing.description + (trips.map { "; \($0)" } ?? "")
+    smoothing.description + (trips.map { "; \($0)" } ?? "") + (evidence.map { "; \($0)" } ?? "")
   }
   /// Per window, why the model answers unknown for it (nil: it names its top class). Empty
   /// when not computed; the other metrics score every window by its top class.

@@ -52,6 +52,9 @@ public struct StreamConfiguration: Sendable {
   /// traffic (docs/measurements.md). Ignored by the other smoothings and by a model without
   /// both classes of the rule.
   public var trips: TripRule? = TripRule()
+  /// Per-class evidence the hidden Markov smoother asks (`ClassEvidence`): by default entering
+  /// push-up takes sustained evidence, as a set lasts. Ignored by the other smoothings.
+  public var evidence = ClassEvidence.standard
 
   public init() {}
 

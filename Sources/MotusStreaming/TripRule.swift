@@ -62,29 +62,4 @@ public struct TripStates: Sendable, Equatable {
     self.stopEnds = stopEnds
     self.entryFactor = entryFactor
   }
-
-  /// The transition matrix over `classCount` classes and the stop (last state), row-major,
-  /// `from * (classCount + 1) + to`; `s` is the class-switch probability.
-  func transitions(classCount k: Int, switchProbability s: Float) -> [Float] {
-    let n = k + 1
-    let stop = k
-    let move = k > 1 ? s / Float(k - 1) : 0
-    var t = [Float](repeating: 0, count: n * n)
-    for from in 0..<n {
-      for to in 0..<k where to != from {
-        t[from * n + to] = to == vehicle && from != stop ? move * entryFactor : move
-      }
-    }
-    // A vehicle stops rather than becoming stationary; only a stop becomes stationary, slowly.
-    t[vehicle * n + stop] = t[vehicle * n + still]
-    t[vehicle * n + still] = 0
-    t[stop * n + still] = stopEnds
-    t[stop * n + vehicle] = s
-    for from in 0..<n {
-      var leaving: Float = 0
-      for to in 0..<n where to != from { leaving += t[from * n + to] }
-      t[from * n + from] = max(0, 1 - leaving)
-    }
-    return t
-  }
 }

@@ -103,9 +103,8 @@ final class WindowClassifier {
     predictor = model.makePredictor()
     probabilities = [Float](repeating: 0, count: model.classes.count)
     smoother = PredictionSmoother(
-      smoothing: configuration.smoothing, classCount: model.classes.count,
-      evidenceWeight: spec.evidenceWeight,
-      trips: TripStates(rule: configuration.trips, classes: model.classes, spec: spec))
+      smoothing: configuration.smoothing, classes: model.classes, spec: spec,
+      trips: configuration.trips, evidence: configuration.evidence)
     gate = RepetitionGate(spec: spec, classes: model.classes, configuration: configuration)
     samplesUntilPrediction = spec.windowLength
     sampleTimes = [Double](repeating: 0, count: spec.windowLength)

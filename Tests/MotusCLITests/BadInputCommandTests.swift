@@ -203,11 +203,33 @@ final class BadInputCommandTests: TemporaryFolderTestCase {
           + "(higher ones only multiply memory and time), got 1000000000.0."
       ),
       (["evaluate", Self.sixClassModel, data, "--perturb", "noise=1e30"], "noise at most 10"),
+      (["stream", Self.sixClassModel, data, "--smoothing", "hmm", "--evidence-factors", "push-up=1.5"],
+       "'--evidence-factors': the factor of push-up must be in (0, 1], got 1.5"),
+      (["stream", Self.sixClassModel, data, "--smoothing", "hmm", "--evidence-factors", "push-up"],
+       "'--evidence-factors' takes class=factor pairs separated by commas, or none"),
+      (["evaluate", Self.sixClassModel, data, "--smoothing", "hmm", "--entry-factors",
+        "push-up=0.2,push-up=0.3"], "'--entry-factors' names push-up twice"),
+      (["bench", "transfer", "--manifest", data, "--compare-evidence", "none;push-up=0"],
+       "'--compare-evidence': the factor of push-up must be in (0, 1], got 0.0"),
     ]
     for (arguments, message) in cases {
       let run = try MotusRunner.run(arguments)
       XCTAssertEqual(run.exitCode, 64, "\(arguments): \(run.standardError)")
       XCTAssertTrue(run.standardError.contains(message), "\(arguments): \(run.standardError)")
+    }
+  }
+
+  /// A class name the model does not have would change nothing: refused, naming the classes.
+  func testEvidenceFactors_OfAClassTheModelLacksAreRefused() throws {
+    let data = try synthetic(seconds: 6)
+    for command in ["stream", "evaluate"] {
+      let run = try MotusRunner.run(
+        [command, Self.sixClassModel, data, "--smoothing", "hmm", "--evidence-factors", "pushup=0.5"])
+      XCTAssertNotEqual(run.exitCode, 0, run.standardError)
+      XCTAssertTrue(
+        run.standardError.contains("--evidence-factors names 'pushup', which the model does not have")
+          && run.standardError.contains("stationary, walking, running"),
+        run.standardError)
     }
   }
 
@@ -254,6 +276,10 @@ final class BadInputCommandTests: TemporaryFolderTestCase {
       (["stream", model, data, "--smoothing", "hmm", "--no-trips", "--trip-stop-half-life", "60"],
        "'--trip-stop-half-life' sets the trips that --no-trips turns off"),
       (["stream", model, data, "--gate-window", "12"], "'--gate-window' applies only with"),
+      (["stream", model, data, "--evidence-factors", "push-up=0.5"],
+       "'--evidence-factors' applies only with --smoothing hmm"),
+      (["evaluate", model, data, "--entry-factors", "push-up=0.2"],
+       "'--entry-factors' applies only with --smoothing hmm"),
       (train + ["--negative-rate", "0.1"], "'--negative-rate' applies only with --manifest"),
       (train + ["--novelty-rate", "0.1"], "'--novelty-rate' applies only with --novelty"),
       (train + ["--negatives", "class"], "'--negatives' applies only with --manifest"),

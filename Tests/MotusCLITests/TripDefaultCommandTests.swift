@@ -36,10 +36,24 @@ final class TripDefaultCommandTests: TemporaryFolderTestCase {
     let set = try evaluate("six-class", ["--smoothing", "hmm", "--trip-entry-factor", "0.5"])
     XCTAssertTrue(set.contains("entry 0.5 of the switch probability"), set)
     let off = try evaluate("six-class", ["--smoothing", "hmm", "--no-trips"])
-    XCTAssertTrue(off.contains("(hmm switch-probability=0.05)"), off)
+    XCTAssertTrue(off.contains("(hmm switch-probability=0.05; entry push-up=0.2)"), off)
     XCTAssertFalse(off.contains("trips"), off)
     let ema = try evaluate("six-class", ["--smoothing", "ema"])
     XCTAssertFalse(ema.contains("trips"), ema)
+  }
+
+  /// Entering push-up takes sustained evidence by default with --smoothing hmm; the flags set
+  /// or drop it.
+  func testHiddenMarkovSmoothing_EntersPushUpSlowlyUnlessTurnedOff() throws {
+    let standard = try evaluate("six-class", ["--smoothing", "hmm"])
+    XCTAssertTrue(standard.contains("; entry push-up=0.2)"), standard)
+    let set = try evaluate(
+      "six-class", ["--smoothing", "hmm", "--evidence-factors", "push-up=0.5",
+        "--entry-factors", "push-up=0.1"])
+    XCTAssertTrue(set.contains("; evidence push-up=0.5, entry push-up=0.1)"), set)
+    let none = try evaluate("six-class", ["--smoothing", "hmm", "--entry-factors", "none"])
+    XCTAssertFalse(none.contains("entry push-up"), none)
+    XCTAssertTrue(none.contains("trips"), none)
   }
 
 }

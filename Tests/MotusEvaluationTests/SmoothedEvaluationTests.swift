@@ -89,12 +89,14 @@ final class SmoothedEvaluationTests: XCTestCase {
     let raw = Matrix(rows: [[0.9, 0.1], [0.2, 0.8], [0.3, 0.7]])
     var gapped = raw
     Evaluation.smoothAlongRecordings(
-      &gapped, recordings: [0, 0, 0], starts: [0, 4, 12], hop: 4, smoothing: smoothing)
+      &gapped, recordings: [0, 0, 0], starts: [0, 4, 12], hop: 4
+    ) { PredictionSmoother(smoothing: smoothing, classCount: 2) }
     XCTAssertEqual(gapped.row(2), raw.row(2))
     XCTAssertNotEqual(gapped.row(1), raw.row(1))
     var unbroken = raw
     Evaluation.smoothAlongRecordings(
-      &unbroken, recordings: [0, 0, 0], starts: [0, 4, 8], hop: 4, smoothing: smoothing)
+      &unbroken, recordings: [0, 0, 0], starts: [0, 4, 8], hop: 4
+    ) { PredictionSmoother(smoothing: smoothing, classCount: 2) }
     XCTAssertNotEqual(unbroken.row(2), raw.row(2))
   }
 

@@ -50,30 +50,43 @@ final class StreamEvaluationAgreementTests: XCTestCase {
         + "MOTUS_WRITE_FIXTURES=1 if the change is intended")
   }
 
-  /// `motus evaluate --smoothing` scores exactly what a smoothing stream answers.
+  /// `motus evaluate --smoothing` scores exactly what a smoothing stream answers, with the
+  /// stream's default class evidence, none, and factors on two classes.
   func testSmoothedStreaming_MatchesSmoothedEvaluation() throws {
     let model = try StreamAgreement.model()
+    XCTAssertNotNil(ClassEvidence.standard.entryFactors(classes: model.classes))
     var simulator = ActivitySimulator(seed: 99)
     let recording = simulator.recording(
       segments: [(.walking, 12), (.stationary, 8), (.pushUp, 10)], subject: 7)
     let smoothing = Smoothing.hiddenMarkov(switchProbability: 0.05)
     let loaded = try StreamAgreement.load([recording])
-    let evaluated = try Evaluation.run(model: model, dataset: loaded.dataset, smoothing: smoothing)
     let batch = try StreamAgreement.batchProbabilities(model: model, recording: recording)
       .probabilities
-    var changed: Float = 0
-    for i in 0..<batch.rowCount {
-      changed = max(changed, maxAbsoluteDifference(batch.row(i), evaluated.probabilities.row(i)))
-    }
-    XCTAssertGreaterThan(changed, 1e-3, "the smoothing must change some window")
+    let scaled = ClassEvidence(
+      factors: ["push-up": 0.5, "walking": 0.8], entryFactors: ["stationary": 0.1])
+    var evaluations: [Matrix] = []
+    for evidence in [ClassEvidence.standard, .neutral, scaled] {
+      let evaluated = try Evaluation.run(
+        model: model, dataset: loaded.dataset, smoothing: smoothing, evidence: evidence)
+      var changed: Float = 0
+      for i in 0..<batch.rowCount {
+        changed = max(changed, maxAbsoluteDifference(batch.row(i), evaluated.probabilities.row(i)))
+      }
+      XCTAssertGreaterThan(changed, 1e-3, "the smoothing must change some window")
 
-    var configuration = StreamConfiguration()
-    configuration.smoothing = smoothing
-    let engine = try StreamingClassifier(
-      model: model, inputChannels: ActivitySimulator.channels, configuration: configuration)
-    StreamAgreement.assertMatch(
-      StreamAgreement.streamedProbabilities(recording, engine: engine), evaluated.probabilities,
-      "smoothed streaming vs smoothed evaluation")
+      var configuration = StreamConfiguration()
+      configuration.smoothing = smoothing
+      configuration.evidence = evidence
+      let engine = try StreamingClassifier(
+        model: model, inputChannels: ActivitySimulator.channels, configuration: configuration)
+      StreamAgreement.assertMatch(
+        StreamAgreement.streamedProbabilities(recording, engine: engine), evaluated.probabilities,
+        "smoothed streaming vs smoothed evaluation, \(evidence)")
+      evaluations.append(evaluated.probabilities)
+    }
+    // Each setting changes what is smoothed, so the agreement above is not one case three times.
+    XCTAssertNotEqual(evaluations[0], evaluations[1])
+    XCTAssertNotEqual(evaluations[1], evaluations[2])
   }
 
   /// A 100 Hz stream into a 50 Hz model is resampled exactly as batch loading resamples it.

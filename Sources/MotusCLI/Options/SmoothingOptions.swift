@@ -1,5 +1,5 @@
 // Flags that smooth class probabilities over time: `--smoothing`, `--alpha`,
-// `--switch-probability` and the hidden Markov smoother's trips. Shared by stream, evaluate
+// `--switch-probability`, and the hidden Markov smoother's trips and class evidence. Shared by stream, evaluate
 // and serve, so an evaluation can score exactly what a stream with the same flags answers.
 
 import ArgumentParser
@@ -35,9 +35,10 @@ struct SmoothingOptions: ParsableArguments {
   var switchProbability: WrittenFloat?
 
   @OptionGroup var tripOptions: TripOptions
+  @OptionGroup var evidenceOptions: EvidenceOptions
 
   func validate() throws {
-    if let flag = tripOptions.givenFlag, smoothing != .hmm {
+    if let flag = tripOptions.givenFlag ?? evidenceOptions.givenFlag, smoothing != .hmm {
       throw ValidationError.appliesOnly(flag, with: "--smoothing hmm")
     }
     if let alpha {
@@ -61,6 +62,9 @@ struct SmoothingOptions: ParsableArguments {
 
   /// The trips of the hidden Markov smoother (nil with another smoothing or --no-trips).
   var trips: TripRule? { smoothing == .hmm ? tripOptions.rule : nil }
+
+  /// The class evidence of the hidden Markov smoother (validated in `validate()`).
+  var evidence: ClassEvidence { (try? evidenceOptions.evidence) ?? .standard }
 
   var value: Smoothing {
     switch smoothing {
