@@ -10,6 +10,19 @@ import Motus
 struct EvidenceOptions: ParsableArguments {
   @Option(
     help: ArgumentHelp(
+      "With --smoothing hmm, class=factor pairs, comma-separated: the switch probability into "
+        + "the class as a fraction of the usual, in (0, 1], so that entering it takes "
+        + "sustained evidence; 'none' for none (default: "
+        + "\(Self.text(ClassEvidence.standard.entryFactors))).",
+      discussion: "A push-up set lasts: with the default a stray window or two of push-up-like "
+        + "motion (eating, a car) is not answered push-up, while a set from a placement the "
+        + "model knows still is "
+        + "(docs/measurements.md). Example: `--entry-factors none`.",
+      valueName: "list"))
+  var entryFactors: String?
+
+  @Option(
+    help: ArgumentHelp(
       "With --smoothing hmm, class=factor pairs, comma-separated: each window's probability of "
         + "the class is multiplied by the factor, in (0, 1], before the smoother weighs it; "
         + "'none' leaves every class as the model gives it (default: "
@@ -21,18 +34,6 @@ struct EvidenceOptions: ParsableArguments {
         + "push-up answers), `--evidence-factors none`.",
       valueName: "list"))
   var evidenceFactors: String?
-
-  @Option(
-    help: ArgumentHelp(
-      "With --smoothing hmm, class=factor pairs, comma-separated: the switch probability into "
-        + "the class as a fraction of the usual, in (0, 1], so that entering it takes "
-        + "sustained evidence; 'none' for none (default: "
-        + "\(Self.text(ClassEvidence.standard.entryFactors))).",
-      discussion: "A push-up set lasts: with the default a stray window or two of push-up-like "
-        + "motion (eating, a car) is not answered push-up, and a set is answered a few "
-        + "windows later (docs/measurements.md). Example: `--entry-factors none`.",
-      valueName: "list"))
-  var entryFactors: String?
 
   func validate() throws {
     _ = try evidence
