@@ -72,9 +72,9 @@ extension ClassEvidence: CustomStringConvertible {
       table.sorted { $0.key < $1.key }.filter { $0.value != 1 }.map { "\($0.key)=\($0.value)" }
         .joined(separator: ",")
     }
-    let parts = [("evidence", list(factors)), ("entry", list(entryFactors))]
-      .filter { !$0.1.isEmpty }.map { "\($0.0) \($0.1)" }
-    return parts.isEmpty ? "neutral evidence" : parts.joined(separator: ", ")
+    if isNeutral { return "neutral evidence" }
+    return [("evidence", list(factors)), ("entry", list(entryFactors))]
+      .filter { !$0.1.isEmpty }.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
   }
 }
 
@@ -84,6 +84,8 @@ extension PredictionSmoother {
     smoothing: Smoothing, classes: [String], spec: FeatureSpec, trips: TripRule?,
     evidence: ClassEvidence
   ) {
+    // A library caller's mistake, as a bad trip rule is; the command line refuses it first.
+    precondition(evidence.invalidFactor == nil, "\(evidence.invalidFactor ?? "")")
     self.init(
       smoothing: smoothing, classCount: classes.count, evidenceWeight: spec.evidenceWeight,
       trips: TripStates(rule: trips, classes: classes, spec: spec),
