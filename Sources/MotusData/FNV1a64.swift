@@ -15,6 +15,17 @@ public struct FNV1a64: Sendable {
     }
   }
 
+  /// `combine(bytes:)` over raw memory, in address order; one tight loop rather than a
+  /// generic sequence's iterator (the same hash).
+  public mutating func combine(raw bytes: UnsafeRawBufferPointer) {
+    var h = value
+    for byte in bytes {
+      h ^= UInt64(byte)
+      h = h &* 0x0000_0100_0000_01b3
+    }
+    value = h
+  }
+
   public mutating func combine(_ x: UInt64) {
     withUnsafeBytes(of: x.littleEndian) { combine(bytes: $0) }
   }

@@ -12,9 +12,14 @@ extension FNV1a64 {
     var h = FNV1a64()
     h.combine(UInt64(features.rowCount))
     h.combine(UInt64(features.columnCount))
-    for v in features.values {
-      withUnsafeBytes(of: v.bitPattern.littleEndian) { h.combine(bytes: $0) }
-    }
+    // Each value's bit pattern, little-endian: its bytes in memory on a little-endian machine.
+    #if _endian(little)
+      features.values.withUnsafeBytes { h.combine(raw: $0) }
+    #else
+      for v in features.values {
+        withUnsafeBytes(of: v.bitPattern.littleEndian) { h.combine(bytes: $0) }
+      }
+    #endif
     for y in labels { h.combine(UInt64(bitPattern: Int64(y))) }
     for g in groups { h.combine(g) }
     for c in classNames { h.combine(c) }
