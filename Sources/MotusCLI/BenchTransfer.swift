@@ -190,7 +190,7 @@ struct BenchTransfer: ParsableCommand {
     configuration.pushUpGate = structure.gate
     configuration.trips = tripOptions.rule
     configuration.evidence = try evidenceOptions.evidence
-    if compareStructure { configuration.variants = structureVariants() }
+    if compareStructure { configuration.variants = try structureVariants() }
     configuration.variants += try evidenceVariants()
     configuration.placementFolds = placementFolds
     configuration.pushUpFolds = pushUpFolds
@@ -202,12 +202,12 @@ struct BenchTransfer: ParsableCommand {
   }
 
   /// `--compare-structure`'s rows: each rule on its own, the other as the flags set it.
-  func structureVariants() -> [TransferBenchmark.Configuration.Variant] {
+  func structureVariants() throws -> [TransferBenchmark.Configuration.Variant] {
     let gate = structure.gate ?? PushUpGate()
     var unknownGate = gate
     unknownGate.fallback = .unknown
     let trips = tripOptions.rule
-    let evidence = (try? evidenceOptions.evidence) ?? .standard  // validated with the flags
+    let evidence = try evidenceOptions.evidence
     return [
       .init(name: "push-up gate", pushUpGate: gate, trips: trips, evidence: evidence),
       .init(

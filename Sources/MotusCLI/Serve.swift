@@ -95,7 +95,7 @@ struct Serve: ParsableCommand {
     configuration.gapRule = gaps.gapRule
     configuration.smoothing = smoothing.value
     configuration.trips = smoothing.trips
-    configuration.evidence = smoothing.evidence
+    configuration.evidence = try smoothing.evidence
     configuration.countsSteps = true
     let hub = LiveHub(
       model: model, configuration: configuration, limits: limits, recordFolder: record)

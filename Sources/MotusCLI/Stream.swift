@@ -136,7 +136,7 @@ struct Stream: ParsableCommand {
     defer { output.flush() }  // lines made before an error still reach the reader
     output.writeHeader()
     let stream = StreamSession(
-      model: model, inputChannels: source.rows.inputs, configuration: configuration(),
+      model: model, inputChannels: source.rows.inputs, configuration: try configuration(),
       measuresSampleTime: true)
     let rejections = try pump(
       &source, into: stream, output: output, warnings: warnings, model: model)
@@ -164,7 +164,7 @@ struct Stream: ParsableCommand {
     }
   }
 
-  private func configuration() -> StreamConfiguration {
+  private func configuration() throws -> StreamConfiguration {
     var configuration = StreamConfiguration()
     configuration.gapRule = gaps.gapRule
     configuration.alwaysResample = resample
@@ -172,7 +172,7 @@ struct Stream: ParsableCommand {
     configuration.smoothing = smoothing.value
     configuration.pushUpGate = structure.gate
     configuration.trips = smoothing.trips
-    configuration.evidence = smoothing.evidence
+    configuration.evidence = try smoothing.evidence
     configuration.inputRateHz = inputRate  // nil: estimated per session from its first rows
     configuration.countsSteps = steps
     configuration.stride = StrideModel(stepLengthMeters: stepLength, heightMeters: height)

@@ -63,8 +63,8 @@ struct SmoothingOptions: ParsableArguments {
   /// The trips of the hidden Markov smoother (nil with another smoothing or --no-trips).
   var trips: TripRule? { smoothing == .hmm ? tripOptions.rule : nil }
 
-  /// The class evidence of the hidden Markov smoother (validated in `validate()`).
-  var evidence: ClassEvidence { (try? evidenceOptions.evidence) ?? .standard }
+  /// The class evidence of the hidden Markov smoother.
+  var evidence: ClassEvidence { get throws { try evidenceOptions.evidence } }
 
   var value: Smoothing {
     switch smoothing {
