@@ -67,6 +67,8 @@ struct BenchAdapt: ParsableCommand {
 
   @OptionGroup var reporting: BenchReportOptions
 
+  @OptionGroup(title: "Windows and features") var windows: WindowOptions
+  @OptionGroup(title: "Feature channels") var featureChannels: FeatureChannelOptions
   @OptionGroup(title: "Training") var training: TrainingFlags
 
   func minuteList() throws -> [Double] {
@@ -126,6 +128,7 @@ struct BenchAdapt: ParsableCommand {
       data = try source.load(showing: progress)
     }
     var configuration = AdaptationBenchmark.Configuration()
+    configuration.transfer.features = featureChannels.apply(to: try windows.featureChoice())
     configuration.transfer.training = try training.trainingOptions()
     configuration.transfer.seeds = [configuration.transfer.training.seed]
     configuration.transfer.validationGroup = training.validationGroup.trainerGroup

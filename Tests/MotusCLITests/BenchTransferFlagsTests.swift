@@ -1,6 +1,7 @@
-// `motus bench transfer` flags: the help lists them, and bad values fail before any data is
-// read, with an error naming the flag. Also the training flags it shares with `motus train`,
-// and its `--output`, which follows the output rule before any work.
+// `motus bench transfer` flags (and the window and feature flags `bench adapt` shares): the
+// help lists them, and bad values fail before any data is read, with an error naming the flag.
+// Also the training flags it shares with `motus train`, and its `--output`, which follows the
+// output rule before any work.
 
 import Foundation
 import MotusTestSupport
@@ -55,6 +56,21 @@ final class BenchTransferFlagsTests: TemporaryFolderTestCase {
       XCTAssertNotEqual(run.exitCode, 0, arguments)
       XCTAssertTrue(run.standardError.contains(flag), "\(arguments): \(run.standardError)")
       XCTAssertFalse(run.standardError.contains("/nonexistent"), "\(arguments) read the manifest")
+    }
+  }
+
+  func testBenchAdapt_TakesTheWindowAndFeatureFlagsOfTransfer() throws {
+    let help = try MotusRunner.run(["bench", "adapt", "--help"])
+    XCTAssertEqual(help.exitCode, 0, help.standardError)
+    for flag in ["--window", "--hop", "--feature-channels", "--decompose"] {
+      XCTAssertTrue(help.standardOutput.contains(flag), "\(flag) missing from bench adapt")
+    }
+    for (flags, flag) in [(["--window", "0s"], "--window"), (["--hop", "0s"], "--hop")] {
+      let run = try MotusRunner.run(
+        ["bench", "adapt", "--manifest", "/nonexistent/manifest.json"] + flags)
+      XCTAssertEqual(run.exitCode, 64, run.standardError)
+      XCTAssertTrue(run.standardError.contains(flag), run.standardError)
+      XCTAssertFalse(run.standardError.contains("/nonexistent"), "read the manifest")
     }
   }
 
