@@ -178,9 +178,6 @@ public enum Evaluation {
         session: table.session(at: row), startSeconds: table.startTimes[row])
     }
     let spec = model.featureSpec
-    // The trips the smoother knows: nil with another smoothing or a model without their classes.
-    let tripStates =
-      smoothing == .none ? nil : TripStates(rule: trips, classes: model.classes, spec: spec)
     if smoothing != .none {
       smoothAlongRecordings(
         &probabilities, recordings: rows.map { table.recordingIndices[$0] },
@@ -211,7 +208,8 @@ public enum Evaluation {
     result.negatives = negativeScored.isEmpty ? nil : negatives
     result.smoothing = smoothing
     if case .hiddenMarkov = smoothing {
-      if tripStates != nil { result.trips = trips }
+      // Trips are reported where the smoother knew them: a model with both of their classes.
+      if TripStates(rule: trips, classes: model.classes, spec: spec) != nil { result.trips = trips }
       if evidence.acts(on: model.classes) { result.evidence = evidence }
     }
     return result

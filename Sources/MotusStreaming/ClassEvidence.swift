@@ -68,13 +68,16 @@ public struct ClassEvidence: Sendable, Equatable, Codable {
 extension ClassEvidence: CustomStringConvertible {
   /// `evidence push-up=0.5, entry push-up=0.2`, or `neutral evidence`.
   public var description: String {
-    func list(_ table: [String: Float]) -> String {
-      table.sorted { $0.key < $1.key }.filter { $0.value != 1 }.map { "\($0.key)=\($0.value)" }
-        .joined(separator: ",")
-    }
     if isNeutral { return "neutral evidence" }
-    return [("evidence", list(factors)), ("entry", list(entryFactors))]
-      .filter { !$0.1.isEmpty }.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
+    return [
+      ("evidence", Self.listing(factors.filter { $0.value != 1 })),
+      ("entry", Self.listing(entryFactors.filter { $0.value != 1 })),
+    ].filter { !$0.1.isEmpty }.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
+  }
+
+  /// `table` as the flags spell it, by class name: `automotive=0.9,push-up=0.5` ("" if empty).
+  public static func listing(_ table: [String: Float]) -> String {
+    table.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
   }
 }
 

@@ -85,9 +85,9 @@ struct EvidenceOptions: ParsableArguments {
     return table
   }
 
+  /// `table` as the flags take it: `push-up=0.5`, or `none`.
   static func text(_ table: [String: Float]) -> String {
-    table.isEmpty
-      ? "none" : table.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
+    table.isEmpty ? "none" : ClassEvidence.listing(table)
   }
 
   /// Refuses a class the model does not have among explicitly given factors: a misspelt name
@@ -95,11 +95,16 @@ struct EvidenceOptions: ParsableArguments {
   func check(classes: [String]) throws {
     for (flag, given) in [("--evidence-factors", evidenceFactors), ("--entry-factors", entryFactors)] {
       guard let given else { continue }
-      for name in try Self.parse(given, flag: flag).keys.sorted() where !classes.contains(name) {
-        throw ToolError(
-          "\(flag) names '\(name)', which the model does not have",
-          hint: "its classes are \(classes.joined(separator: ", ")) (`motus model-info MODEL`).")
-      }
+      try Self.check(names: try Self.parse(given, flag: flag).keys, flag: flag, classes: classes)
+    }
+  }
+
+  /// Refuses the first of `names` (sorted) that is not one of `classes`, naming `flag`.
+  static func check(names: some Collection<String>, flag: String, classes: [String]) throws {
+    for name in names.sorted() where !classes.contains(name) {
+      throw ToolError(
+        "\(flag) names '\(name)', which the model does not have",
+        hint: "its classes are \(classes.joined(separator: ", ")) (`motus model-info MODEL`).")
     }
   }
 }
