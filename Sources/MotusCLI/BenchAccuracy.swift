@@ -64,6 +64,11 @@ struct BenchAccuracy: ParsableCommand {
       let data = try source.load(showing: progress)
       training.warnIfNoNegatives(data.result.dataset.negativeLabels)
       let loadedModel = try model.map { try ModelFile.read(path: $0) }
+      if let loadedModel {
+        try evidenceOptions.check(classes: loadedModel.classes)
+      } else {
+        try evidenceOptions.check(classes: data.result.dataset.labels, of: .manifest)
+      }
       var configuration = AccuracyBenchmark.Configuration()
       configuration.features = featureChannels.apply(to: try windows.featureChoice())
       configuration.training = try training.trainingOptions()

@@ -151,6 +151,7 @@ struct BenchTransfer: ParsableCommand {
       data = try source.load(showing: progress)
     }
     training.warnIfNoNegatives(data.result.dataset.negativeLabels)
+    try checkEvidenceNames(classes: data.result.dataset.labels)
     let configuration = try benchmarkConfiguration()
     let clock = ContinuousClock()
     let started = clock.now
@@ -216,6 +217,23 @@ struct BenchTransfer: ParsableCommand {
         ? .init(name: "trips", pushUpGate: structure.gate, trips: TripRule(), evidence: evidence)
         : .init(name: "no trips", pushUpGate: structure.gate, trips: nil, evidence: evidence),
     ]
+  }
+
+  /// Refuses a class the manifest does not have in any evidence flag, `--compare-evidence`'s
+  /// too: the models are trained on the manifest's labels, so a misspelt name would change
+  /// nothing, silently.
+  func checkEvidenceNames(classes: [String]) throws {
+    try evidenceOptions.check(classes: classes, of: .manifest)
+    // A row's entry factors are the base's unless it gives its own (FACTORS/ENTRY-FACTORS).
+    let base = try evidenceOptions.evidence
+    for variant in try evidenceVariants() {
+      var given = variant.evidence.factors.keys.map { $0 }
+      if variant.evidence.entryFactors != base.entryFactors {
+        given += variant.evidence.entryFactors.keys
+      }
+      try EvidenceOptions.check(
+        names: given, flag: "--compare-evidence", classes: classes, of: .manifest)
+    }
   }
 
   /// `--compare-evidence`'s rows: the streamed row's settings with other class evidence.

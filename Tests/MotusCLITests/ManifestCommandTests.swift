@@ -1,5 +1,6 @@
 // `--manifest` through the built binary: a labelled synthetic manifest loads, a bad one is
-// reported with its file, key and hint, and `bench accuracy` rejects data without axes.
+// reported with its file, key and hint, `bench accuracy` rejects data without axes, and the
+// benchmarks refuse class evidence for a class the manifest does not have.
 
 import Foundation
 import MotusTestSupport
@@ -115,6 +116,39 @@ final class ManifestCommandTests: XCTestCase {
     XCTAssertNotEqual(run.exitCode, 0)
     XCTAssertTrue(run.standardError.contains("phone:9"), run.standardError)
     XCTAssertTrue(run.standardError.contains("HINT"), run.standardError)
+  }
+
+  /// A misspelt class in an evidence flag would change nothing in the benchmarks' streams:
+  /// refused once the manifest's labels are known, naming the flag, before any training.
+  func testBenchmarks_RefuseEvidenceForAClassTheManifestLacks() throws {
+    let folder = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let manifest = try writeManifest(in: folder)
+    let cases: [([String], String)] = [
+      (["bench", "transfer", "--entry-factors", "walkng=0.5"],
+       "--entry-factors names 'walkng', which the manifest does not have"),
+      (["bench", "transfer", "--compare-evidence", "none;statonary=0.5"],
+       "--compare-evidence names 'statonary', which the manifest does not have"),
+      (["bench", "transfer", "--compare-evidence", "none/walkng=0.2"],
+       "--compare-evidence names 'walkng', which the manifest does not have"),
+      (["bench", "accuracy", "--evidence-factors", "walkng=0.5"],
+       "--evidence-factors names 'walkng', which the manifest does not have"),
+    ]
+    for (arguments, message) in cases {
+      let run = try MotusRunner.run(arguments + ["--manifest", manifest])
+      XCTAssertEqual(run.exitCode, 1, "\(arguments): \(run.standardError)")
+      XCTAssertTrue(run.standardError.contains(message), "\(arguments): \(run.standardError)")
+      XCTAssertTrue(
+        run.standardError.contains("stationary, walking"), "\(arguments): \(run.standardError)")
+    }
+    // The stream's default (push-up sets) names a class this manifest lacks, and is no error:
+    // the run gets past the check to training, which its one short recording cannot feed.
+    let run = try MotusRunner.run([
+      "bench", "transfer", "--manifest", manifest, "--compare-evidence", "walking=0.5",
+      "-o", folder.appendingPathComponent("t.json").path,
+    ])
+    XCTAssertFalse(run.standardError.contains("names 'push-up'"), run.standardError)
+    XCTAssertTrue(run.standardError.contains("no windows to train on"), run.standardError)
   }
 
   /// The model family (training's `--model`) and a trained model file are two flags: with one

@@ -90,21 +90,34 @@ struct EvidenceOptions: ParsableArguments {
     table.isEmpty ? "none" : ClassEvidence.listing(table)
   }
 
-  /// Refuses a class the model does not have among explicitly given factors: a misspelt name
-  /// would otherwise change nothing, silently.
-  func check(classes: [String]) throws {
+  /// Where the classes a factor may name come from, as an error says it.
+  enum ClassSource {
+    case model, manifest
+
+    var name: String { self == .model ? "the model" : "the manifest" }
+    var hint: String {
+      self == .model ? "`motus model-info MODEL`" : "the manifest's \"labels\""
+    }
+  }
+
+  /// Refuses a class that `source` does not have among explicitly given factors: a misspelt
+  /// name would otherwise change nothing, silently.
+  func check(classes: [String], of source: ClassSource = .model) throws {
     for (flag, given) in [("--evidence-factors", evidenceFactors), ("--entry-factors", entryFactors)] {
       guard let given else { continue }
-      try Self.check(names: try Self.parse(given, flag: flag).keys, flag: flag, classes: classes)
+      try Self.check(
+        names: try Self.parse(given, flag: flag).keys, flag: flag, classes: classes, of: source)
     }
   }
 
   /// Refuses the first of `names` (sorted) that is not one of `classes`, naming `flag`.
-  static func check(names: some Collection<String>, flag: String, classes: [String]) throws {
+  static func check(
+    names: some Collection<String>, flag: String, classes: [String], of source: ClassSource
+  ) throws {
     for name in names.sorted() where !classes.contains(name) {
       throw ToolError(
-        "\(flag) names '\(name)', which the model does not have",
-        hint: "its classes are \(classes.joined(separator: ", ")) (`motus model-info MODEL`).")
+        "\(flag) names '\(name)', which \(source.name) does not have",
+        hint: "its classes are \(classes.joined(separator: ", ")) (\(source.hint)).")
     }
   }
 }
